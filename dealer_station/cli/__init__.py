@@ -1,0 +1,1 @@
+"""The ``dealer-station`` command line."""

@@ -1,0 +1,1 @@
+"""Card shoe and card reader drivers: bytes in, typed events out. Knows nothing of games."""

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set up (first time) and run every check: lint, the layer contracts, and the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+export QT_QPA_PLATFORM=offscreen
+echo "== ruff"
+.venv/bin/ruff check dealer_station tests benchmarks
+echo "== import contracts"
+.venv/bin/lint-imports
+echo "== mypy (pure packages, strict)"
+.venv/bin/mypy dealer_station/cards.py dealer_station/settlement
+echo "== pytest"
+exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
