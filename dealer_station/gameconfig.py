@@ -1,0 +1,43 @@
+"""Finding and reading the game configuration files in ``config/``.
+
+The file I/O lives here; the parsing and validation are pure functions in ``settlement/`` so
+that the rules can be checked without touching a disk.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from dealer_station.tomlconfig import load_toml
+
+if TYPE_CHECKING:
+    from dealer_station.settlement.bourre_rules import BourreProfile
+    from dealer_station.settlement.lapaire_config import LaPaireConfig
+
+CONFIG_ENV = "DEALER_STATION_CONFIG"
+LAPAIRE_FILE = "lapaire.toml"
+BOURRE_FILE = "bourre.toml"
+
+
+def config_dir() -> Path:
+    """``$DEALER_STATION_CONFIG`` if set, else the ``config/`` folder shipped with the station."""
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1] / "config"
+
+
+def load_lapaire_config(path: Path | str | None = None) -> LaPaireConfig:
+    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+
+    p = Path(path) if path is not None else config_dir() / LAPAIRE_FILE
+    return parse_lapaire_config(load_toml(p), str(p))
+
+
+def load_bourre_profiles(path: Path | str | None = None) -> dict[str, BourreProfile]:
+    from dealer_station.settlement.bourre_rules import parse_bourre_profiles
+
+    p = Path(path) if path is not None else config_dir() / BOURRE_FILE
+    return parse_bourre_profiles(load_toml(p), str(p))
