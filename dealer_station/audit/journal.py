@@ -1,0 +1,762 @@
+"""The regulator's journal: append-only, hash-chained, keyed records per table.
+
+Each table has its own chain. A record is (table_id, seq, ts, actor, kind, round_no, payload,
+prev_hash, hash); ``seq`` counts 1, 2, 3... with no gaps, the database refuses a second record
+with the same (table_id, seq), and ``hash`` is the HMAC-SHA-256 computed by
+:func:`dealer_station.audit.hashing.record_hash` over the record and the previous record's hash.
+The round number is bound into the hash through the hashed kind (``kind#round_no``, see
+:func:`hashed_kind`), so it cannot be edited either. ``docs/journal.md`` states the encoding
+exactly so that a regulator can re-implement :meth:`Journal.verify`.
+
+Projections (rounds, meters, configuration versions, users) are written by callbacks that run
+inside the same transaction as the records they follow from (``append(..., also=...)``): either
+both are committed or neither.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, func, or_, select, text, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
+
+from dealer_station.audit import schema
+from dealer_station.audit.db import Database
+from dealer_station.audit.hashing import (
+    CanonicalJsonError,
+    canonical_json,
+    config_version,
+    genesis_hash,
+    record_hash,
+)
+from dealer_station.audit.keys import JournalKey
+from dealer_station.errors import StationError
+
+J = schema.journal
+
+# Significant events (AGCO / NIGC 543 / GLI style): the kinds `events()` returns by default.
+SIGNIFICANT_KINDS: frozenset[str] = frozenset({
+    "startup", "shutdown",
+    "misread", "void", "correction",
+    "config.change",
+    "login", "login.failed", "lockout", "logout",
+    "verify", "checkpoint",
+    "clock.jump",
+})
+# ...and every kind starting with one of these (device.connected, device.lost, device.status,
+# device.fault, user.add, user.pin, user.deactivate, user.unlock, ...).
+SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.")
+
+_TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+_KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
+
+
+class JournalError(StationError):
+    """A journal operation was refused; nothing was written."""
+
+
+class JournalConflict(JournalError):
+    """Another writer extended the same table's chain at the same moment; nothing was written."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso_utc(moment: datetime) -> str:
+    """The stored time form: UTC, ISO-8601, microseconds, ``+00:00``."""
+    if moment.tzinfo is None:
+        raise ValueError("times must carry a time zone (naive datetime given)")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def hashed_kind(kind: str, round_no: int | None) -> str:
+    """The ``kind`` field as it enters the hash: ``kind`` or ``kind#round_no``.
+
+    Kinds cannot contain ``#``, so this is unambiguous; it binds the round number column into
+    the record's hash without changing the shared encoding in ``hashing.py``.
+    """
+    return kind if round_no is None else f"{kind}#{round_no}"
+
+
+def check_table_id(table_id: str) -> str:
+    if (not isinstance(table_id, str) or not 1 <= len(table_id) <= 64
+            or not set(table_id) <= _TABLE_ID_CHARS or table_id[0] in "._-"):
+        raise JournalError(f"bad table id {table_id!r}: use 1-64 letters, digits, '.', '_' or "
+                           f"'-', starting with a letter or digit")
+    return table_id
+
+
+def _check_kind(kind: str) -> None:
+    if (not isinstance(kind, str) or not 1 <= len(kind) <= 100 or not set(kind) <= _KIND_CHARS
+            or not kind[0].isalpha()):
+        raise JournalError(f"bad record kind {kind!r}: use lower-case letters, digits, '.', '_' "
+                           f"or '-', starting with a letter")
+
+
+def _check_actor(actor: str) -> None:
+    if (not isinstance(actor, str) or not actor.strip() or len(actor) > 200
+            or any(c in actor for c in "\r\n\t")):
+        raise JournalError(f"bad actor {actor!r}: every record needs who did it (a user id and "
+                           f"role, or a device), on one line, at most 200 characters")
+
+
+def _check_round_no(round_no: int | None) -> None:
+    if round_no is not None and (type(round_no) is not int or round_no < 0):
+        raise JournalError(f"bad round number {round_no!r}: a whole number >= 0 or None")
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One stored journal record, its payload decoded."""
+
+    table_id: str
+    seq: int
+    ts: str
+    actor: str
+    kind: str
+    round_no: int | None
+    payload: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+    @property
+    def time(self) -> datetime:
+        return datetime.fromisoformat(self.ts)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A record to be appended (see :meth:`Journal.append_many`)."""
+
+    kind: str
+    payload: Mapping[str, Any]
+    actor: str
+    round_no: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    table_id: str
+    seq: int
+    hash: str
+    ts: str
+    source: str = "database"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult:
+    """The outcome of verifying one table's chain."""
+
+    table_id: str
+    ok: bool
+    records: int
+    last_seq: int
+    last_hash: str | None
+    checkpoints: int
+    bad_seq: int | None = None
+    problem: str | None = None
+
+    def __str__(self) -> str:
+        if self.ok:
+            tip = f" ({self.last_hash[:16]}...)" if self.last_hash else ""
+            return (f"table {self.table_id}: ok, {self.records} records, chain intact to seq "
+                    f"{self.last_seq}{tip}, {self.checkpoints} checkpoint(s) confirmed")
+        return f"table {self.table_id}: FAILED at record {self.bad_seq}: {self.problem}"
+
+
+# --- projections, written inside append's transaction --------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class MeterDelta:
+    """Amounts to add to one meter. ``house_win`` defaults to ``wagered - paid``."""
+
+    rounds: int = 0
+    wagered: int = 0
+    paid: int = 0
+    house_win: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("rounds", "wagered", "paid", "house_win"):
+            value = getattr(self, name)
+            if value is not None and type(value) is not int:
+                raise JournalError(f"meter delta {name} must be an integer amount in minor "
+                                   f"units, got {value!r}")
+        if self.house_win is None:
+            object.__setattr__(self, "house_win", self.wagered - self.paid)
+
+
+@dataclass(frozen=True, slots=True)
+class Meter:
+    table_id: str
+    meter: str
+    rounds: int
+    wagered: int
+    paid: int
+    house_win: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    """A row of the rounds projection (for recall: the records are ``first_seq..last_seq``)."""
+
+    table_id: str
+    round_no: int
+    game: str
+    config_version: str
+    status: str
+    dealer: str
+    started_at: str
+    ended_at: str | None
+    first_seq: int
+    last_seq: int
+    summary: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfigVersion:
+    table_id: str
+    version: str
+    game: str
+    content: dict[str, Any]
+    created_at: str
+    created_by: str
+    reason: str
+
+
+def _upsert(conn: Connection, table: Any, values: Mapping[str, Any], keys: Sequence[str],
+            set_: Callable[[Any], Mapping[str, Any]] | None) -> None:
+    """INSERT ... ON CONFLICT (keys) DO UPDATE/NOTHING on either database."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+        stmt: Any = pg_insert(table).values(**values)
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        stmt = sqlite_insert(table).values(**values)
+    if set_ is None:
+        stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
+    else:
+        stmt = stmt.on_conflict_do_update(index_elements=list(keys), set_=set_(stmt.excluded))
+    conn.execute(stmt)
+
+
+def add_meters(conn: Connection, table_id: str, deltas: Mapping[str, MeterDelta]) -> None:
+    """Add to a table's meters (creating them at zero). Call inside ``append``'s ``also``.
+
+    Meter keys are wager kinds and ``"total"``; the caller passes ``"total"`` explicitly because
+    a round counts once in the total however many wager kinds it held.
+    """
+    M = schema.meters
+    for meter, delta in deltas.items():
+        if not isinstance(delta, MeterDelta):
+            raise JournalError(f"meter {meter!r}: expected a MeterDelta, got {delta!r}")
+        if not isinstance(meter, str) or not 1 <= len(meter) <= 64:
+            raise JournalError(f"bad meter key {meter!r}: 1-64 characters")
+        _upsert(conn, M, {"table_id": table_id, "meter": meter, "rounds": delta.rounds,
+                          "wagered": delta.wagered, "paid": delta.paid,
+                          "house_win": delta.house_win},
+                ("table_id", "meter"),
+                lambda ex: {"rounds": M.c.rounds + ex.rounds, "wagered": M.c.wagered + ex.wagered,
+                            "paid": M.c.paid + ex.paid, "house_win": M.c.house_win + ex.house_win})
+
+
+def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | None = None,
+                 config_version: str | None = None, status: str | None = None,
+                 dealer: str | None = None, started_at: str | None = None,
+                 ended_at: str | None = None, summary: Mapping[str, Any] | None = None) -> None:
+    """Create or update a round's row. Call inside ``append``'s ``also``.
+
+    ``first_seq``/``last_seq`` are taken from the round's journal records (including the ones
+    being appended), so the first call must follow a record with this ``round_no``. Creating
+    needs ``game``, ``config_version`` and ``dealer``; ``started_at`` defaults to the round's
+    first record's time and ``status`` to ``open``. Refused (and so the whole append): changing
+    a round's configuration version (a round never mixes two versions) and reopening a settled
+    or voided round.
+    """
+    R = schema.rounds
+    if status is not None and status not in schema.ROUND_STATUSES:
+        raise JournalError(f"bad round status {status!r}: one of "
+                           f"{', '.join(schema.ROUND_STATUSES)}")
+    span = conn.execute(
+        select(func.min(J.c.seq), func.max(J.c.seq))
+        .where(J.c.table_id == table_id, J.c.round_no == round_no)).one()
+    first_seq, last_seq = span
+    if first_seq is None:
+        raise JournalError(f"round {round_no} at table {table_id} has no journal records: "
+                           f"update the round inside the append that records it")
+    existing = conn.execute(
+        select(R.c.config_version, R.c.status)
+        .where(R.c.table_id == table_id, R.c.round_no == round_no)).first()
+    summary_text = canonical_json(dict(summary)) if summary is not None else None
+    if existing is None:
+        missing = [n for n, v in (("game", game), ("config_version", config_version),
+                                  ("dealer", dealer)) if v is None]
+        if missing:
+            raise JournalError(f"round {round_no} at table {table_id} is new: "
+                               f"{', '.join(missing)} required")
+        if started_at is None:
+            started_at = conn.execute(select(J.c.ts).where(
+                J.c.table_id == table_id, J.c.seq == first_seq)).scalar_one()
+        conn.execute(R.insert().values(
+            table_id=table_id, round_no=round_no, game=game, config_version=config_version,
+            status=status or "open", dealer=dealer, started_at=started_at, ended_at=ended_at,
+            first_seq=first_seq, last_seq=last_seq, summary=summary_text or "{}"))
+        return
+    old_version, old_status = existing
+    if config_version is not None and config_version != old_version:
+        raise JournalError(
+            f"round {round_no} at table {table_id} was started under configuration version "
+            f"{old_version[:12]}; it cannot continue under {config_version[:12]} (a round never "
+            f"mixes two configuration versions)")
+    if status == "open" and old_status != "open":
+        raise JournalError(f"round {round_no} at table {table_id} is {old_status}; it cannot be "
+                           f"reopened")
+    values: dict[str, Any] = {"first_seq": first_seq, "last_seq": last_seq}
+    for name, value in (("game", game), ("status", status), ("dealer", dealer),
+                        ("started_at", started_at), ("ended_at", ended_at),
+                        ("summary", summary_text)):
+        if value is not None:
+            values[name] = value
+    conn.execute(update(R).where(R.c.table_id == table_id, R.c.round_no == round_no)
+                 .values(**values))
+
+
+def record_config_version(conn: Connection, *, table_id: str, game: str,
+                          content: Mapping[str, Any] | str, created_by: str, reason: str,
+                          created_at: str | None = None) -> str:
+    """Store a configuration version for a table (once) and return its version hash.
+
+    ``content`` is the configuration as data (or its canonical JSON text); the version is the
+    SHA-256 of the canonical JSON. Call inside the ``also`` of the ``config.change`` record that
+    says who changed what and why.
+    """
+    text_ = content if isinstance(content, str) else canonical_json(dict(content))
+    if not reason or not reason.strip():
+        raise JournalError("a configuration change needs a reason")
+    version = config_version(text_)
+    _upsert(conn, schema.config_versions,
+            {"table_id": table_id, "version": version, "game": game, "content": text_,
+             "created_at": created_at or iso_utc(utc_now()), "created_by": created_by,
+             "reason": reason},
+            ("table_id", "version"), None)
+    return version
+
+
+# --- the journal ----------------------------------------------------------------------------
+
+_RECORD_COLUMNS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
+                   J.c.prev_hash, J.c.hash)
+
+
+def _record(row: Sequence[Any]) -> Record:
+    t, seq, ts, actor, kind, round_no, payload, prev_hash, h = row
+    return Record(t, seq, ts, actor, kind, round_no, json.loads(payload), prev_hash, h)
+
+
+def _kind_filter(kinds: Iterable[str]) -> ColumnElement[bool]:
+    """``kinds`` may hold exact kinds and prefixes written ``device.*``."""
+    exact = [k for k in kinds if not k.endswith("*")]
+    prefixes = [k[:-1] for k in kinds if k.endswith("*")]
+    terms: list[ColumnElement[bool]] = []
+    if exact:
+        terms.append(J.c.kind.in_(exact))
+    terms.extend(J.c.kind.startswith(p, autoescape=True) for p in prefixes)
+    return or_(*terms) if terms else J.c.kind.in_([])
+
+
+def significant_kinds() -> list[str]:
+    """The kind filter that selects significant events (exact kinds and ``prefix.*``)."""
+    return sorted(SIGNIFICANT_KINDS) + [p + "*" for p in SIGNIFICANT_PREFIXES]
+
+
+def is_significant(kind: str) -> bool:
+    return kind in SIGNIFICANT_KINDS or kind.startswith(SIGNIFICANT_PREFIXES)
+
+
+@dataclass
+class Journal:
+    """The journal of one database under one key.
+
+    ``anchor_path`` (default: beside the key file) receives a line per checkpoint.
+    ``clock`` gives the current time (tests pass a fake one).
+    """
+
+    db: Database
+    key: JournalKey | bytes
+    anchor_path: Path | None = None
+    clock: Callable[[], datetime] = field(default=utc_now)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.key, JournalKey):
+            if self.anchor_path is None:
+                self.anchor_path = self.key.anchor_path
+            self._secret = self.key.secret
+        else:
+            self._secret = bytes(self.key)
+        if len(self._secret) < 16:
+            raise JournalError("the journal key is too short")
+        self._genesis: dict[str, str] = {}
+
+    # helpers the table service may call inside `also`
+    add_meters = staticmethod(add_meters)
+    upsert_round = staticmethod(upsert_round)
+    record_config_version = staticmethod(record_config_version)
+
+    def genesis(self, table_id: str) -> str:
+        g = self._genesis.get(table_id)
+        if g is None:
+            g = self._genesis[table_id] = genesis_hash(self._secret, table_id)
+        return g
+
+    def now(self) -> str:
+        return iso_utc(self.clock())
+
+    # -- writing --
+
+    def append(self, table_id: str, kind: str, payload: Mapping[str, Any], actor: str, *,
+               round_no: int | None = None,
+               also: Callable[[Connection], None] | None = None) -> Record:
+        """Append one record and run ``also(conn)`` in the same transaction; return once
+        both are committed (durable). On any error nothing is written."""
+        return self.append_many(table_id, [Fact(kind, payload, actor, round_no)], also=also)[0]
+
+    def append_many(self, table_id: str, facts: Sequence[Fact], *,
+                    also: Callable[[Connection], None] | None = None) -> list[Record]:
+        """Append several records in one transaction (one durable commit)."""
+        return self._append(table_id, facts,
+                            None if also is None else (lambda conn, _records: also(conn)))
+
+    def _append(self, table_id: str, facts: Sequence[Fact],
+                after: Callable[[Connection, list[Record]], None] | None) -> list[Record]:
+        check_table_id(table_id)
+        if not facts:
+            raise JournalError("nothing to append")
+        prepared: list[tuple[str, str, str, int | None, dict[str, Any]]] = []
+        for fact in facts:
+            _check_kind(fact.kind)
+            _check_actor(fact.actor)
+            _check_round_no(fact.round_no)
+            if not isinstance(fact.payload, Mapping):
+                raise JournalError(f"{fact.kind}: payload must be a mapping, got "
+                                   f"{type(fact.payload).__name__}")
+            try:
+                payload_text = canonical_json(dict(fact.payload))
+            except (CanonicalJsonError, TypeError, ValueError) as e:
+                raise JournalError(f"{fact.kind}: payload cannot be journaled: {e}") from None
+            # Decode what is stored, so the returned record equals what records() will give.
+            prepared.append((fact.kind, payload_text, fact.actor, fact.round_no,
+                             json.loads(payload_text)))
+        key = self._secret
+        with self.db.write() as conn:
+            if conn.dialect.name == "postgresql":
+                # Writers of one table queue here rather than collide on (table_id, seq).
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:t, 0))"),
+                             {"t": table_id})
+            head = conn.execute(
+                select(J.c.seq, J.c.hash).where(J.c.table_id == table_id)
+                .order_by(J.c.seq.desc()).limit(1)).first()
+            seq, prev = (head[0], head[1]) if head is not None else (0, self.genesis(table_id))
+            ts = self.now()
+            rows: list[dict[str, Any]] = []
+            records: list[Record] = []
+            for kind, payload_text, actor, round_no, payload in prepared:
+                seq += 1
+                h = record_hash(key, table_id=table_id, seq=seq, ts=ts, actor=actor,
+                                kind=hashed_kind(kind, round_no), payload=payload_text,
+                                prev_hash=prev)
+                rows.append({"table_id": table_id, "seq": seq, "ts": ts, "actor": actor,
+                             "kind": kind, "round_no": round_no, "payload": payload_text,
+                             "prev_hash": prev, "hash": h})
+                records.append(Record(table_id, seq, ts, actor, kind, round_no, payload, prev, h))
+                prev = h
+            try:
+                conn.execute(J.insert(), rows)
+            except IntegrityError:
+                raise JournalConflict(
+                    f"table {table_id}: another writer appended record {records[0].seq} at the "
+                    f"same moment; nothing was written (is a second station running this "
+                    f"table?)") from None
+            if after is not None:
+                after(conn, records)
+        return records
+
+    # -- reading --
+
+    def records(self, table_id: str, *, from_seq: int = 1, to_seq: int | None = None,
+                round_no: int | None = None,
+                kinds: Iterable[str] | None = None) -> Iterator[Record]:
+        """A table's records in seq order, streamed (``kinds`` may hold ``prefix.*``)."""
+        conds: list[ColumnElement[bool]] = [J.c.table_id == table_id]
+        if from_seq > 1:
+            conds.append(J.c.seq >= from_seq)
+        if to_seq is not None:
+            conds.append(J.c.seq <= to_seq)
+        if round_no is not None:
+            conds.append(J.c.round_no == round_no)
+        if kinds is not None:
+            conds.append(_kind_filter(list(kinds)))
+        stmt = select(*_RECORD_COLUMNS).where(*conds).order_by(J.c.seq)
+        with self.db.engine.connect() as conn:
+            result = conn.execution_options(yield_per=2000).execute(stmt)
+            for row in result:
+                yield _record(row)
+
+    def round_records(self, table_id: str, round_no: int) -> list[Record]:
+        """Every record of one round, in order (game recall)."""
+        return list(self.records(table_id, round_no=round_no))
+
+    def last(self, table_id: str) -> Record | None:
+        with self.db.read() as conn:
+            row = conn.execute(select(*_RECORD_COLUMNS).where(J.c.table_id == table_id)
+                               .order_by(J.c.seq.desc()).limit(1)).first()
+        return None if row is None else _record(row)
+
+    def tables(self) -> list[str]:
+        """Tables that have at least one record."""
+        with self.db.read() as conn:
+            return list(conn.execute(select(J.c.table_id).distinct().order_by(J.c.table_id))
+                        .scalars())
+
+    def events(self, table_id: str | None = None, since: datetime | None = None,
+               until: datetime | None = None,
+               kinds: Iterable[str] | None = None) -> list[Record]:
+        """Significant events (or the given kinds) of one table or all, oldest first.
+
+        ``since`` is inclusive, ``until`` exclusive.
+        """
+        conds: list[ColumnElement[bool]] = [
+            _kind_filter(significant_kinds() if kinds is None else list(kinds))]
+        if table_id is not None:
+            conds.append(J.c.table_id == table_id)
+        if since is not None:
+            conds.append(J.c.ts >= iso_utc(since))
+        if until is not None:
+            conds.append(J.c.ts < iso_utc(until))
+        stmt = select(*_RECORD_COLUMNS).where(*conds).order_by(J.c.ts, J.c.table_id, J.c.seq)
+        with self.db.read() as conn:
+            return [_record(r) for r in conn.execute(stmt)]
+
+    def recent_rounds(self, table_id: str, last: int = 10) -> list[RoundInfo]:
+        """The last ``last`` rounds of a table, newest first."""
+        R = schema.rounds
+        with self.db.read() as conn:
+            rows = conn.execute(select(R).where(R.c.table_id == table_id)
+                                .order_by(R.c.round_no.desc()).limit(last)).all()
+        return [_round_info(r) for r in rows]
+
+    def round_info(self, table_id: str, round_no: int) -> RoundInfo | None:
+        R = schema.rounds
+        with self.db.read() as conn:
+            row = conn.execute(select(R).where(R.c.table_id == table_id,
+                                               R.c.round_no == round_no)).first()
+        return None if row is None else _round_info(row)
+
+    def open_rounds(self, table_id: str) -> list[RoundInfo]:
+        """Rounds not yet settled or voided (what crash recovery resumes), oldest first."""
+        R = schema.rounds
+        with self.db.read() as conn:
+            rows = conn.execute(select(R).where(R.c.table_id == table_id, R.c.status == "open")
+                                .order_by(R.c.round_no)).all()
+        return [_round_info(r) for r in rows]
+
+    def meters(self, table_id: str) -> dict[str, Meter]:
+        M = schema.meters
+        with self.db.read() as conn:
+            rows = conn.execute(select(M).where(M.c.table_id == table_id)
+                                .order_by(M.c.meter)).all()
+        return {r.meter: Meter(r.table_id, r.meter, r.rounds, r.wagered, r.paid, r.house_win)
+                for r in rows}
+
+    def config_versions(self, table_id: str) -> list[ConfigVersion]:
+        """A table's configuration versions, oldest first."""
+        C = schema.config_versions
+        with self.db.read() as conn:
+            rows = conn.execute(select(C).where(C.c.table_id == table_id)
+                                .order_by(C.c.created_at, C.c.version)).all()
+        return [ConfigVersion(r.table_id, r.version, r.game, json.loads(r.content),
+                              r.created_at, r.created_by, r.reason) for r in rows]
+
+    def config(self, table_id: str, version: str) -> ConfigVersion | None:
+        """One configuration version (replay settles a round with exactly this)."""
+        C = schema.config_versions
+        with self.db.read() as conn:
+            r = conn.execute(select(C).where(C.c.table_id == table_id,
+                                             C.c.version == version)).first()
+        return None if r is None else ConfigVersion(r.table_id, r.version, r.game,
+                                                    json.loads(r.content), r.created_at,
+                                                    r.created_by, r.reason)
+
+    # -- checkpoints --
+
+    def checkpoint(self, table_id: str, actor: str) -> Checkpoint:
+        """Append a ``checkpoint`` record and anchor its seq and hash in the database and in
+        the anchor file outside it: records up to it can then not be cut off unnoticed."""
+        if self.anchor_path is None:
+            raise JournalError("no anchor file: give the Journal a key file or an anchor_path")
+        anchor = self.anchor_path
+        C = schema.checkpoints
+
+        def after(conn: Connection, records: list[Record]) -> None:
+            r = records[0]
+            conn.execute(C.insert().values(table_id=table_id, seq=r.seq, hash=r.hash, ts=r.ts,
+                                           actor=actor))
+
+        record = self._append(table_id, [Fact("checkpoint", {}, actor)], after)[0]
+        # The database has committed; now the outside copy. (The other order could leave an
+        # anchor for a record that was never committed, which would read as truncation.)
+        line = f"{table_id} {record.seq} {record.hash} {record.ts}\n"
+        try:
+            anchor.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(anchor, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line.encode("ascii"))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as e:
+            raise JournalError(f"checkpoint {record.seq} of table {table_id} is in the database "
+                               f"but the anchor file {anchor} could not be written: "
+                               f"{e.strerror}") from None
+        return Checkpoint(table_id, record.seq, record.hash, record.ts, "database+anchor")
+
+    def anchored_checkpoints(self) -> list[Checkpoint]:
+        """Checkpoints listed in the anchor file (empty when there is none yet)."""
+        if self.anchor_path is None or not self.anchor_path.exists():
+            return []
+        out: list[Checkpoint] = []
+        with open(self.anchor_path, encoding="ascii", errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                parts = line.split()
+                try:
+                    t, seq, h, ts = parts
+                    out.append(Checkpoint(t, int(seq), h, ts, f"anchor file {self.anchor_path}"))
+                except ValueError:
+                    raise JournalError(f"anchor file {self.anchor_path} line {n} is malformed: "
+                                       f"expected '<table> <seq> <hash> <time>'") from None
+        return out
+
+    def db_checkpoints(self, table_id: str | None = None) -> list[Checkpoint]:
+        C = schema.checkpoints
+        stmt = select(C.c.table_id, C.c.seq, C.c.hash, C.c.ts).order_by(C.c.table_id, C.c.seq)
+        if table_id is not None:
+            stmt = stmt.where(C.c.table_id == table_id)
+        with self.db.read() as conn:
+            return [Checkpoint(*r, source="database") for r in conn.execute(stmt)]
+
+    # -- verification --
+
+    def verify(self, table_id: str | None = None) -> list[VerifyResult]:
+        """Walk each table's chain (or one table's) and report the first bad record of each.
+
+        Tables are those with records, plus any named by a checkpoint (a table whose records
+        were all deleted is still checked).
+        """
+        anchors = self.anchored_checkpoints()
+        in_db = self.db_checkpoints(table_id)
+        if table_id is not None:
+            check_table_id(table_id)
+            names = [table_id]
+        else:
+            names = sorted(set(self.tables()) | {c.table_id for c in anchors}
+                           | {c.table_id for c in in_db})
+        return [self.verify_table(t, [c for c in anchors + in_db if c.table_id == t])
+                for t in names]
+
+    def verify_table(self, table_id: str,
+                     checkpoints: Sequence[Checkpoint] | None = None) -> VerifyResult:
+        if checkpoints is None:
+            checkpoints = ([c for c in self.anchored_checkpoints() if c.table_id == table_id]
+                           + self.db_checkpoints(table_id))
+        wanted: dict[int, list[Checkpoint]] = {}
+        for c in checkpoints:
+            wanted.setdefault(c.seq, []).append(c)
+        confirmed: set[int] = set()
+
+        def bad(seq: int, count: int, last_seq: int, last_hash: str | None,
+                problem: str) -> VerifyResult:
+            return VerifyResult(table_id, False, count, last_seq, last_hash, len(confirmed),
+                                seq, problem)
+
+        key = self._secret
+        expected = 1
+        prev = self.genesis(table_id)
+        last_hash: str | None = None
+        stmt = (select(J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
+                       J.c.prev_hash, J.c.hash)
+                .where(J.c.table_id == table_id).order_by(J.c.seq))
+        with self.db.engine.connect() as conn:
+            rows = conn.execution_options(yield_per=5000).execute(stmt)
+            for seq, ts, actor, kind, round_no, payload, prev_hash, h in rows:
+                if seq != expected:
+                    if seq > expected:
+                        gone = (f"record {expected} is missing" if seq == expected + 1 else
+                                f"records {expected} to {seq - 1} are missing")
+                        return bad(expected, expected - 1, expected - 1, last_hash,
+                                   f"{gone}: the chain jumps from {expected - 1} to {seq} "
+                                   f"(deleted)")
+                    return bad(seq, expected - 1, expected - 1, last_hash,
+                               f"a record numbered {seq} appears where {expected} was expected "
+                               f"(inserted)")
+                calc = record_hash(key, table_id=table_id, seq=seq, ts=ts, actor=actor,
+                                   kind=kind if round_no is None else f"{kind}#{round_no}",
+                                   payload=payload, prev_hash=prev_hash)
+                if calc != h or prev_hash != prev:
+                    return bad(seq, expected - 1, expected - 1, last_hash,
+                               _describe(seq, content_ok=calc == h, link_ok=prev_hash == prev))
+                if seq in wanted:
+                    for c in wanted[seq]:
+                        if c.hash != h:
+                            return bad(seq, expected - 1, expected - 1, last_hash,
+                                       f"its hash differs from the one checkpointed at {c.ts} "
+                                       f"({c.source}): the chain was rebuilt after the "
+                                       f"checkpoint")
+                    confirmed.add(seq)
+                prev = last_hash = h
+                expected += 1
+        last_seq = expected - 1
+        beyond = sorted(s for s in wanted if s > last_seq)
+        if beyond:
+            c = max(wanted[beyond[-1]], key=lambda c: c.source != "database")
+            return bad(last_seq + 1, last_seq, last_seq, last_hash,
+                       f"the journal ends at record {last_seq} but a checkpoint at {c.ts} "
+                       f"({c.source}) recorded record {c.seq}: records {last_seq + 1} to "
+                       f"{c.seq} or more were cut off (truncated)")
+        return VerifyResult(table_id, True, last_seq, last_seq, last_hash, len(confirmed))
+
+
+def _describe(seq: int, *, content_ok: bool, link_ok: bool) -> str:
+    if seq == 1 and not link_ok:
+        if content_ok:
+            return ("it does not start from this table's genesis under this key (the first "
+                    "record was replaced)")
+        return ("neither its content nor its start matches this key: wrong journal key (--key), "
+                "or the first record was replaced")
+    if not content_ok and link_ok:
+        return "its content does not match its hash (the record was edited, or the key is wrong)"
+    if content_ok and not link_ok:
+        return (f"its previous-hash link does not match record {seq - 1} (a record before it "
+                f"was replaced)")
+    return (f"its content does not match its hash and its previous-hash link does not match "
+            f"record {seq - 1} (a record was inserted, moved or replaced here)")
+
+
+def _round_info(r: Any) -> RoundInfo:
+    return RoundInfo(r.table_id, r.round_no, r.game, r.config_version, r.status, r.dealer,
+                     r.started_at, r.ended_at, r.first_seq, r.last_seq, json.loads(r.summary))
+
+
+__all__ = [
+    "SIGNIFICANT_KINDS", "SIGNIFICANT_PREFIXES", "Checkpoint", "ConfigVersion", "Fact",
+    "Journal", "JournalConflict", "JournalError", "Meter", "MeterDelta", "Record", "RoundInfo",
+    "VerifyResult", "add_meters", "hashed_kind", "is_significant",
+    "iso_utc", "record_config_version", "significant_kinds", "upsert_round", "utc_now",
+]

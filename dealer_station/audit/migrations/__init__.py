@@ -1,0 +1,1 @@
+"""Alembic migrations of the journal database, run by ``open_database`` on every start."""

@@ -1,0 +1,118 @@
+"""The journal database's tables (SQLAlchemy Core).
+
+The migrations in ``migrations/versions`` create exactly these; a test compares the two.
+Text columns hold times as UTC ISO-8601 text with microseconds
+(``2026-01-31T20:15:00.000001+00:00``) on every database, because a record's hash covers its
+time exactly as stored. Money is integers.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+# SQLite only auto-numbers an "INTEGER PRIMARY KEY"; PostgreSQL gets a 64-bit key.
+BigId = BigInteger().with_variant(Integer(), "sqlite")
+
+metadata = MetaData(naming_convention={
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "pk": "pk_%(table_name)s",
+})
+
+journal = Table(
+    "journal", metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("ts", String(40), nullable=False),
+    Column("actor", String(200), nullable=False),
+    Column("kind", String(100), nullable=False),
+    Column("round_no", BigInteger, nullable=True),
+    Column("payload", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+    # The database itself refuses a second record with the same (table, seq): two writers
+    # cannot both extend a chain.
+    UniqueConstraint("table_id", "seq"),
+    Index(None, "table_id", "round_no", "seq"),
+    Index(None, "table_id", "kind", "ts"),
+)
+
+checkpoints = Table(
+    "checkpoints", metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("ts", String(40), nullable=False),
+    Column("actor", String(200), nullable=False),
+    UniqueConstraint("table_id", "seq"),
+)
+
+ROUND_STATUSES = ("open", "settled", "voided")
+
+rounds = Table(
+    "rounds", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("round_no", BigInteger, primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("config_version", String(64), nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("dealer", String(200), nullable=False),
+    Column("started_at", String(40), nullable=False),
+    Column("ended_at", String(40), nullable=True),
+    Column("first_seq", BigInteger, nullable=False),
+    Column("last_seq", BigInteger, nullable=False),
+    Column("summary", Text, nullable=False),
+    CheckConstraint("status IN ('open', 'settled', 'voided')", name="status"),
+)
+
+meters = Table(
+    "meters", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("meter", String(64), primary_key=True),
+    Column("rounds", BigInteger, nullable=False),
+    Column("wagered", BigInteger, nullable=False),
+    Column("paid", BigInteger, nullable=False),
+    Column("house_win", BigInteger, nullable=False),
+)
+
+config_versions = Table(
+    "config_versions", metadata,
+    # One configuration may be used at several tables, so the key is (table, version).
+    Column("table_id", String(64), primary_key=True),
+    Column("version", String(64), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("content", Text, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("created_by", String(200), nullable=False),
+    Column("reason", Text, nullable=False),
+)
+
+ROLES = ("dealer", "supervisor", "operator")
+
+users = Table(
+    "users", metadata,
+    Column("user_id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("role", String(20), nullable=False),
+    Column("pin_hash", Text, nullable=False),
+    Column("failed_attempts", Integer, nullable=False),
+    Column("locked_until", String(40), nullable=True),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    CheckConstraint("role IN ('dealer', 'supervisor', 'operator')", name="role"),
+)
