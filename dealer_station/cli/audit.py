@@ -1,0 +1,207 @@
+"""``dealer-station audit``: verify the journal, checkpoint it, list significant events.
+
+Adding a sub-command (e.g. ``audit replay``): write a function that takes the ``audit``
+sub-parsers object, adds a parser with ``parents=[store_options()]`` (for ``--db``/``--key``)
+and ``set_defaults(func=...)``, and decorate it with ``@audit_command``. In the ``func``, use
+``with open_store(args) as store:`` to get the database, key and journal.
+
+``audit verify`` only reads: it never creates or upgrades a database or a key, so it can be
+pointed at a copy made for a regulator. ``--record`` additionally journals a ``verify`` event
+with each table's result (the station records its own start-up verification).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from dealer_station.errors import StationError
+
+if TYPE_CHECKING:
+    from dealer_station.audit.db import Database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import JournalKey
+
+AuditCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
+AUDIT_COMMANDS: list[AuditCommand] = []
+
+
+def audit_command(add: AuditCommand) -> AuditCommand:
+    """Register a function that adds one ``audit`` sub-command."""
+    AUDIT_COMMANDS.append(add)
+    return add
+
+
+def store_options() -> argparse.ArgumentParser:
+    """A parent parser with ``--db`` and ``--key`` (for every command that opens the journal)."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--db", metavar="URL",
+                   help="journal database URL (default: $DEALER_STATION_DB or the SQLite file "
+                        "in the station's data folder), e.g. sqlite:////path/journal.db or "
+                        "postgresql+psycopg://user@host/db")
+    p.add_argument("--key", metavar="FILE",
+                   help="journal key file (default: $DEALER_STATION_KEY or journal.key in the "
+                        "station's config folder)")
+    return p
+
+
+def default_actor() -> str:
+    """Who ran a command from the console, for the journal's actor field."""
+    try:
+        name = getpass.getuser()
+    except Exception:
+        name = str(os.getuid())
+    return f"console:{name}"
+
+
+@dataclass
+class Store:
+    db: Database
+    key: JournalKey
+    journal: Journal
+
+
+@contextmanager
+def open_store(args: argparse.Namespace, *, write: bool = True) -> Iterator[Store]:
+    """Open the journal named by ``--db``/``--key``.
+
+    ``write=False``: change nothing (no schema upgrade, no key creation; both must exist).
+    ``write=True``: upgrade the schema and create the key if this is a first start.
+    """
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import default_key_path, load_key, load_or_create_key
+
+    key_path = args.key or default_key_path()
+    key = load_or_create_key(key_path) if write else load_key(key_path)
+    db = open_database(args.db, upgrade=write)
+    try:
+        yield Store(db, key, Journal(db, key))
+    finally:
+        db.close()
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO date or date-time; without a zone it is local time (as on screen)."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise StationError(f"bad time {text!r}: use e.g. 2026-01-31 or "
+                           f"2026-01-31T20:15") from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # interpret as local time
+    return moment.astimezone(UTC)
+
+
+def local_time(ts: str) -> str:
+    return datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+# --- verify ---------------------------------------------------------------------------------
+
+@audit_command
+def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("verify", parents=[store_options()],
+                       help="check every table's hash chain and checkpoints",
+                       description="Walk each table's chain. Exit 0 when all are intact, 1 "
+                                   "naming the first bad record of each broken table.")
+    p.add_argument("--table", help="verify only this table")
+    p.add_argument("--record", action="store_true",
+                   help="also journal a 'verify' event with each table's result")
+    p.add_argument("--actor", default=None, help="actor for --record (default: console user)")
+    p.set_defaults(func=run_verify)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    with open_store(args, write=False) as store:
+        results = store.journal.verify(args.table)
+        if not results:
+            print(f"no tables in the journal at {store.db.url}")
+            return 0
+        for result in results:
+            print(result)
+        if args.record:
+            actor = args.actor or default_actor()
+            for r in results:
+                store.journal.append(r.table_id, "verify", {
+                    "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
+                    "bad_seq": r.bad_seq, "problem": r.problem}, actor)
+    return 0 if all(r.ok for r in results) else 1
+
+
+# --- checkpoint -----------------------------------------------------------------------------
+
+@audit_command
+def _add_checkpoint(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("checkpoint", parents=[store_options()],
+                       help="anchor each table's chain head outside the database",
+                       description="Append a checkpoint record to each table (or one) and write "
+                                   "its sequence number and hash to the database and to the "
+                                   "anchor file beside the key, so that cutting records off "
+                                   "the end of the journal is detected by verify.")
+    p.add_argument("--table", help="checkpoint only this table")
+    p.add_argument("--actor", default=None, help="who takes the checkpoint (default: console "
+                                                 "user)")
+    p.set_defaults(func=run_checkpoint)
+
+
+def run_checkpoint(args: argparse.Namespace) -> int:
+    with open_store(args) as store:
+        tables = [args.table] if args.table else store.journal.tables()
+        if not tables:
+            print(f"no tables in the journal at {store.db.url}; nothing to checkpoint")
+            return 0
+        for t in tables:
+            cp = store.journal.checkpoint(t, args.actor or default_actor())
+            print(f"table {t}: checkpoint at record {cp.seq} ({cp.hash[:16]}...) written to the "
+                  f"database and {store.journal.anchor_path}")
+    return 0
+
+
+# --- events ---------------------------------------------------------------------------------
+
+@audit_command
+def _add_events(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("events", parents=[store_options()],
+                       help="list significant events (start-ups, devices, voids, logins...)")
+    p.add_argument("--table", help="only this table (default: all)")
+    p.add_argument("--since", type=parse_time, help="from this time (local unless a zone is "
+                                                    "given), inclusive")
+    p.add_argument("--until", type=parse_time, help="up to this time, exclusive")
+    p.add_argument("--kind", action="append", dest="kinds", metavar="KIND",
+                   help="only this kind (repeatable; 'device.*' matches a prefix); default: "
+                        "every significant kind")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.set_defaults(func=run_events)
+
+
+def run_events(args: argparse.Namespace) -> int:
+    with open_store(args, write=False) as store:
+        events = store.journal.events(args.table, args.since, args.until, args.kinds)
+    for e in events:
+        if args.json:
+            row: dict[str, Any] = {"table": e.table_id, "seq": e.seq, "ts": e.ts,
+                                   "actor": e.actor, "kind": e.kind, "round": e.round_no,
+                                   "payload": e.payload}
+            print(json.dumps(row, sort_keys=True, ensure_ascii=False))
+        else:
+            detail = json.dumps(e.payload, sort_keys=True, ensure_ascii=False)
+            print(f"{local_time(e.ts)}  {e.table_id:<10} #{e.seq:<7} {e.kind:<16} "
+                  f"{e.actor:<24} {detail}")
+    if not args.json:
+        print(f"{len(events)} event(s)")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("audit", help="verify, checkpoint and inspect the regulator's journal")
+    actions = p.add_subparsers(dest="audit_command", metavar="ACTION", required=True)
+    for add in AUDIT_COMMANDS:
+        add(actions)
