@@ -1,0 +1,151 @@
+"""Trick legality for Bourré: which cards may be played, and which rule a card breaks.
+
+Pure functions of the cards held, the cards already in the trick (in play order), the trump suit
+and the profile. The hand state machine (``bourre.py``) and the UI both ask these.
+
+The rules, in the order they bind (tournament profile):
+
+- Leading: any card, except that a leader holding the ace, king and queen of trumps must lead
+  her highest trump (``lead_highest_trump``).
+- Following with a card of the led suit: she must play one (``follow_suit``); if the trick is
+  currently won by a card of the led suit and she can beat it, she must beat it
+  (``beat_led_suit``). When a trump already wins a non-trump trick she just follows suit.
+- Void in the led suit, holding trumps: she must trump (``must_trump``) and beat the highest
+  trump in the trick if she can (``beat_trump``). With ``must_trump_even_when_cannot_beat`` off
+  a player who cannot beat that trump may play any card.
+- Void in both: any card.
+
+The trick goes to the highest trump, else the highest card of the led suit; aces are high.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from dealer_station.cards import Card, Suit
+from dealer_station.settlement.bourre_rules import BourreProfile
+
+#: Aces high.
+RANK_VALUE: dict[str, int] = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+                              "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+SUIT_NAMES: dict[Suit, str] = {Suit.SPADES: "spade", Suit.HEARTS: "heart",
+                               Suit.DIAMONDS: "diamond", Suit.CLUBS: "club"}
+
+
+class PlayRule(StrEnum):
+    """The rule a card breaks; the value is the stable name used in records and JSON."""
+
+    LEAD_HIGHEST_TRUMP = "lead_highest_trump"
+    FOLLOW_SUIT = "follow_suit"
+    BEAT_LED_SUIT = "beat_led_suit"
+    MUST_TRUMP = "must_trump"
+    BEAT_TRUMP = "beat_trump"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """Why a card may not be played: the rule and a sentence for the dealer's screen."""
+
+    rule: PlayRule
+    reason: str
+
+
+def _codes(cards: Sequence[Card]) -> str:
+    return ", ".join(c.code for c in cards)
+
+
+def trick_winner(trick: Sequence[Card], trump: Suit) -> int:
+    """Index in ``trick`` of the winning card: the highest trump, else the highest of the led
+    suit. ``trick`` must not be empty."""
+    best = 0
+    best_card = trick[0]
+    for i in range(1, len(trick)):
+        card = trick[i]
+        if card.suit is best_card.suit:
+            if RANK_VALUE[card.rank] > RANK_VALUE[best_card.rank]:
+                best, best_card = i, card
+        elif card.suit is trump:
+            # The winner so far is of the led suit: the first trump beats it. An off-suit card
+            # never wins.
+            best, best_card = i, card
+    return best
+
+
+def _requirement(held: Sequence[Card], trick: Sequence[Card], trump: Suit,
+                 profile: BourreProfile) -> tuple[list[Card] | None, Violation | None,
+                                                  list[Card] | None, Violation | None]:
+    """The two layers of restriction on the next card.
+
+    Returns (broad, broad_violation, narrow, narrow_violation): the card must be in ``broad``
+    (if not None) else ``broad_violation``; then in ``narrow`` (if not None) else
+    ``narrow_violation``. None means the layer does not restrict.
+    """
+    if not trick:
+        if profile.lead_highest_trump_with_ace_king_queen:
+            trumps = [c for c in held if c.suit is trump]
+            ranks = {c.rank for c in trumps}
+            if "A" in ranks and "K" in ranks and "Q" in ranks:
+                highest = max(trumps, key=lambda c: RANK_VALUE[c.rank])
+                return [highest], Violation(
+                    PlayRule.LEAD_HIGHEST_TRUMP,
+                    f"holding the ace, king and queen of trumps she must lead her highest "
+                    f"trump ({highest.code})"), None, None
+        return None, None, None, None
+    led = trick[0].suit
+    assert led is not None  # Bourré has no jokers
+    winner = trick[trick_winner(trick, trump)]
+    following = [c for c in held if c.suit is led]
+    if following:
+        follow = Violation(PlayRule.FOLLOW_SUIT,
+                           f"she holds a {SUIT_NAMES[led]} ({_codes(following)}) and must "
+                           f"follow suit")
+        if winner.suit is led:
+            top = RANK_VALUE[winner.rank]
+            over = [c for c in following if RANK_VALUE[c.rank] > top]
+            if over:
+                return following, follow, over, Violation(
+                    PlayRule.BEAT_LED_SUIT,
+                    f"she can beat the {winner.code} ({_codes(over)}) and must play over it")
+        return following, follow, None, None
+    trumps = [c for c in held if c.suit is trump]
+    if not trumps:
+        return None, None, None, None
+    must_trump = Violation(PlayRule.MUST_TRUMP,
+                           f"void in {SUIT_NAMES[led]}s she must play a trump "
+                           f"({_codes(trumps)})")
+    if winner.suit is trump:
+        top = RANK_VALUE[winner.rank]
+        over = [c for c in trumps if RANK_VALUE[c.rank] > top]
+        if over:
+            return trumps, must_trump, over, Violation(
+                PlayRule.BEAT_TRUMP,
+                f"she can beat the {winner.code} with a higher trump ({_codes(over)}) and "
+                f"must")
+        if not profile.must_trump_even_when_cannot_beat:
+            return None, None, None, None
+    return trumps, must_trump, None, None
+
+
+def check_play(held: Sequence[Card], trick: Sequence[Card], trump: Suit, card: Card,
+               profile: BourreProfile) -> Violation | None:
+    """The rule ``card`` breaks if played now, or None when it is legal. ``card`` is assumed
+    to be held (a card not held is an error of another kind, not a renege)."""
+    broad, broad_v, narrow, narrow_v = _requirement(held, trick, trump, profile)
+    if broad is not None and card not in broad:
+        return broad_v
+    if narrow is not None and card not in narrow:
+        return narrow_v
+    return None
+
+
+def legal_plays(held: Sequence[Card], trick: Sequence[Card], trump: Suit,
+                profile: BourreProfile) -> list[Card]:
+    """The cards of ``held`` that may be played now, in the order held."""
+    broad, _, narrow, _ = _requirement(held, trick, trump, profile)
+    if narrow is not None:
+        return list(narrow)
+    if broad is not None:
+        return list(broad)
+    return list(held)
