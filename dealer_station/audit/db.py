@@ -32,6 +32,12 @@ class DatabaseError(StationError):
     """The journal database cannot be opened or used."""
 
 
+def db_reason(e: exc.DBAPIError) -> str:
+    """The driver's one-line reason for a failure, for a person to read."""
+    text_ = str(e.orig).strip() if e.orig is not None else str(e)
+    return text_.splitlines()[0] if text_ else type(e).__name__
+
+
 def default_db_url() -> str:
     """``$DEALER_STATION_DB``, else a SQLite file in the platform's per-user data folder."""
     env = os.environ.get(DB_ENV)
@@ -170,10 +176,9 @@ def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:
             upgrade_to_head(db)
         else:
             check_schema(db)
-    except exc.OperationalError as e:
+    except exc.DBAPIError as e:
         engine.dispose()
-        reason = str(e.orig).strip().splitlines()[0] if e.orig else str(e)
-        raise DatabaseError(f"cannot open database {shown}: {reason}") from None
+        raise DatabaseError(f"cannot open database {shown}: {db_reason(e)}") from None
     except BaseException:
         engine.dispose()
         raise

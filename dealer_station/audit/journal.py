@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, func, or_, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
 from dealer_station.audit import schema
-from dealer_station.audit.db import Database
+from dealer_station.audit.db import Database, db_reason
 from dealer_station.audit.hashing import (
     CanonicalJsonError,
     canonical_json,
@@ -453,6 +453,15 @@ class Journal:
             # Decode what is stored, so the returned record equals what records() will give.
             prepared.append((fact.kind, payload_text, fact.actor, fact.round_no,
                              json.loads(payload_text)))
+        try:
+            return self._write(table_id, prepared, after)
+        except OperationalError as e:
+            raise JournalError(f"table {table_id}: the database refused the write "
+                               f"({db_reason(e)}); nothing was written") from None
+
+    def _write(self, table_id: str,
+               prepared: list[tuple[str, str, str, int | None, dict[str, Any]]],
+               after: Callable[[Connection, list[Record]], None] | None) -> list[Record]:
         key = self._secret
         with self.db.write() as conn:
             if conn.dialect.name == "postgresql":
