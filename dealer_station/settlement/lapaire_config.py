@@ -9,7 +9,7 @@ unless a ``[[wagers.<kind>.spot]]`` entry gives it its own price or takes it off
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -149,10 +149,11 @@ class SpotWager:
     pays: Odds
     spots: tuple[SpotPrice, ...]
 
-    def spot(self, values: tuple[str, ...]) -> SpotPrice | None:
-        """The spot covering exactly ``values`` (canonical order), or None if not on the layout."""
+    def spot(self, values: Iterable[str]) -> SpotPrice | None:
+        """The spot covering exactly ``values`` (any order), or None if not on the layout."""
+        key = sort_values(values)
         for s in self.spots:
-            if s.values == values:
+            if s.values == key:
                 return s
         return None
 
