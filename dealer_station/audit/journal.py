@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, func, or_, select, text, update
+from sqlalchemy import Connection, bindparam, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -40,6 +40,25 @@ from dealer_station.audit.keys import JournalKey
 from dealer_station.errors import StationError
 
 J = schema.journal
+R = schema.rounds
+M = schema.meters
+
+# Statements built once: building and cache-keying a Core statement per call costs more than
+# running it on SQLite, and these run several times in every committed stage of a round.
+_HEAD = (select(J.c.seq, J.c.hash).where(J.c.table_id == bindparam("t"))
+         .order_by(J.c.seq.desc()).limit(1))
+_SPAN = select(func.min(J.c.seq), func.max(J.c.seq)).where(
+    J.c.table_id == bindparam("t"), J.c.round_no == bindparam("r"))
+_ROUND_STATE = select(R.c.config_version, R.c.status).where(
+    R.c.table_id == bindparam("t"), R.c.round_no == bindparam("r"))
+_FIRST_TS = select(J.c.ts).where(J.c.table_id == bindparam("t"), J.c.seq == bindparam("s"))
+_ROUND_FIELDS = ("game", "status", "dealer", "started_at", "ended_at", "summary")
+# Only given fields change: COALESCE(:new, old) keeps the rest.
+_ROUND_UPDATE = (update(R).where(R.c.table_id == bindparam("t"), R.c.round_no == bindparam("r"))
+                 .values(first_seq=bindparam("first_seq"), last_seq=bindparam("last_seq"),
+                         **{f: func.coalesce(bindparam(f"new_{f}", type_=R.c[f].type), R.c[f])
+                            for f in _ROUND_FIELDS}))
+_METER_UPSERT: dict[str, Any] = {}
 
 # Significant events (AGCO / NIGC 543 / GLI style): the kinds `events()` returns by default.
 SIGNIFICANT_KINDS: frozenset[str] = frozenset({
@@ -247,24 +266,41 @@ def _upsert(conn: Connection, table: Any, values: Mapping[str, Any], keys: Seque
     conn.execute(stmt)
 
 
+def _meter_upsert(dialect: str) -> Any:
+    stmt = _METER_UPSERT.get(dialect)
+    if stmt is None:
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+            ins: Any = pg_insert(M)
+        else:
+            from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+            ins = sqlite_insert(M)
+        ex = ins.excluded
+        stmt = _METER_UPSERT[dialect] = ins.on_conflict_do_update(
+            index_elements=["table_id", "meter"],
+            set_={"rounds": M.c.rounds + ex.rounds, "wagered": M.c.wagered + ex.wagered,
+                  "paid": M.c.paid + ex.paid, "house_win": M.c.house_win + ex.house_win})
+    return stmt
+
+
 def add_meters(conn: Connection, table_id: str, deltas: Mapping[str, MeterDelta]) -> None:
     """Add to a table's meters (creating them at zero). Call inside ``append``'s ``also``.
 
     Meter keys are wager kinds and ``"total"``; the caller passes ``"total"`` explicitly because
     a round counts once in the total however many wager kinds it held.
     """
-    M = schema.meters
+    rows = []
     for meter, delta in deltas.items():
         if not isinstance(delta, MeterDelta):
             raise JournalError(f"meter {meter!r}: expected a MeterDelta, got {delta!r}")
         if not isinstance(meter, str) or not 1 <= len(meter) <= 64:
             raise JournalError(f"bad meter key {meter!r}: 1-64 characters")
-        _upsert(conn, M, {"table_id": table_id, "meter": meter, "rounds": delta.rounds,
-                          "wagered": delta.wagered, "paid": delta.paid,
-                          "house_win": delta.house_win},
-                ("table_id", "meter"),
-                lambda ex: {"rounds": M.c.rounds + ex.rounds, "wagered": M.c.wagered + ex.wagered,
-                            "paid": M.c.paid + ex.paid, "house_win": M.c.house_win + ex.house_win})
+        rows.append({"table_id": table_id, "meter": meter, "rounds": delta.rounds,
+                     "wagered": delta.wagered, "paid": delta.paid,
+                     "house_win": delta.house_win})
+    stmt = _meter_upsert(conn.dialect.name)
+    for row in rows:
+        conn.execute(stmt, row)
 
 
 def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | None = None,
@@ -280,20 +316,15 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
     a round's configuration version (a round never mixes two versions) and reopening a settled
     or voided round.
     """
-    R = schema.rounds
     if status is not None and status not in schema.ROUND_STATUSES:
         raise JournalError(f"bad round status {status!r}: one of "
                            f"{', '.join(schema.ROUND_STATUSES)}")
-    span = conn.execute(
-        select(func.min(J.c.seq), func.max(J.c.seq))
-        .where(J.c.table_id == table_id, J.c.round_no == round_no)).one()
-    first_seq, last_seq = span
+    key = {"t": table_id, "r": round_no}
+    first_seq, last_seq = conn.execute(_SPAN, key).one()
     if first_seq is None:
         raise JournalError(f"round {round_no} at table {table_id} has no journal records: "
                            f"update the round inside the append that records it")
-    existing = conn.execute(
-        select(R.c.config_version, R.c.status)
-        .where(R.c.table_id == table_id, R.c.round_no == round_no)).first()
+    existing = conn.execute(_ROUND_STATE, key).first()
     summary_text = canonical_json(dict(summary)) if summary is not None else None
     if existing is None:
         missing = [n for n, v in (("game", game), ("config_version", config_version),
@@ -302,12 +333,12 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
             raise JournalError(f"round {round_no} at table {table_id} is new: "
                                f"{', '.join(missing)} required")
         if started_at is None:
-            started_at = conn.execute(select(J.c.ts).where(
-                J.c.table_id == table_id, J.c.seq == first_seq)).scalar_one()
-        conn.execute(R.insert().values(
-            table_id=table_id, round_no=round_no, game=game, config_version=config_version,
-            status=status or "open", dealer=dealer, started_at=started_at, ended_at=ended_at,
-            first_seq=first_seq, last_seq=last_seq, summary=summary_text or "{}"))
+            started_at = conn.execute(_FIRST_TS, {"t": table_id, "s": first_seq}).scalar_one()
+        conn.execute(R.insert(), {
+            "table_id": table_id, "round_no": round_no, "game": game,
+            "config_version": config_version, "status": status or "open", "dealer": dealer,
+            "started_at": started_at, "ended_at": ended_at, "first_seq": first_seq,
+            "last_seq": last_seq, "summary": summary_text or "{}"})
         return
     old_version, old_status = existing
     if config_version is not None and config_version != old_version:
@@ -318,14 +349,10 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
     if status == "open" and old_status != "open":
         raise JournalError(f"round {round_no} at table {table_id} is {old_status}; it cannot be "
                            f"reopened")
-    values: dict[str, Any] = {"first_seq": first_seq, "last_seq": last_seq}
-    for name, value in (("game", game), ("status", status), ("dealer", dealer),
-                        ("started_at", started_at), ("ended_at", ended_at),
-                        ("summary", summary_text)):
-        if value is not None:
-            values[name] = value
-    conn.execute(update(R).where(R.c.table_id == table_id, R.c.round_no == round_no)
-                 .values(**values))
+    conn.execute(_ROUND_UPDATE, {
+        **key, "first_seq": first_seq, "last_seq": last_seq, "new_game": game,
+        "new_status": status, "new_dealer": dealer, "new_started_at": started_at,
+        "new_ended_at": ended_at, "new_summary": summary_text})
 
 
 def record_config_version(conn: Connection, *, table_id: str, game: str,
@@ -468,9 +495,7 @@ class Journal:
                 # Writers of one table queue here rather than collide on (table_id, seq).
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:t, 0))"),
                              {"t": table_id})
-            head = conn.execute(
-                select(J.c.seq, J.c.hash).where(J.c.table_id == table_id)
-                .order_by(J.c.seq.desc()).limit(1)).first()
+            head = conn.execute(_HEAD, {"t": table_id}).first()
             seq, prev = (head[0], head[1]) if head is not None else (0, self.genesis(table_id))
             ts = self.now()
             rows: list[dict[str, Any]] = []
@@ -554,14 +579,12 @@ class Journal:
 
     def recent_rounds(self, table_id: str, last: int = 10) -> list[RoundInfo]:
         """The last ``last`` rounds of a table, newest first."""
-        R = schema.rounds
         with self.db.read() as conn:
             rows = conn.execute(select(R).where(R.c.table_id == table_id)
                                 .order_by(R.c.round_no.desc()).limit(last)).all()
         return [_round_info(r) for r in rows]
 
     def round_info(self, table_id: str, round_no: int) -> RoundInfo | None:
-        R = schema.rounds
         with self.db.read() as conn:
             row = conn.execute(select(R).where(R.c.table_id == table_id,
                                                R.c.round_no == round_no)).first()
@@ -569,7 +592,6 @@ class Journal:
 
     def open_rounds(self, table_id: str) -> list[RoundInfo]:
         """Rounds not yet settled or voided (what crash recovery resumes), oldest first."""
-        R = schema.rounds
         with self.db.read() as conn:
             rows = conn.execute(select(R).where(R.c.table_id == table_id, R.c.status == "open")
                                 .order_by(R.c.round_no)).all()
