@@ -55,20 +55,25 @@ def test_settle_bad_lines_give_error_lines_in_order_and_exit_one() -> None:
         "",
         json.dumps({**GOOD, "round_id": "r7"}),
         json.dumps({"round_id": "r8", "cards": ["KH", "JK", "7S"]}),
+        '{"round_id": NaN}',
+        "[" * 100_000,
     ]) + "\n"
     proc = run(["settle"], stdin)
     assert proc.returncode == 1
     assert "Traceback" not in proc.stderr
     out = lines(proc.stdout)
-    assert len(out) == 8
-    assert [o["round_id"] for o in out] == ["r1", None, "r3", "r4", None, None, "r7", "r8"]
+    assert len(out) == 10
+    assert [o["round_id"] for o in out] == ["r1", None, "r3", "r4", None, None, "r7", "r8",
+                                            None, None]
     assert "wagers" in out[0] and "wagers" in out[6]
     assert out[1]["line"] == 2 and out[1]["error"].startswith("line 2: not valid JSON")
     assert "KH has already been dealt" in out[2]["error"]
     assert "unknown game 'blackjack'" in out[3]["error"]
     assert out[4]["error"] == "line 5: a round must be a JSON object, got list"
-    assert out[5]["line"] == 6
+    assert out[5] == {"round_id": None, "line": 6, "error": "line 6: not valid JSON (empty line)"}
     assert '"game" is missing' in out[7]["error"]
+    assert out[8]["error"] == "line 9: not valid JSON (NaN is not a JSON value)"
+    assert out[9]["error"] == "line 10: not valid JSON (nested too deeply)"
 
 
 def test_settle_bourre_lines_are_dispatched_and_answered(tmp_path: Path) -> None:

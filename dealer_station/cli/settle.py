@@ -83,23 +83,35 @@ class _Dispatcher:
                 "error": f'unknown game {game!r}: this settles "lapaire" and "bourre" rounds'}
 
 
+def _no_constant(name: str) -> Any:
+    # Python's json accepts NaN and Infinity, which are not JSON and could not be echoed back.
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def settle_stream(lines: TextIO, out: TextIO, dispatcher: _Dispatcher) -> int:
     """Settle every line of ``lines`` onto ``out``; return how many lines failed."""
     failed = 0
     for number, line in enumerate(lines, start=1):
         answer: dict[str, Any]
+        text = line.rstrip("\r\n")
+        why = None
         try:
-            record = json.loads(line)
+            record = json.loads(text, parse_constant=_no_constant)
+        except json.JSONDecodeError as exc:
+            why = "empty line" if not text.strip() else f"{exc.msg} at column {exc.colno}"
         except ValueError as exc:
+            why = str(exc)
+        except RecursionError:
+            why = "nested too deeply"
+        if why is not None:
             answer = {"round_id": None, "line": number,
-                      "error": f"line {number}: not valid JSON ({exc})"}
+                      "error": f"line {number}: not valid JSON ({why})"}
+        elif isinstance(record, dict):
+            answer = dispatcher.settle(record)
         else:
-            if isinstance(record, dict):
-                answer = dispatcher.settle(record)
-            else:
-                answer = {"round_id": None, "line": number,
-                          "error": f"line {number}: a round must be a JSON object, got "
-                                   f"{type(record).__name__}"}
+            answer = {"round_id": None, "line": number,
+                      "error": f"line {number}: a round must be a JSON object, got "
+                               f"{type(record).__name__}"}
         if "error" in answer:
             failed += 1
         out.write(json.dumps(answer, ensure_ascii=False) + "\n")
