@@ -1,0 +1,414 @@
+"""The host side: a device driver that owns its port in a reader thread.
+
+One ``DeviceDriver`` per device (``ShoeDriver``, ``CardReaderDriver``). Its thread opens the
+port through a factory (``serial.serial_for_url(url, ...)`` for the ``serial`` backend, an
+in-memory cable for ``simulated``), reads bytes, splits them into frames with the pure
+``protocol.Deframer``, answers every frame as the protocol requires, and hands typed events
+to ``on_event``.
+
+``on_event`` is called FROM THE READER THREAD, one event at a time, in order. It must be quick
+and must not block on the driver: hand the event to your own thread (a queue, or a Qt signal
+with a queued connection, as the UI does). An exception it raises is logged and does not stop
+the driver.
+
+What the driver guarantees:
+
+- every accepted frame and every duplicate is ACKed; a frame with a bad CRC, a damaged
+  frame or non-ASCII bytes is NAKed when its device id and seq can still be read;
+- each seq is accepted once: a repeat is ACKed again and dropped (a ``LinkProblem``), so a
+  re-sent CARD never becomes a second card;
+- a gap in seq, a device restart (HELLO out of sequence), no good frame for
+  ``heartbeat_timeout`` (3 s), the open port failing, ``ERROR,MISREAD`` or any other device
+  ERROR, a CRC-correct frame that makes no sense, frames from another device id, and (after
+  ``start_round()`` with a deck) a card that cannot be in this deck this round: each is a
+  ``DeviceFault`` event, never a silent guess;
+- when the port fails or cannot be opened it retries every ``reconnect_interval`` seconds by
+  itself, reporting each change of state as ``ConnectionChanged``. The last accepted seq is
+  kept across a reconnect, so a frame re-sent after the link comes back is still a duplicate.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol
+
+from dealer_station.cards import Card, CardError, DeckSpec, RoundCards
+from dealer_station.hardware import protocol as p
+from dealer_station.hardware.errors import DeviceOperationError
+from dealer_station.hardware.events import (
+    CardRead,
+    ConnectionChanged,
+    ConnectionState,
+    DeviceEvent,
+    DeviceFault,
+    DeviceIdentified,
+    DeviceStatus,
+    FaultKind,
+    LinkProblem,
+)
+
+log = logging.getLogger(__name__)
+
+#: A frame up to this many seqs behind the last accepted one is a late duplicate, not a gap.
+DUPLICATE_WINDOW = 16
+#: Problems worth a NAK when the device id and seq are readable: the device re-sends at once.
+_NAKABLE = frozenset({p.Problem.BAD_CRC, p.Problem.NON_ASCII, p.Problem.NO_CRC,
+                      p.Problem.TRUNCATED})
+
+
+class Port(Protocol):
+    """What the driver needs of a port: a subset of ``serial.Serial``."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+EventCallback = Callable[[DeviceEvent], None]
+PortFactory = Callable[[], Port]
+
+
+class DeviceDriver:
+    """Reads one device. Start with ``start()``; stop with ``close()`` (joins the thread)."""
+
+    role: ClassVar[str] = "device"
+
+    def __init__(
+        self,
+        open_port: PortFactory,
+        *,
+        on_event: EventCallback,
+        device_id: str | None = None,
+        deck: DeckSpec | None = None,
+        name: str | None = None,
+        where: str = "",
+        heartbeat_timeout: float = 3.0,
+        reconnect_interval: float = 0.5,
+        query_on_connect: bool = True,
+    ) -> None:
+        self._open_port = open_port
+        self._on_event = on_event
+        self.device_id = device_id
+        self.deck = deck
+        self.name = name or self.role
+        self.where = where or "the port"
+        self.heartbeat_timeout = heartbeat_timeout
+        self.reconnect_interval = reconnect_interval
+        self.query_on_connect = query_on_connect
+        self._state = ConnectionState.CONNECTING
+        self._stop = threading.Event()
+        self._write_lock = threading.Lock()
+        self._round_lock = threading.Lock()
+        self._round: RoundCards | None = None
+        self._port: Port | None = None
+        self._thread: threading.Thread | None = None
+        self._last_seq: int | None = None
+        self._host_seq = 0
+        self._last_heard = 0.0
+        self._wrong_reported = False
+        self.identity: DeviceIdentified | None = None
+        self.status: str | None = None
+
+    # ------------------------------------------------------------------ public
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise DeviceOperationError(f"the {self.name} driver is already started")
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name=f"{self.name}-reader")
+        self._thread.start()
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Stop reading, close the port and join the reader thread. Idempotent."""
+        self._stop.set()
+        port = self._port
+        cancel = getattr(port, "cancel_read", None)
+        if cancel is not None:
+            try:
+                cancel()
+            except OSError as exc:
+                log.debug("cancel_read failed: %s", exc)
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+
+    @property
+    def state(self) -> ConnectionState:
+        return self._state
+
+    @property
+    def port(self) -> Port | None:
+        """The port object while connected (for ``loop://`` rigs and diagnostics)."""
+        return self._port
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start_round(self, deck: DeckSpec | None = None) -> None:
+        """Begin checking cards against ``deck`` (or the driver's deck) for a new round:
+        a third joker, a joker in a jokerless deck or a card already seen since this call
+        becomes an ``impossible_card`` fault instead of a ``CardRead``."""
+        use = deck or self.deck
+        if use is None:
+            raise DeviceOperationError(f"start_round() on the {self.name} needs a deck: pass "
+                                       "one here or when opening the device")
+        with self._round_lock:
+            self._round = RoundCards(use)
+
+    def end_round(self) -> None:
+        """Stop checking cards against a round (between rounds)."""
+        with self._round_lock:
+            self._round = None
+
+    def send_query(self) -> None:
+        """Ask the device for HELLO and STATUS (answers arrive as events)."""
+        self._send(p.QUERY)
+
+    # ------------------------------------------------------------------ thread
+
+    def _emit(self, event: DeviceEvent) -> None:
+        try:
+            self._on_event(event)
+        except Exception:  # a consumer's bug must not stop the reader thread
+            log.exception("the %s event handler failed on %r", self.name, event)
+
+    def _base(self) -> dict[str, Any]:
+        return {"device": self.name, "device_id": self.device_id, "at": time.monotonic()}
+
+    def _set_state(self, state: ConnectionState, detail: str) -> None:
+        if state == self._state and state != ConnectionState.CONNECTED:
+            return
+        self._state = state
+        self._emit(ConnectionChanged(**self._base(), state=state, detail=detail))
+
+    def _fault(self, kind: FaultKind, detail: str, *, seq: int | None = None,
+               card: Card | None = None, device_id: str | None = None) -> None:
+        base = self._base()
+        if device_id is not None:
+            base["device_id"] = device_id
+        self._emit(DeviceFault(**base, kind=kind, detail=detail, seq=seq, card=card))
+
+    def _run(self) -> None:
+        self._emit(ConnectionChanged(**self._base(), state=ConnectionState.CONNECTING,
+                                     detail=f"opening {self.where}"))
+        ever_connected = False
+        try:
+            while not self._stop.is_set():
+                try:
+                    port = self._open_port()
+                except (OSError, ValueError) as exc:
+                    self._set_state(ConnectionState.DISCONNECTED,
+                                    f"cannot open {self.where} ({exc}); retrying every "
+                                    f"{self.reconnect_interval:g} s")
+                    self._stop.wait(self.reconnect_interval)
+                    continue
+                self._port = port
+                self._set_state(ConnectionState.CONNECTED,
+                                f"{'re-opened' if ever_connected else 'opened'} {self.where}")
+                ever_connected = True
+                error = self._session(port)
+                self._port = None
+                try:
+                    port.close()
+                except OSError as exc:
+                    log.debug("closing %s failed: %s", self.where, exc)
+                if error is not None and not self._stop.is_set():
+                    self._fault(FaultKind.DISCONNECTED,
+                                f"lost {self.where} ({error}); anything the {self.name} sent "
+                                "meanwhile is lost; reconnecting by itself")
+                    self._set_state(ConnectionState.DISCONNECTED,
+                                    f"lost {self.where}; retrying every "
+                                    f"{self.reconnect_interval:g} s")
+                    self._stop.wait(self.reconnect_interval)
+        finally:
+            self._port = None
+            self._state = ConnectionState.CLOSED
+            self._emit(ConnectionChanged(**self._base(), state=ConnectionState.CLOSED,
+                                         detail=f"{self.name} driver closed"))
+
+    def _session(self, port: Port) -> OSError | None:
+        """Read until the port fails (returns the error) or the driver closes (None)."""
+        deframer = p.Deframer()
+        self._last_heard = time.monotonic()
+        self._wrong_reported = False
+        try:
+            if self.query_on_connect:
+                self._write(port, p.QUERY)
+            while not self._stop.is_set():
+                data = port.read(max(1, port.in_waiting))
+                if data:
+                    for item in deframer.iter_feed(data):
+                        if isinstance(item, p.Frame):
+                            self._on_frame(port, item)
+                        else:
+                            self._on_problem(port, item)
+                self._watchdog()
+        except OSError as exc:   # serial.SerialException is an OSError too
+            return exc
+        return None
+
+    def _watchdog(self) -> None:
+        if self._state != ConnectionState.CONNECTED:
+            return
+        quiet = time.monotonic() - self._last_heard
+        if quiet >= self.heartbeat_timeout:
+            self._fault(FaultKind.HEARTBEAT_LOST,
+                        f"nothing heard from the {self.name} for {quiet:.1f} s (heartbeat "
+                        f"expected every second); check its power and cable")
+            self._set_state(ConnectionState.SILENT, f"no heartbeat for {quiet:.1f} s")
+
+    def _heard(self) -> None:
+        self._last_heard = time.monotonic()
+        if self._state == ConnectionState.SILENT:
+            self._set_state(ConnectionState.CONNECTED, f"the {self.name} is heard again")
+
+    # ------------------------------------------------------------------ frames
+
+    def _next_host_seq(self) -> int:
+        seq, self._host_seq = self._host_seq, p.next_seq(self._host_seq)
+        return seq
+
+    def _write(self, port: Port, kind: str, *fields: str, device_id: str | None = None) -> None:
+        dev = device_id or self.device_id or p.BROADCAST_ID
+        with self._write_lock:
+            port.write(p.encode(dev, self._next_host_seq(), kind, *fields))
+
+    def _send(self, kind: str, *fields: str) -> None:
+        port = self._port
+        if port is None:
+            raise DeviceOperationError(f"the {self.name} is not connected ({self._state.value})")
+        try:
+            self._write(port, kind, *fields)
+        except OSError as exc:
+            raise DeviceOperationError(f"cannot write to {self.where}: {exc}") from exc
+
+    def _accepts(self, device_id: str) -> bool:
+        if self.device_id is None or device_id == self.device_id:
+            return True
+        if not self._wrong_reported:
+            self._wrong_reported = True
+            self._fault(FaultKind.WRONG_DEVICE,
+                        f"{self.where} carries frames from device {device_id!r}, but the "
+                        f"{self.name} is configured as {self.device_id!r}; check the cabling "
+                        "and the device_id in the station's config", device_id=device_id)
+        return False
+
+    def _sequence(self, port: Port, dev: str, seq: int, *, hello: bool) -> bool:
+        """ACK the frame; return True if it is new (False: a duplicate, dropped)."""
+        last = self._last_seq
+        if last is not None:
+            d = (seq - last) % p.SEQ_MODULO
+            if d == 0 or d > p.SEQ_MODULO - DUPLICATE_WINDOW:
+                self._write(port, p.ACK, str(seq), device_id=dev)
+                self._emit(LinkProblem(**self._base(), kind="duplicate", seq=seq, action="ack",
+                                       detail=f"seq {seq} already accepted; dropped"))
+                return False
+            if d != 1:
+                if hello:
+                    self._fault(FaultKind.RESTARTED,
+                                f"the {self.name} restarted: its sequence went from {last} to "
+                                f"{seq}; a frame in flight may be lost", seq=seq)
+                else:
+                    self._fault(FaultKind.GAP,
+                                f"{d - 1} frame(s) missing between seq {last} and {seq}; a "
+                                f"card may have been lost", seq=seq)
+        self._write(port, p.ACK, str(seq), device_id=dev)
+        self._last_seq = seq
+        return True
+
+    def _on_frame(self, port: Port, frame: p.Frame) -> None:
+        if frame.TYPE in p.HOST_TYPES:
+            return  # a host message: our own echo on loop://, or another host; not for us
+        if not self._accepts(frame.device_id):
+            return
+        self._heard()
+        if not self._sequence(port, frame.device_id, frame.seq,
+                              hello=isinstance(frame, p.Hello)):
+            return
+        base = self._base()
+        base["device_id"] = frame.device_id
+        if isinstance(frame, p.CardFrame):
+            self._on_card(frame, base)
+        elif isinstance(frame, p.Status):
+            self.status = frame.state
+            self._emit(DeviceStatus(**base, seq=frame.seq, state=frame.state))
+        elif isinstance(frame, p.Hello):
+            ident = DeviceIdentified(**base, seq=frame.seq, model=frame.model,
+                                     firmware=frame.firmware, serial_no=frame.serial_no)
+            self.identity = ident
+            self._emit(ident)
+        elif isinstance(frame, p.ErrorReport):
+            if frame.code == p.MISREAD:
+                self._fault(FaultKind.MISREAD,
+                            f"a card left the {self.name} but could not be recognised "
+                            f"({frame.text or 'no detail'}); find it and enter it by hand",
+                            seq=frame.seq, device_id=frame.device_id)
+            else:
+                self._fault(FaultKind.DEVICE_ERROR,
+                            f"the {self.name} reports {frame.code}: {frame.text}",
+                            seq=frame.seq, device_id=frame.device_id)
+
+    def _on_card(self, frame: p.CardFrame, base: dict[str, Any]) -> None:
+        card = frame.card
+        with self._round_lock:
+            rnd = self._round
+            if rnd is not None:
+                try:
+                    card = rnd.add(card)
+                except CardError as exc:
+                    self._fault(FaultKind.IMPOSSIBLE_CARD,
+                                f"the {self.name} reported {card.code}, which cannot be in "
+                                f"this round: {exc}", seq=frame.seq, card=card,
+                                device_id=frame.device_id)
+                    return
+        self._emit(CardRead(**base, seq=frame.seq, card=card, position=frame.position))
+
+    def _on_problem(self, port: Port, err: p.FrameError) -> None:
+        readable = err.seq is not None and err.device_id is not None
+        if err.kind is p.Problem.BAD_BODY:
+            if readable and err.device_id is not None and err.seq is not None:
+                if not self._accepts(err.device_id):
+                    return
+                self._heard()
+                # Re-sending cannot fix it: take it (ACK) and say so, so no gap follows.
+                if self._sequence(port, err.device_id, err.seq, hello=False):
+                    self._fault(FaultKind.BAD_FRAME,
+                                f"the {self.name} sent a frame that makes no sense "
+                                f"({err.detail}): {err.raw!r}", seq=err.seq,
+                                device_id=err.device_id)
+            else:
+                self._fault(FaultKind.BAD_FRAME, f"a frame with a correct CRC but no readable "
+                            f"seq ({err.detail}): {err.raw!r}")
+            return
+        action = "ignored"
+        if (err.kind in _NAKABLE and readable and err.device_id is not None
+                and err.seq is not None
+                and (self.device_id is None or err.device_id == self.device_id)):
+            self._write(port, p.NAK, str(err.seq), device_id=err.device_id)
+            action = "nak"
+        self._emit(LinkProblem(**self._base(), kind=err.kind.value, detail=err.detail,
+                               seq=err.seq, action=action))
+
+
+class ShoeDriver(DeviceDriver):
+    """A card shoe: each CARD is the next card drawn; it has no position."""
+
+    role = "shoe"
+
+
+class CardReaderDriver(DeviceDriver):
+    """A card reader: each CARD is a card played, with the seat or spot as ``position``."""
+
+    role = "reader"
+
+
+DRIVERS: dict[str, type[DeviceDriver]] = {"shoe": ShoeDriver, "reader": CardReaderDriver}
