@@ -336,8 +336,23 @@ def random_bourre_record(rng: random.Random, profile: BourreProfile | None = Non
         dealer = rng.choice(seats)
     if chips is None:
         chips = {s: p.session_chips for s in seats}
-    deck = BOURRE_DECK.shuffled(rng)
     hand = BourreHand(p, seats, dealer, chips, pot)
+    return play_random_hand(hand, rng, misplay_rate=misplay_rate, hand_id=hand_id)
+
+
+def play_random_hand(hand: BourreHand, rng: random.Random, *, misplay_rate: float = 0.0,
+                     hand_id: Any = None) -> dict[str, Any]:
+    """Drive a new hand (in its ante phase) to the end with a shuffled deck and random legal
+    choices, as a table would; return the hand as an input record. ``misplay_rate``: the
+    chance, at each play where the player holds an illegal card, that she misplays one first."""
+    if not hand.can_ante():
+        raise BourreError("a random hand starts from the ante")
+    p = hand.profile
+    seats = list(hand.seats)
+    dealer = hand.dealer
+    chips = dict(hand.chips_before)
+    pot = hand.pot
+    deck = BOURRE_DECK.shuffled(rng)
     hand.ante()
     pos = 0
     while hand.phase is Phase.DEAL:
