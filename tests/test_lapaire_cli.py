@@ -76,15 +76,29 @@ def test_settle_bad_lines_give_error_lines_in_order_and_exit_one() -> None:
     assert out[9]["error"] == "line 10: not valid JSON (nested too deeply)"
 
 
-def test_settle_bourre_lines_are_dispatched_and_answered(tmp_path: Path) -> None:
-    bourre = {"game": "bourre", "round_id": "b1"}
+def test_settle_bourre_lines_without_profiles_are_answered(tmp_path: Path) -> None:
+    bourre = {"game": "bourre", "hand_id": "b1"}
     proc = run(["settle", "--bourre-config", str(tmp_path / "absent.toml")],
-               json.dumps(bourre) + "\n" + json.dumps(GOOD) + "\n")
+               json.dumps(bourre) + "\n" + json.dumps(GOOD) + "\n" + json.dumps(bourre) + "\n")
     out = lines(proc.stdout)
-    assert [o["round_id"] for o in out] == ["b1", "r1"]
+    assert [o.get("hand_id", o.get("round_id")) for o in out] == ["b1", "r1", "b1"]
     assert "Bourré" in out[0]["error"]  # no profiles file: answered, not a traceback
+    assert out[2] == out[0]
     assert out[1]["total_win"] == 120
     assert proc.returncode == 1
+
+
+def test_settle_dispatches_bourre_hands() -> None:
+    import random
+
+    from dealer_station.settlement.bourre_json import random_bourre_record
+
+    hand = {**random_bourre_record(random.Random(7), hand_id="h1"), "game": "bourre"}
+    proc = run(["settle"], json.dumps(GOOD) + "\n" + json.dumps(hand) + "\n")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = lines(proc.stdout)
+    assert out[0]["round_id"] == "r1" and out[1]["hand_id"] == "h1"
+    assert "error" not in out[1]
 
 
 def test_settle_with_another_table(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from dealer_station.settlement.lapaire_config import (
     CHANGES,
     LaPaireConfig,
     Limits,
+    Money,
     Odds,
     parse_lapaire_config,
 )
@@ -67,6 +68,9 @@ def test_paytables_standard_and_alternative(cfg: LaPaireConfig) -> None:
 def test_money_and_threshold(cfg: LaPaireConfig) -> None:
     assert cfg.money.currency == "USD" and cfg.money.minor_units == 100
     assert cfg.money.format(1250) == "12.50 USD"
+    assert cfg.money.format(-5) == "-0.05 USD"
+    assert Money("JPY", 1, (100,)).format(1250) == "1250 JPY"
+    assert Money("XYZ", 12, (1,)).format(25) == "25 minor units of XYZ"
     assert cfg.warn_house_edge_above == Fraction(15, 100)
     assert cfg.straight.limits == Limits(100, 10000)
 
@@ -118,7 +122,20 @@ def test_with_changes(cfg: LaPaireConfig) -> None:
                                 limits={"straight": (100, 10000), "corner": (100, 40000)}) == cfg
 
 
+def test_with_changes_offers_or_withdraws_one_spot(cfg: LaPaireConfig) -> None:
+    changed = cfg.with_changes(offered={"split JK-7": True, "split 2-3": False})
+    jk7 = changed.split.spot(("7", "JK"))
+    assert jk7 is not None and jk7.offered and jk7.pays == Odds(7)  # at its configured price
+    assert not changed.split.spot(("3", "2")).offered  # type: ignore[union-attr]
+    assert len(changed.split.offered_spots()) == 18
+    assert parse_lapaire_config(changed.to_data(), "<journal>") == changed
+    assert changed.with_changes(offered={"split 7-JK": False, "split 2-3": True}) == cfg
+
+
 @pytest.mark.parametrize(("kwargs", "key", "reason"), [
+    ({"offered": {"red 1-2": True}}, "offered.red 1-2", "red has no spots"),
+    ({"offered": {"split 7-ZZ": True}}, "offered.split 7-ZZ", "unknown card value 'ZZ'"),
+    ({"offered": {"split 2-4": True}}, "wagers.split.spot[2].values", "not a split spot"),
     ({"poker_paytable": "generous"}, "wagers.poker.paytable", "unknown paytable 'generous'"),
     ({"limits": {"straight": (500, 100)}}, "wagers.straight.max", "must be at least min"),
     ({"limits": {"straight": (0, 100)}}, "wagers.straight.min", "must be at least 1"),

@@ -63,24 +63,27 @@ class _Dispatcher:
 
     def settle(self, record: dict[str, Any]) -> dict[str, Any]:
         game = record.get("game")
-        round_id = record.get("round_id")
         if game == "lapaire":
             return self._lapaire(record)
         if game == "bourre":
             if self._bourre is None and self._bourre_error is None:
                 self._load_bourre()
             if self._bourre is None:
-                return {"round_id": round_id, "error": self._bourre_error}
+                return _error(record, "hand_id", self._bourre_error or "")
             try:
                 return self._bourre(record)
             except Exception as exc:  # one answer per line, even if that module has a defect
-                return {"round_id": round_id, "error": f"internal error settling this round: "
-                                                       f"{exc!r}"}
+                return _error(record, "hand_id", f"internal error settling this hand: {exc!r}")
         if game is None:
-            return {"round_id": round_id,
-                    "error": '"game" is missing: say "lapaire" or "bourre"'}
-        return {"round_id": round_id,
-                "error": f'unknown game {game!r}: this settles "lapaire" and "bourre" rounds'}
+            return _error(record, "round_id", '"game" is missing: say "lapaire" or "bourre"')
+        return _error(record, "round_id",
+                      f'unknown game {game!r}: this settles "lapaire" and "bourre" rounds')
+
+
+def _error(record: dict[str, Any], id_key: str, message: str) -> dict[str, Any]:
+    """An error line carrying the record's own id (La Pair'e rounds have ``round_id``, Bourré
+    hands ``hand_id``), so a reader can match it to its input."""
+    return {id_key: record.get(id_key), "error": message}
 
 
 def _no_constant(name: str) -> Any:

@@ -221,20 +221,16 @@ class Money:
     chips: tuple[int, ...]
 
     def format(self, amount: int) -> str:
-        """``1250`` -> ``"12.50 USD"`` for ``minor_units = 100``."""
-        digits = len(str(self.minor_units)) - 1 if _is_power_of_ten(self.minor_units) else 0
+        """``1250`` -> ``"12.50 USD"`` when ``minor_units`` is 100; a table whose minor units
+        are not a power of ten shows them as they are (``"1250 minor units of XYZ"``)."""
+        digits = len(str(self.minor_units)) - 1
+        if self.minor_units != 10**digits:
+            return f"{amount} minor units of {self.currency}"
         if digits == 0:
-            return f"{amount} {self.currency}" if self.minor_units == 1 else \
-                f"{Fraction(amount, self.minor_units)} {self.currency}"
+            return f"{amount} {self.currency}"
         sign = "-" if amount < 0 else ""
         whole, frac = divmod(abs(amount), self.minor_units)
         return f"{sign}{whole}.{frac:0{digits}d} {self.currency}"
-
-
-def _is_power_of_ten(n: int) -> bool:
-    while n % 10 == 0:
-        n //= 10
-    return n == 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,15 +307,21 @@ class LaPaireConfig:
         poker_paytable: str | None = None,
         limits: Mapping[str, Limits | tuple[int, int]] | None = None,
     ) -> LaPaireConfig:
-        """A copy with some kinds offered or withdrawn, another poker paytable, or new limits
+        """A copy with some wagers offered or withdrawn, another poker paytable, or new limits
         (``{kind: Limits(min, max)}`` or ``{kind: (min, max)}``), validated exactly as a file
-        is. Raises ConfigError (file ``<changes>``) naming the bad key."""
+        is. ``offered`` keys are a kind (``"poker"``) or one spot of a kind (``"split 7-JK"``,
+        at its configured price). Raises ConfigError (file ``<changes>``) naming the bad key."""
         data = self.to_data()
         wagers = data["wagers"]
-        for kind, flag in (offered or {}).items():
+        for key, flag in (offered or {}).items():
+            kind, _, label = key.partition(" ")
             if kind not in wagers:
-                raise ConfigError(CHANGES, f"offered.{kind}", _unknown_kind(kind))
-            wagers[kind]["offered"] = flag
+                raise ConfigError(CHANGES, f"offered.{key}", _unknown_kind(kind))
+            if not label:
+                wagers[kind]["offered"] = flag
+                continue
+            entry = _spot_entry(wagers[kind], kind, label, f"offered.{key}")
+            entry["offered"] = flag
         if poker_paytable is not None:
             wagers["poker"]["paytable"] = poker_paytable
         for kind, lim in (limits or {}).items():
@@ -332,6 +334,24 @@ class LaPaireConfig:
 
 #: The file name ConfigErrors carry when ``with_changes`` refuses a change.
 CHANGES = "<changes>"
+
+
+def _spot_entry(kind_data: dict[str, Any], kind: str, label: str, key: str) -> dict[str, Any]:
+    """The ``spot`` override entry in ``kind_data`` for the spot ``label`` ("7-JK"), added at
+    the kind's price if the spot has none yet."""
+    if kind not in SPOT_KINDS:
+        raise ConfigError(CHANGES, key, f"{kind} has no spots on the layout")
+    try:
+        values = sort_values(parse_value(v) for v in label.split("-"))
+    except CardError as exc:
+        raise ConfigError(CHANGES, key, str(exc)) from None
+    spots: list[dict[str, Any]] = kind_data.setdefault("spot", [])
+    for entry in spots:
+        if sort_values(entry["values"]) == values:
+            return entry
+    entry = {"values": list(values), "pays": kind_data["pays"]}
+    spots.append(entry)
+    return entry
 
 
 def _unknown_kind(kind: str) -> str:
