@@ -54,6 +54,7 @@ from dealer_station.settlement.lapaire_layout import (
 from dealer_station.settlement.lapaire_poker import (
     CLASS_COUNT,
     JOKER_CLASS,
+    SUITS,
     PokerHand,
     card_class,
     hand_table,
@@ -211,6 +212,14 @@ class _Rule(NamedTuple):
     pays: Sequence[Odds | None]
 
 
+#: 0..12 for A..K, 13 for the joker (VALUES order), matching _value_index.
+_VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
+#: Outcomes of stage 2: (value of card 1) * 14 + (value of card 2).
+_PAIR_OUTCOMES = len(VALUES) * len(VALUES)
+#: Suit indices (class // 13, in cards.Suit order) that are red.
+_RED_SUITS = frozenset(i for i, suit in enumerate(SUITS) if suit.is_red)
+
+
 def _value_index(cls: int) -> int:
     """0..12 for A..K, 13 for the joker: the value a card shows on the layout."""
     return 13 if cls == JOKER_CLASS else cls % 13
@@ -242,7 +251,7 @@ class SettlementTable:
                     covered = {_VALUE_INDEX[v] for v in s.values}
                     if w.kind == "lapaire":
                         (v,) = covered
-                        pays2: list[Odds | None] = [None] * 196
+                        pays2: list[Odds | None] = [None] * _PAIR_OUTCOMES
                         pays2[v * 14 + v] = s.pays
                         self.rules[(w.kind, s.values)] = _Rule(2, False, tuple(pays2))
                     else:
@@ -256,7 +265,7 @@ class SettlementTable:
                     for c in classes)
                 self.rules[(w.kind, ())] = _Rule(1, False, pays1)
             elif isinstance(w, AnyPairWager):
-                pays2 = [None] * 196
+                pays2 = [None] * _PAIR_OUTCOMES
                 for v in range(14):
                     pays2[v * 14 + v] = w.two_jokers_pays if v == 13 else w.pays
                 self.rules[(w.kind, ())] = _Rule(2, False, tuple(pays2))
@@ -291,11 +300,6 @@ class SettlementTable:
             raise WagerError(self.refusal(wager) or wager.label)
         return rule
 
-
-#: 0..12 for A..K, 13 for the joker (VALUES order), matching _value_index.
-_VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
-#: Suit indices (in cards.Suit order S, H, D, C) that are red.
-_RED_SUITS = frozenset({1, 2})
 
 # Compiled tables by config identity (keeping the config alive so the id stays unique): hashing
 # a whole config on every round would cost more than settling it.
