@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from dealer_station.errors import StationError
-
 if TYPE_CHECKING:
     from dealer_station.audit.db import Database
     from dealer_station.audit.journal import Journal
@@ -93,7 +91,7 @@ def parse_time(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise StationError(f"bad time {text!r}: use e.g. 2026-01-31 or "
+        raise argparse.ArgumentTypeError(f"bad time {text!r}: use e.g. 2026-01-31 or "
                            f"2026-01-31T20:15") from None
     if moment.tzinfo is None:
         moment = moment.astimezone()  # interpret as local time
