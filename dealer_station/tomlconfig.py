@@ -15,6 +15,14 @@ from typing import Any
 from dealer_station.errors import StationError
 
 
+# Section has methods named str/int/bool/list; these aliases keep the annotations meaning the
+# built-in types inside the class body.
+_Str = str
+_Int = int
+_Bool = bool
+_List = list
+
+
 class ConfigError(StationError):
     """A configuration file that cannot be used. ``str()`` reads ``file: key: reason``."""
 
@@ -42,24 +50,24 @@ def load_toml(path: Path | str) -> dict[str, Any]:
 class Section:
     """Typed access to one TOML table, remembering which keys were read."""
 
-    def __init__(self, data: dict[str, Any], file: str, path: str = "") -> None:
+    def __init__(self, data: dict[str, Any], file: _Str, path: _Str = "") -> None:
         if not isinstance(data, dict):
             raise ConfigError(file, path, f"must be a table, got {type(data).__name__}")
         self.data = data
         self.file = file
         self.path = path
-        self._used: set[str] = set()
+        self._used: set[_Str] = set()
 
-    def key(self, name: str) -> str:
+    def key(self, name: _Str) -> _Str:
         return f"{self.path}.{name}" if self.path else name
 
-    def error(self, name: str, reason: str) -> ConfigError:
+    def error(self, name: _Str, reason: _Str) -> ConfigError:
         return ConfigError(self.file, self.key(name), reason)
 
-    def has(self, name: str) -> bool:
+    def has(self, name: _Str) -> _Bool:
         return name in self.data
 
-    def _get(self, name: str, default: Any, required: bool) -> Any:
+    def _get(self, name: _Str, default: Any, required: _Bool) -> Any:
         self._used.add(name)
         if name not in self.data:
             if required:
@@ -67,8 +75,9 @@ class Section:
             return default
         return self.data[name]
 
-    def str(self, name: str, default: str | None = None, *, choices: tuple[str, ...] = ()
-            ) -> str:
+    def str(
+        self, name: _Str, default: _Str | None = None, *, choices: tuple[_Str, ...] = ()
+    ) -> _Str:
         value = self._get(name, default, default is None)
         if not isinstance(value, str):
             raise self.error(name, f"must be text, got {value!r}")
@@ -76,8 +85,14 @@ class Section:
             raise self.error(name, f"must be one of {', '.join(choices)}, got {value!r}")
         return value
 
-    def int(self, name: str, default: int | None = None, *, minimum: int | None = None,
-            maximum: int | None = None) -> int:
+    def int(
+        self,
+        name: _Str,
+        default: _Int | None = None,
+        *,
+        minimum: _Int | None = None,
+        maximum: _Int | None = None,
+    ) -> _Int:
         value = self._get(name, default, default is None)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(name, f"must be a whole number, got {value!r}")
@@ -87,35 +102,35 @@ class Section:
             raise self.error(name, f"must be at most {maximum}, got {value}")
         return value
 
-    def positive_int(self, name: str, default: int | None = None) -> int:
+    def positive_int(self, name: _Str, default: _Int | None = None) -> _Int:
         return self.int(name, default, minimum=1)
 
-    def bool(self, name: str, default: bool | None = None) -> bool:
+    def bool(self, name: _Str, default: _Bool | None = None) -> _Bool:
         value = self._get(name, default, default is None)
         if not isinstance(value, bool):
             raise self.error(name, f"must be true or false, got {value!r}")
         return value
 
-    def list(self, name: str, default: list[Any] | None = None) -> list[Any]:
+    def list(self, name: _Str, default: _List[Any] | None = None) -> _List[Any]:
         value = self._get(name, default, default is None)
         if not isinstance(value, list):
             raise self.error(name, f"must be a list, got {value!r}")
         return value
 
-    def section(self, name: str, *, required: bool = True) -> Section:
+    def section(self, name: _Str, *, required: _Bool = True) -> Section:
         value = self._get(name, {} if not required else None, required)
         if not isinstance(value, dict):
             raise self.error(name, f"must be a table, got {type(value).__name__}")
         return Section(value, self.file, self.key(name))
 
-    def sections(self, name: str) -> Iterator[tuple[str, Section]]:
+    def sections(self, name: _Str) -> Iterator[tuple[_Str, Section]]:
         """Each sub-table of table ``name`` as (key, Section)."""
         table = self.section(name, required=False)
         table.mark_all_used()
         for key, value in table.data.items():
             yield key, Section(value, self.file, table.key(key))
 
-    def raw(self, name: str, default: Any = None) -> Any:
+    def raw(self, name: _Str, default: Any = None) -> Any:
         return self._get(name, default, False)
 
     def mark_all_used(self) -> None:
@@ -125,5 +140,8 @@ class Section:
         """Refuse keys that nothing read: they are misspellings or options this version lacks."""
         unknown = sorted(set(self.data) - self._used)
         if unknown:
-            raise self.error(unknown[0], "unknown key (check the spelling; see the README's "
-                                         "configuration section for the keys allowed here)")
+            raise self.error(
+                unknown[0],
+                "unknown key (check the spelling; see the README's "
+                "configuration section for the keys allowed here)",
+            )
