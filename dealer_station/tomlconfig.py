@@ -14,7 +14,6 @@ from typing import Any
 
 from dealer_station.errors import StationError
 
-
 # Section has methods named str/int/bool/list; these aliases keep the annotations meaning the
 # built-in types inside the class body.
 _Str = str
