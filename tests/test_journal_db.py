@@ -174,3 +174,38 @@ def test_plain_postgresql_scheme_uses_psycopg(pg_db_url: str) -> None:
     db = open_database(pg_db_url.replace("postgresql+psycopg://", "postgresql://"))
     assert db.engine.dialect.driver == "psycopg"
     db.close()
+
+
+def test_acknowledged_records_survive_kill_9(tmp_path: Path) -> None:
+    """A writer killed mid-stream loses nothing it had acknowledged and leaves a whole chain."""
+    import signal
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'j.db'}"
+    key = create_key(tmp_path / "k.key")
+    code = (
+        "import sys\n"
+        "from dealer_station.audit.db import open_database\n"
+        "from dealer_station.audit.journal import Journal\n"
+        "from dealer_station.audit.keys import load_key\n"
+        f"j = Journal(open_database({url!r}), load_key({str(key.path)!r}))\n"
+        "while True:\n"
+        "    r = j.append('T1', 'wager', {'amount': 500}, 'ann/dealer')\n"
+        "    print(r.seq, flush=True)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    acknowledged = 0
+    for line in proc.stdout:
+        acknowledged = int(line)
+        if acknowledged >= 150:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    db = open_database(url)
+    j = Journal(db, key)
+    [result] = j.verify()
+    db.close()
+    assert result.ok, result
+    assert result.last_seq >= acknowledged
