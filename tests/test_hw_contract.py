@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hw_support import ORDER, RIGS, Rig, is_fault, is_state
 
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.hardware.events import (
@@ -21,7 +22,6 @@ from dealer_station.hardware.events import (
     FaultKind,
     LinkProblem,
 )
-from hw_support import ORDER, RIGS, Rig, is_fault, is_state
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -115,7 +115,7 @@ def test_bad_crc_is_reported_with_readable_seq() -> None:
 
 def test_corrupt_body_byte_fails_the_crc() -> None:
     raw = SAMPLES[1].encode().replace(b"QH", b"QS")
-    used, item = p.decode(raw)
+    _, item = p.decode(raw)
     assert isinstance(item, p.FrameError) and item.kind is p.Problem.BAD_CRC
 
 
@@ -159,7 +159,7 @@ def test_line_of_exactly_max_frame_is_accepted() -> None:
     assert len(raw) == p.MAX_FRAME
     assert p.decode(raw) == (len(raw), p.ErrorReport("SHOE1", 1, "E", text))
     longer = p.wrap(body + b"t")
-    used, item = p.decode(longer)
+    _, item = p.decode(longer)
     assert isinstance(item, p.FrameError) and item.kind is p.Problem.TOO_LONG
 
 

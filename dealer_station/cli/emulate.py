@@ -53,7 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--first-seq", type=int, default=0, help="the first frame's seq (0-9999)")
     p.add_argument("--no-input", action="store_true",
                    help="ignore stdin (run until Ctrl-C or --count)")
-    p.add_argument("--quiet", action="store_true", help="print only the port's path")
+    p.add_argument("--quiet", action="store_true",
+                   help="print only the port's path and the closing summary")
     p.set_defaults(func=run)
 
 
@@ -117,8 +118,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         sim.close()
     s = sim.stats
-    say(f"{s.cards_dealt} cards dealt, {s.cards_confirmed} acknowledged; {s.frames} frames, "
-        f"{s.resends} re-sent, {s.given_up} given up")
+    print(f"{s.cards_dealt} cards dealt, {s.cards_confirmed} acknowledged; {s.frames} frames, "
+        f"{s.resends} re-sent, {s.given_up} given up", flush=True)
     return 0
 
 

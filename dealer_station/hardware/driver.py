@@ -123,7 +123,7 @@ class DeviceDriver:
         if self._thread is not None:
             raise DeviceOperationError(f"the {self.name} driver is already started")
         self._thread = threading.Thread(target=self._run, daemon=True,
-                                        name=f"{self.name}-reader")
+                                        name=f"{self.name}-driver")
         self._thread.start()
 
     def close(self, timeout: float = 2.0) -> None:
