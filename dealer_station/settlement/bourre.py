@@ -260,6 +260,7 @@ class BourreHand:
         self._trick_no = 1
         self._turn = 0
         self._trick: list[tuple[int, Card]] = []
+        self._trick_cards: list[Card] = []  # the same cards, kept for the legality checks
         self._tricks: dict[int, int] = {}
         self._misplays: list[Misplay] = []
         self._result: HandResult | None = None
@@ -402,14 +403,15 @@ class BourreHand:
         if self._phase is not Phase.PLAY or seat != self.to_act:
             return []
         assert self._trump is not None
-        return legal_plays(self._held[seat], [c for _, c in self._trick], self._trump,
+        return legal_plays(self._held[seat], self._trick_cards, self._trump,
                            self.profile)
 
     def violation(self, seat: int, card: Card) -> Violation | None:
-        """The rule of play ``card`` breaks for ``seat`` now (None if legal). Assumes it is her
-        turn and she holds the card; see ``illegal_reason`` for the full answer."""
+        """The rule of play ``card`` breaks for ``seat`` now, with the reason (None if legal).
+        Raises IllegalActionError when the play is impossible (see ``verify_play``)."""
+        self.verify_play(seat, card)
         assert self._trump is not None
-        return check_play(self._held[seat], [c for _, c in self._trick], self._trump, card,
+        return check_play(self._held[seat], self._trick_cards, self._trump, card,
                           self.profile)
 
     def illegal_reason(self, seat: int, card: Card) -> str | None:
@@ -716,7 +718,7 @@ class BourreHand:
             self.verify_play(seat, card)
         assert held is not None and self._trump is not None
         trump = self._trump
-        trick_cards = [c for _, c in self._trick]
+        trick_cards = self._trick_cards
         found = check_play(held, trick_cards, trump, card, self.profile)
         misplay: Misplay | None = None
         if found is not None:
@@ -736,6 +738,7 @@ class BourreHand:
             winner = self._trick[trick_winner(trick_cards, trump)][0]
             self._tricks[winner] += 1
             self._trick = []
+            self._trick_cards = []
             self._trick_no += 1
             # The winner leads the next trick; play goes on clockwise among the stayers.
             i = self._stayers.index(winner)

@@ -73,79 +73,86 @@ def trick_winner(trick: Sequence[Card], trump: Suit) -> int:
     return best
 
 
-def _requirement(held: Sequence[Card], trick: Sequence[Card], trump: Suit,
-                 profile: BourreProfile) -> tuple[list[Card] | None, Violation | None,
-                                                  list[Card] | None, Violation | None]:
-    """The two layers of restriction on the next card.
+_AKQ = ("A", "K", "Q")
 
-    Returns (broad, broad_violation, narrow, narrow_violation): the card must be in ``broad``
-    (if not None) else ``broad_violation``; then in ``narrow`` (if not None) else
-    ``narrow_violation``. None means the layer does not restrict.
-    """
+
+def broken_rule(held: Sequence[Card], trick: Sequence[Card], trump: Suit, card: Card,
+                profile: BourreProfile) -> PlayRule | None:
+    """The rule ``card`` (held) breaks if played now, or None. The fast form of
+    ``check_play``: no sentence is built."""
     if not trick:
-        if profile.lead_highest_trump_with_ace_king_queen:
-            trumps = [c for c in held if c.suit is trump]
-            ranks = {c.rank for c in trumps}
-            if "A" in ranks and "K" in ranks and "Q" in ranks:
-                highest = max(trumps, key=lambda c: RANK_VALUE[c.rank])
-                return [highest], Violation(
-                    PlayRule.LEAD_HIGHEST_TRUMP,
-                    f"holding the ace, king and queen of trumps she must lead her highest "
-                    f"trump ({highest.code})"), None, None
-        return None, None, None, None
+        if (profile.lead_highest_trump_with_ace_king_queen
+                and not (card.suit is trump and card.rank == "A")
+                and sum(1 for c in held if c.suit is trump and c.rank in _AKQ) == 3):
+            return PlayRule.LEAD_HIGHEST_TRUMP
+        return None
+    led = trick[0].suit
+    suit = card.suit
+    winner = trick[trick_winner(trick, trump)]
+    if suit is led:
+        # Following suit: she must beat a winning card of the led suit if she can.
+        if winner.suit is led:
+            top = RANK_VALUE[winner.rank]
+            if RANK_VALUE[card.rank] <= top and any(
+                    c.suit is led and RANK_VALUE[c.rank] > top for c in held):
+                return PlayRule.BEAT_LED_SUIT
+        return None
+    if any(c.suit is led for c in held):
+        return PlayRule.FOLLOW_SUIT
+    if suit is trump:
+        # Void in the led suit and trumping: beat the highest trump in the trick if she can.
+        if winner.suit is trump:
+            top = RANK_VALUE[winner.rank]
+            if RANK_VALUE[card.rank] <= top and any(
+                    c.suit is trump and RANK_VALUE[c.rank] > top for c in held):
+                return PlayRule.BEAT_TRUMP
+        return None
+    if not any(c.suit is trump for c in held):
+        return None  # void in both: any card
+    if winner.suit is trump and not profile.must_trump_even_when_cannot_beat:
+        top = RANK_VALUE[winner.rank]
+        if not any(c.suit is trump and RANK_VALUE[c.rank] > top for c in held):
+            return None  # she cannot beat the trump and the profile lets her throw off
+    return PlayRule.MUST_TRUMP
+
+
+def _explain(rule: PlayRule, held: Sequence[Card], trick: Sequence[Card],
+             trump: Suit) -> str:
+    """The dealer's sentence for a broken rule, naming the cards that would have been legal."""
+    if rule is PlayRule.LEAD_HIGHEST_TRUMP:
+        return (f"holding the ace, king and queen of trumps she must lead her highest trump "
+                f"(A{trump.value})")
     led = trick[0].suit
     assert led is not None  # Bourré has no jokers
     winner = trick[trick_winner(trick, trump)]
-    following = [c for c in held if c.suit is led]
-    if following:
-        follow = Violation(PlayRule.FOLLOW_SUIT,
-                           f"she holds a {SUIT_NAMES[led]} ({_codes(following)}) and must "
-                           f"follow suit")
-        if winner.suit is led:
-            top = RANK_VALUE[winner.rank]
-            over = [c for c in following if RANK_VALUE[c.rank] > top]
-            if over:
-                return following, follow, over, Violation(
-                    PlayRule.BEAT_LED_SUIT,
-                    f"she can beat the {winner.code} ({_codes(over)}) and must play over it")
-        return following, follow, None, None
+    if rule is PlayRule.FOLLOW_SUIT:
+        following = [c for c in held if c.suit is led]
+        return f"she holds a {SUIT_NAMES[led]} ({_codes(following)}) and must follow suit"
+    top = RANK_VALUE[winner.rank]
+    if rule is PlayRule.BEAT_LED_SUIT:
+        over = [c for c in held if c.suit is led and RANK_VALUE[c.rank] > top]
+        return f"she can beat the {winner.code} ({_codes(over)}) and must play over it"
     trumps = [c for c in held if c.suit is trump]
-    if not trumps:
-        return None, None, None, None
-    must_trump = Violation(PlayRule.MUST_TRUMP,
-                           f"void in {SUIT_NAMES[led]}s she must play a trump "
-                           f"({_codes(trumps)})")
-    if winner.suit is trump:
-        top = RANK_VALUE[winner.rank]
+    if rule is PlayRule.BEAT_TRUMP:
         over = [c for c in trumps if RANK_VALUE[c.rank] > top]
-        if over:
-            return trumps, must_trump, over, Violation(
-                PlayRule.BEAT_TRUMP,
-                f"she can beat the {winner.code} with a higher trump ({_codes(over)}) and "
+        return (f"she can beat the {winner.code} with a higher trump ({_codes(over)}) and "
                 f"must")
-        if not profile.must_trump_even_when_cannot_beat:
-            return None, None, None, None
-    return trumps, must_trump, None, None
+    return f"void in {SUIT_NAMES[led]}s she must play a trump ({_codes(trumps)})"
 
 
 def check_play(held: Sequence[Card], trick: Sequence[Card], trump: Suit, card: Card,
                profile: BourreProfile) -> Violation | None:
-    """The rule ``card`` breaks if played now, or None when it is legal. ``card`` is assumed
-    to be held (a card not held is an error of another kind, not a renege)."""
-    broad, broad_v, narrow, narrow_v = _requirement(held, trick, trump, profile)
-    if broad is not None and card not in broad:
-        return broad_v
-    if narrow is not None and card not in narrow:
-        return narrow_v
-    return None
+    """The rule ``card`` breaks if played now, with the reason, or None when it is legal.
+    ``card`` is assumed to be held (a card not held is an error of another kind, not a
+    renege)."""
+    rule = broken_rule(held, trick, trump, card, profile)
+    if rule is None:
+        return None
+    return Violation(rule, _explain(rule, held, trick, trump))
 
 
 def legal_plays(held: Sequence[Card], trick: Sequence[Card], trump: Suit,
                 profile: BourreProfile) -> list[Card]:
-    """The cards of ``held`` that may be played now, in the order held."""
-    broad, _, narrow, _ = _requirement(held, trick, trump, profile)
-    if narrow is not None:
-        return list(narrow)
-    if broad is not None:
-        return list(broad)
-    return list(held)
+    """The cards of ``held`` that may be played now, in the order held. Never empty when
+    ``held`` is not: some card is always legal."""
+    return [c for c in held if broken_rule(held, trick, trump, c, profile) is None]
