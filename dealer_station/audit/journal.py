@@ -47,14 +47,18 @@ M = schema.meters
 # running it on SQLite, and these run several times in every committed stage of a round.
 _HEAD = (select(J.c.seq, J.c.hash).where(J.c.table_id == bindparam("t"))
          .order_by(J.c.seq.desc()).limit(1))
-_SPAN = select(func.min(J.c.seq), func.max(J.c.seq)).where(
-    J.c.table_id == bindparam("t"), J.c.round_no == bindparam("r"))
-_ROUND_STATE = select(R.c.config_version, R.c.status).where(
-    R.c.table_id == bindparam("t"), R.c.round_no == bindparam("r"))
+_IN_ROUND = (J.c.table_id == bindparam("t"), J.c.round_no == bindparam("r"))
+_THE_ROUND = (R.c.table_id == bindparam("t"), R.c.round_no == bindparam("r"))
+# The round's span in the journal and its current row, in one round trip.
+_SPAN_AND_STATE = select(
+    select(func.min(J.c.seq)).where(*_IN_ROUND).scalar_subquery(),
+    select(func.max(J.c.seq)).where(*_IN_ROUND).scalar_subquery(),
+    select(R.c.config_version).where(*_THE_ROUND).scalar_subquery(),
+    select(R.c.status).where(*_THE_ROUND).scalar_subquery())
 _FIRST_TS = select(J.c.ts).where(J.c.table_id == bindparam("t"), J.c.seq == bindparam("s"))
 _ROUND_FIELDS = ("game", "status", "dealer", "started_at", "ended_at", "summary")
 # Only given fields change: COALESCE(:new, old) keeps the rest.
-_ROUND_UPDATE = (update(R).where(R.c.table_id == bindparam("t"), R.c.round_no == bindparam("r"))
+_ROUND_UPDATE = (update(R).where(*_THE_ROUND)
                  .values(first_seq=bindparam("first_seq"), last_seq=bindparam("last_seq"),
                          **{f: func.coalesce(bindparam(f"new_{f}", type_=R.c[f].type), R.c[f])
                             for f in _ROUND_FIELDS}))
@@ -320,13 +324,12 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
         raise JournalError(f"bad round status {status!r}: one of "
                            f"{', '.join(schema.ROUND_STATUSES)}")
     key = {"t": table_id, "r": round_no}
-    first_seq, last_seq = conn.execute(_SPAN, key).one()
+    first_seq, last_seq, old_version, old_status = conn.execute(_SPAN_AND_STATE, key).one()
     if first_seq is None:
         raise JournalError(f"round {round_no} at table {table_id} has no journal records: "
                            f"update the round inside the append that records it")
-    existing = conn.execute(_ROUND_STATE, key).first()
     summary_text = canonical_json(dict(summary)) if summary is not None else None
-    if existing is None:
+    if old_status is None:  # no row yet (status is never NULL in a row)
         missing = [n for n, v in (("game", game), ("config_version", config_version),
                                   ("dealer", dealer)) if v is None]
         if missing:
@@ -340,7 +343,6 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
             "started_at": started_at, "ended_at": ended_at, "first_seq": first_seq,
             "last_seq": last_seq, "summary": summary_text or "{}"})
         return
-    old_version, old_status = existing
     if config_version is not None and config_version != old_version:
         raise JournalError(
             f"round {round_no} at table {table_id} was started under configuration version "
