@@ -1,0 +1,1 @@
+"""The live table: the only place that coordinates devices, rules and the journal (Qt-free)."""

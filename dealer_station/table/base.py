@@ -1,0 +1,268 @@
+"""What every live table shares: the journal, listeners, halts, devices, config versions.
+
+A table service is the only place that coordinates (../ARCHITECTURE.md). Every public method
+that changes anything verifies first (raising a StationError with a reason and leaving no
+trace), then appends the facts to the journal and commits, and only then applies them to the
+in-memory state and tells the listeners. Device events arrive on the drivers' reader threads;
+one re-entrant lock serialises them with the dealer's intents.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from dealer_station import __version__
+from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.users import PermissionDenied, User, require_role
+from dealer_station.errors import StationError
+from dealer_station.hardware.events import (
+    CardRead,
+    ConnectionChanged,
+    ConnectionState,
+    DeviceEvent,
+    DeviceFault,
+    DeviceIdentified,
+    DeviceStatus,
+)
+
+#: Device states that stop a round: the shoe cannot be trusted until someone looks.
+HALTING_STATUSES = frozenset({"DOOR_OPEN", "JAM", "TAMPER"})
+#: How far wall-clock time may drift from monotonic time between checks before it is a jump.
+CLOCK_JUMP_SECONDS = 2.0
+STATION_ACTOR = "station"
+
+
+class TableError(StationError):
+    """An intent the table cannot accept now; the message says why and what to do."""
+
+
+class Halted(TableError):
+    """The round is stopped until a supervisor resolves it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a listener is told: ``kind`` (e.g. ``stage.settled``) and plain data."""
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Halt:
+    """Why the round is stopped, for the banner and the supervisor."""
+
+    reason: str
+    fault: str
+    seq: int
+    remedy: str
+
+
+Listener = Callable[[Change], None]
+
+
+def device_actor(event: DeviceEvent) -> str:
+    return f"device:{event.device}" + (f":{event.device_id}" if event.device_id else "")
+
+
+class TableService:
+    """Shared machinery; the La Pair'e and Bourré tables add their rounds."""
+
+    game: str = ""
+
+    def __init__(self, journal: Journal, table_id: str, *, dealer: str) -> None:
+        self.journal = journal
+        self.table_id = table_id
+        self.dealer = dealer
+        self.lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self.halt: Halt | None = None
+        self.devices: dict[str, Any] = {}
+        self.device_state: dict[str, str] = {}
+        self._clock_mark = (time.time(), time.monotonic())
+
+    # -- listeners -------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(change)`` after every committed change. Returns an unsubscribe."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def emit(self, change: str, /, **data: Any) -> None:
+        event = Change(change, data)
+        for listener in list(self._listeners):
+            listener(event)
+
+    # -- journal helpers -------------------------------------------------------------------
+
+    def append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None = None
+               ) -> list[Record]:
+        return self.journal.append_many(self.table_id, facts, also=also)
+
+    def record(self, kind: str, payload: Mapping[str, Any], actor: str = STATION_ACTOR,
+               round_no: int | None = None) -> Record:
+        return self.append([Fact(kind, payload, actor, round_no)])[0]
+
+    def startup(self) -> None:
+        self.record("startup", {"version": __version__, "game": self.game,
+                                "table": self.table_id})
+        self.emit("startup")
+
+    def shutdown(self) -> None:
+        with self.lock:
+            for handle in list(self.devices.values()):
+                handle.close()
+            self.devices.clear()
+            self.record("shutdown", {"version": __version__})
+
+    def check_clock(self) -> float | None:
+        """Record a clock jump (wall time moved unlike monotonic time). Returns the jump."""
+        wall, mono = time.time(), time.monotonic()
+        last_wall, last_mono = self._clock_mark
+        self._clock_mark = (wall, mono)
+        jump = (wall - last_wall) - (mono - last_mono)
+        if abs(jump) > CLOCK_JUMP_SECONDS:
+            self.record("clock.jump", {"seconds": round(jump * 1000) // 1000,
+                                       "milliseconds": round(jump * 1000)})
+            self.emit("clock.jump", seconds=jump)
+            return jump
+        return None
+
+    # -- permissions -----------------------------------------------------------------------
+
+    @staticmethod
+    def require_supervisor(user: User, action: str) -> None:
+        require_role(user, "supervisor", "operator", action=action)
+
+    @staticmethod
+    def require_reason(reason: str) -> str:
+        if not isinstance(reason, str) or not reason.strip():
+            raise TableError("a reason is required, and is recorded with your name")
+        return reason.strip()
+
+    # -- halts -----------------------------------------------------------------------------
+
+    def in_round(self) -> bool:
+        """Whether a round or hand is under way (a fault then stops it)."""
+        raise NotImplementedError
+
+    @property
+    def round_no(self) -> int | None:
+        raise NotImplementedError
+
+    def stop_round(self, reason: str, fault: str, remedy: str, actor: str,
+                   extra: Mapping[str, Any] | None = None) -> None:
+        """Halt the round (journaled) so nothing more is settled until a supervisor acts."""
+        payload = {"reason": reason, "fault": fault, "remedy": remedy, **(extra or {})}
+        rec = self.record("halt", payload, actor, self.round_no)
+        self.halt = Halt(reason, fault, rec.seq, remedy)
+        self.emit("halted", reason=reason, fault=fault, remedy=remedy)
+
+    def check_not_halted(self) -> None:
+        if self.halt is not None:
+            raise Halted(f"the round is stopped: {self.halt.reason}. {self.halt.remedy}")
+
+    def resume(self, user: User, reason: str) -> None:
+        """A supervisor clears a halt whose cause is gone (a device back, a door closed)."""
+        with self.lock:
+            self.require_supervisor(user, "resolve a device fault")
+            reason = self.require_reason(reason)
+            if self.halt is None:
+                raise TableError("nothing to resolve: the table is not stopped")
+            self.record("resolve", {"action": "resume", "reason": reason,
+                                    "halt_seq": self.halt.seq}, user.actor, self.round_no)
+            self.halt = None
+            self.emit("resolved", action="resume", reason=reason)
+
+    # -- devices ---------------------------------------------------------------------------
+
+    def attach(self, role: str, handle: Any) -> None:
+        """Adopt an open DeviceHandle whose events are sent to :meth:`on_device_event`."""
+        self.devices[role] = handle
+
+    def on_device_event(self, event: DeviceEvent) -> None:
+        """Entry point for driver callbacks (any thread)."""
+        with self.lock:
+            try:
+                self._device_event(event)
+            except Exception as exc:
+                # A fact that could not be accepted (the database refused, or a fault in the
+                # station itself) must not kill the reader thread: the round stops and the
+                # people at the table are told.
+                self.emit("error", message=f"{event.describe()}: {exc}")
+                if self.in_round() and self.halt is None:
+                    with contextlib.suppress(Exception):
+                        self.stop_round(f"could not process {event.describe()}: {exc}",
+                                        "station_error", "Call a supervisor.", STATION_ACTOR)
+
+    def _device_event(self, event: DeviceEvent) -> None:
+        actor = device_actor(event)
+        if isinstance(event, CardRead):
+            self.card_from_device(event, actor)
+        elif isinstance(event, DeviceFault):
+            self.record("device.fault", {"device": event.device, "kind": event.kind.value,
+                                         "detail": event.detail,
+                                         "card": event.card.code if event.card else None},
+                        actor, self.round_no)
+            self.emit("device.fault", device=event.device, kind=event.kind.value,
+                      detail=event.detail)
+            if self.in_round() and self.halt is None:
+                self.stop_round(f"{event.device}: {event.detail}", event.kind.value,
+                                self.remedy_for(event.kind.value), actor)
+        elif isinstance(event, DeviceStatus):
+            self.device_state[event.device] = event.state
+            self.record("device.status", {"device": event.device, "state": event.state},
+                        actor, self.round_no)
+            self.emit("device.status", device=event.device, state=event.state)
+            if event.state in HALTING_STATUSES and self.in_round() and self.halt is None:
+                self.stop_round(f"{event.device} reports {event.state}", event.state.lower(),
+                                "Check the device, then a supervisor resumes or voids the "
+                                "round with a reason.", actor)
+        elif isinstance(event, ConnectionChanged):
+            self.device_state[event.device] = event.state.value
+            kind = ("device.connected" if event.state is ConnectionState.CONNECTED
+                    else "device.lost" if event.state in (ConnectionState.DISCONNECTED,
+                                                          ConnectionState.SILENT)
+                    else "device.state")
+            self.record(kind, {"device": event.device, "state": event.state.value,
+                               "detail": event.detail}, actor, self.round_no)
+            self.emit("device.connection", device=event.device, state=event.state.value,
+                      detail=event.detail)
+        elif isinstance(event, DeviceIdentified):
+            self.record("device.identified", {"device": event.device, "model": event.model,
+                                              "firmware": event.firmware,
+                                              "serial_no": event.serial_no}, actor)
+            self.emit("device.identified", device=event.device, model=event.model)
+
+    @staticmethod
+    def remedy_for(fault: str) -> str:
+        if fault in ("misread", "impossible_card"):
+            return ("A supervisor enters the card actually dealt (with a reason), or voids "
+                    "the round.")
+        return ("Check the device and its cable; when it is back, a supervisor resumes the "
+                "round or voids it, with a reason.")
+
+    def card_from_device(self, event: CardRead, actor: str) -> None:
+        raise NotImplementedError
+
+    # -- helpers for subclasses ------------------------------------------------------------
+
+    def last_round_no(self) -> int:
+        rounds = self.journal.recent_rounds(self.table_id, last=1)
+        return rounds[0].round_no if rounds else 0
+
+    @staticmethod
+    def parse_time(ts: str) -> datetime:
+        return datetime.fromisoformat(ts)
+
+
+def check_user(user: User | None, action: str) -> User:
+    if user is None:
+        raise PermissionDenied(f"sign in to {action}")
+    return user

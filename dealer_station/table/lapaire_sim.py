@@ -1,0 +1,121 @@
+"""Random La Pair'e play for ``simulate`` and the demo: legal wagers a table would see."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+from dealer_station.audit.journal import Journal
+from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.settlement.lapaire import Wager
+from dealer_station.settlement.lapaire_config import LaPaireConfig, SpotWager
+from dealer_station.table.base import Change, TableError
+
+FIRST_KINDS = ("straight", "split", "three", "corner")
+OPTIONAL_KINDS = ("red", "black", "lapaire", "any_pair", "poker")
+
+
+def _amount(rng: random.Random, minimum: int, maximum: int) -> int:
+    steps = max(1, min(10, maximum // minimum))
+    return min(maximum, minimum * rng.randint(1, steps))
+
+
+def random_wagers(rng: random.Random, config: LaPaireConfig, *, seats: int | None = None
+                  ) -> list[Wager]:
+    """A First Card wager for each playing seat, then some offered optional wagers."""
+    wagers: list[Wager] = []
+    n_seats = seats if seats is not None else rng.randint(1, 7)
+    spots: list[tuple[str, tuple[str, ...]]] = []
+    for k in FIRST_KINDS:
+        kind_config = config.wager(k)
+        if isinstance(kind_config, SpotWager):
+            spots += [(k, s.values) for s in kind_config.offered_spots()]
+    for seat in rng.sample(range(1, 8), n_seats):
+        kind, values = rng.choice(spots)
+        lim = config.wager(kind).limits
+        wagers.append(Wager(seat, kind, values, _amount(rng, lim.minimum, lim.maximum)))
+        for kind in OPTIONAL_KINDS:
+            w = config.wager(kind)
+            if not w.offered or rng.random() > 0.3:
+                continue
+            if isinstance(w, SpotWager):
+                offered = w.offered_spots()
+                if not offered:
+                    continue
+                values = rng.choice(offered).values
+            else:
+                values = ()
+            wagers.append(Wager(seat, kind, values,
+                                _amount(rng, w.limits.minimum, w.limits.maximum)))
+    return wagers
+
+
+SIM_DEALER = "sim-dealer/dealer"
+STAGE_TIMEOUT = 10.0
+
+
+def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int | None,
+                     config_path: str | None = None, quiet: bool = False) -> int:
+    """Play ``rounds`` complete rounds; returns how many were completed (recovered included)."""
+    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.hardware.backends import open_device
+    from dealer_station.table.lapaire_table import LaPaireTable
+
+    rng = random.Random(seed)
+    table = LaPaireTable(journal, table_id, load_lapaire_config(config_path), dealer=SIM_DEALER,
+                         prefer_journal_config=config_path is None)
+    settled = threading.Event()
+    problems: list[str] = []
+
+    def watch(change: Change) -> None:
+        if change.kind in ("stage.settled", "card.held"):
+            settled.set()
+        elif change.kind in ("halted", "error"):
+            problems.append(str(change.data.get("reason") or change.data.get("message")))
+            settled.set()
+
+    table.subscribe(watch)
+    table.startup()
+    shoe = open_device("shoe", "simulated", device_id="SIMSHOE", deck=LAPAIRE_DECK,
+                       on_event=table.on_device_event, seed=rng.randrange(2**32),
+                       )
+    table.attach("shoe", shoe)
+    assert shoe.simulator is not None
+    done = 0
+    try:
+        while done < rounds:
+            if table.halt is not None:
+                raise TableError(f"table {table_id} is stopped ({table.halt.reason}): a "
+                                 f"supervisor must resolve it before simulating")
+            if table.current is None:
+                table.place_many(random_wagers(rng, table.config))
+            rb = table.current
+            assert rb is not None
+            dealt = {(c.rank, c.suit) for c in rb.engine.cards if not c.is_joker}
+            jokers = sum(c.is_joker for c in rb.engine.cards)
+            deck = [c for c in LAPAIRE_DECK.shuffled(rng)
+                    if (c.rank, c.suit) not in dealt and not (c.is_joker and c.copy < jokers)]
+            shoe.simulator.set_order(deck)
+            while not rb.engine.is_complete:
+                settled.clear()
+                shoe.simulator.deal()
+                if not settled.wait(STAGE_TIMEOUT):
+                    raise TableError(f"no card arrived from the simulated shoe within "
+                                     f"{STAGE_TIMEOUT:.0f} s")
+                if problems:
+                    raise TableError(f"the round stopped: {problems[-1]}")
+            for stage in table.unconfirmed():
+                table.confirm_payout(stage)
+            done += 1
+            if not quiet:
+                closed = table.last_closed
+                assert closed is not None
+                s = closed.close or {}
+                print(f"round {closed.round_no}: {' '.join(s.get('cards', []))}  wagers "
+                      f"{s.get('wagers')}  wagered {s.get('wagered')}  paid "
+                      f"{s.get('total_win')}")
+    finally:
+        shoe.close()
+        table.devices.clear()
+        table.shutdown()
+    return done
