@@ -41,7 +41,7 @@ from dealer_station.hardware.simulator import SimulatedDevice, card_stream
 ROOT = Path(__file__).resolve().parents[1]
 ORDER: list[Card] = list(itertools.islice(card_stream(LAPAIRE_DECK, 7), 54))
 HEARTBEAT = 0.1            # the rigs' devices beat fast so that a lost heartbeat shows fast
-HEARTBEAT_TIMEOUT = 0.6
+HEARTBEAT_TIMEOUT = 1.0
 DRIVER_OPTIONS: dict[str, Any] = {"heartbeat_timeout": HEARTBEAT_TIMEOUT,
                                   "reconnect_interval": 0.05}
 

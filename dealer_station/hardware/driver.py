@@ -15,13 +15,13 @@ What the driver guarantees:
 
 - every accepted frame and every duplicate is ACKed; a frame with a bad CRC, a damaged
   frame or non-ASCII bytes is NAKed when its device id and seq can still be read;
-- each seq is accepted once: a repeat is ACKed again and dropped (a ``LinkProblem``), so a
-  re-sent CARD never becomes a second card;
-- a gap in seq, a device restart (HELLO out of sequence), no good frame for
-  ``heartbeat_timeout`` (3 s), the open port failing, ``ERROR,MISREAD`` or any other device
-  ERROR, a CRC-correct frame that makes no sense, frames from another device id, and (after
-  ``start_round()`` with a deck) a card that cannot be in this deck this round: each is a
-  ``DeviceFault`` event, never a silent guess;
+- each seq is accepted once: a repeat of the last accepted frame is ACKed again and dropped
+  (a ``LinkProblem``), so a re-sent CARD never becomes a second card;
+- a gap in seq (or a seq going backwards), a device restart (HELLO out of sequence), no
+  good frame for ``heartbeat_timeout`` (3 s), the open port failing, ``ERROR,MISREAD`` or any
+  other device ERROR, a CRC-correct frame that makes no sense, frames from another device
+  id, and (after ``start_round()`` with a deck) a card that cannot be in this deck this
+  round: each is a ``DeviceFault`` event, never a silent guess;
 - when the port fails or cannot be opened it retries every ``reconnect_interval`` seconds by
   itself, reporting each change of state as ``ConnectionChanged``. The last accepted seq is
   kept across a reconnect, so a frame re-sent after the link comes back is still a duplicate.
@@ -52,8 +52,6 @@ from dealer_station.hardware.events import (
 
 log = logging.getLogger(__name__)
 
-#: A frame up to this many seqs behind the last accepted one is a late duplicate, not a gap.
-DUPLICATE_WINDOW = 16
 #: Problems worth a NAK when the device id and seq are readable: the device re-sends at once.
 _NAKABLE = frozenset({p.Problem.BAD_CRC, p.Problem.NON_ASCII, p.Problem.NO_CRC,
                       p.Problem.TRUNCATED})
@@ -303,11 +301,17 @@ class DeviceDriver:
         return False
 
     def _sequence(self, port: Port, dev: str, seq: int, *, hello: bool) -> bool:
-        """ACK the frame; return True if it is new (False: a duplicate, dropped)."""
+        """ACK the frame; return True if it is new (False: a repeat of the last one, dropped).
+
+        A device sends one frame at a time and a serial line keeps bytes in order, so the only
+        legitimate repeat is the last accepted seq. Anything else that is not the next seq is
+        reported: a jump forward is a gap; a jump back means the device restarted or reset
+        its counter, and treating those frames as repeats would drop them silently.
+        """
         last = self._last_seq
         if last is not None:
             d = (seq - last) % p.SEQ_MODULO
-            if d == 0 or d > p.SEQ_MODULO - DUPLICATE_WINDOW:
+            if d == 0:
                 self._write(port, p.ACK, str(seq), device_id=dev)
                 self._emit(LinkProblem(**self._base(), kind="duplicate", seq=seq, action="ack",
                                        detail=f"seq {seq} already accepted; dropped"))
@@ -317,10 +321,15 @@ class DeviceDriver:
                     self._fault(FaultKind.RESTARTED,
                                 f"the {self.name} restarted: its sequence went from {last} to "
                                 f"{seq}; a frame in flight may be lost", seq=seq)
-                else:
+                elif d < p.SEQ_MODULO // 2:
                     self._fault(FaultKind.GAP,
                                 f"{d - 1} frame(s) missing between seq {last} and {seq}; a "
                                 f"card may have been lost", seq=seq)
+                else:
+                    self._fault(FaultKind.GAP,
+                                f"the sequence went back from {last} to {seq} (the "
+                                f"{self.name} may have restarted); a card may have been lost "
+                                "or repeated", seq=seq)
         self._write(port, p.ACK, str(seq), device_id=dev)
         self._last_seq = seq
         return True

@@ -407,18 +407,20 @@ class SimulatedDevice:
                 if wire is None:
                     wire = self._wait_unplugged()
                     continue
+                current = wire
                 try:
                     with self._lock:
-                        timeout = self._step_locked(wire)
-                        if self._wire is None:     # a disconnect fault unplugged it
-                            wire = None
-                            continue
-                    data = wire.read(timeout)
+                        timeout = self._step_locked(current)
+                        unplugged = self._wire is None    # a disconnect fault unplugged it
+                    if unplugged:
+                        wire = None
+                        continue
+                    data = current.read(timeout)
                 except OSError as exc:
                     with self._lock:
-                        if self._wire is wire:
+                        if self._wire is current:
                             self._wire = None
-                    _close_quietly(wire)
+                    _close_quietly(current)
                     wire = None
                     self._logline(f"link lost ({exc})")
                     continue
