@@ -198,6 +198,79 @@ def run_events(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- replay and meters (game-aware: they re-settle rounds through the engines) --------------
+
+@audit_command
+def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("replay", parents=[store_options()],
+                       help="re-settle every recorded round and report differences",
+                       description="Re-settle every round from its journaled inputs with the "
+                                   "configuration version it was played under, and report "
+                                   "every difference from what was recorded as paid. Exit 1 "
+                                   "if there is any.")
+    p.add_argument("--table", help="only this table")
+    p.set_defaults(func=run_replay)
+
+
+@audit_command
+def _add_meters(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("meters", parents=[store_options()],
+                       help="show the meters and prove them against the journal",
+                       description="Print each table's meters and recompute them from the "
+                                   "journal's rounds. Exit 1 if any stored meter differs.")
+    p.add_argument("--table", help="only this table")
+    p.set_defaults(func=run_meters)
+
+
+def _tables(store: Store, table: str | None) -> list[str]:
+    tables = store.journal.tables()
+    if table is not None:
+        if table not in tables:
+            from dealer_station.errors import StationError
+            raise StationError(f"table {table!r} has no records in this journal")
+        return [table]
+    return [t for t in tables if t != "station"]
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from dealer_station.table.audit_checks import replay
+
+    ok = True
+    with open_store(args, write=False) as store:
+        for table in _tables(store, args.table):
+            report = replay(store.journal, table)
+            counts = ", ".join(f"{n} {s}" for s, n in sorted(report.by_status.items()))
+            print(f"table {table}: {report.rounds} rounds replayed ({counts or 'none'}); "
+                  f"{len(report.differences)} difference(s)")
+            for d in report.differences:
+                print(f"  DIFFERENCE: {d}")
+            ok = ok and report.ok
+    return 0 if ok else 1
+
+
+def run_meters(args: argparse.Namespace) -> int:
+    from dealer_station.table.audit_checks import meter_differences, replay
+
+    ok = True
+    with open_store(args, write=False) as store:
+        for table in _tables(store, args.table):
+            meters = store.journal.meters(table)
+            print(f"table {table}:")
+            print(f"  {'meter':<12} {'rounds':>8} {'wagered':>14} {'paid':>14} "
+                  f"{'house win':>14}")
+            for key, m in sorted(meters.items()):
+                print(f"  {key:<12} {m.rounds:>8} {m.wagered:>14} {m.paid:>14} "
+                      f"{m.house_win:>14}")
+            problems = meter_differences(store.journal, table, replay(store.journal, table))
+            if problems:
+                ok = False
+                for problem in problems:
+                    print(f"  MISMATCH: {problem}")
+            else:
+                print("  meters equal the sums recomputed from the journal")
+    return 0 if ok else 1
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("audit", help="verify, checkpoint and inspect the regulator's journal")
     actions = p.add_subparsers(dest="audit_command", metavar="ACTION", required=True)

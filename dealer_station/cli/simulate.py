@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
 
-from dealer_station.table.station import DEFAULT_TABLE, add_db_options
+from dealer_station.cli.audit import open_store, store_options
+from dealer_station.table.base import DEFAULT_TABLE
+
+if TYPE_CHECKING:
+    from dealer_station.audit.journal import Journal
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("simulate", help="play N complete rounds through the real table service",
+    p = sub.add_parser("simulate", parents=[store_options()],
+                       help="play N complete rounds through the real table service",
                        description=__doc__)
     p.add_argument("--game", choices=("lapaire", "bourre"), default="lapaire")
     p.add_argument("--rounds", type=int, default=100, metavar="N",
@@ -23,18 +29,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="seed for repeatable wagers, play and shuffles")
     p.add_argument("--config", metavar="FILE", help="table configuration file")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
-    add_db_options(p)
+    p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from dealer_station.errors import StationError
-    from dealer_station.table.station import open_journal
 
     if args.rounds < 1:
         raise StationError(f"--rounds must be at least 1, got {args.rounds}")
-    journal = open_journal(args.db, args.key)
-    table = args.table or DEFAULT_TABLE
+    with open_store(args) as store:
+        return _simulate(args, store.journal)
+
+
+def _simulate(args: argparse.Namespace, journal: Journal) -> int:
+    table = args.table
     start = time.perf_counter()
     if args.game == "lapaire":
         from dealer_station.table.lapaire_sim import simulate_lapaire
@@ -48,5 +57,4 @@ def run(args: argparse.Namespace) -> int:
     unit = "rounds" if args.game == "lapaire" else "hands"
     print(f"simulated {played} {unit} at table {table} in {took:.1f} s "
           f"({played / took if took else 0:.0f} {unit}/s); journal: {journal.db.url}")
-    journal.db.close()
     return 0

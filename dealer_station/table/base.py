@@ -36,6 +36,8 @@ HALTING_STATUSES = frozenset({"DOOR_OPEN", "JAM", "TAMPER"})
 #: How far wall-clock time may drift from monotonic time between checks before it is a jump.
 CLOCK_JUMP_SECONDS = 2.0
 STATION_ACTOR = "station"
+#: The table id a command uses when none is given and the journal holds none or several.
+DEFAULT_TABLE = "T1"
 
 
 class TableError(StationError):

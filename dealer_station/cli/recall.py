@@ -1,0 +1,107 @@
+"""``dealer-station recall``: the last rounds of a table, every detail, from the journal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from dealer_station.cli.audit import local_time, open_store, store_options
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("recall", parents=[store_options()],
+                       help="game recall: the last rounds or hands of a table",
+                       description="Show the last rounds of a table as the journal records "
+                                   "them: wagers per seat, cards in order, each stage's "
+                                   "settlement, payouts, the dealer, voids and corrections.")
+    p.add_argument("--table", help="table id (may be left out when the journal holds one)")
+    p.add_argument("--last", type=int, default=10, metavar="N",
+                   help="how many rounds (default 10)")
+    p.add_argument("--round", type=int, metavar="N", help="only round N")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--records", action="store_true",
+                   help="also list each round's journal records and hashes")
+    p.set_defaults(func=run)
+
+
+def pick_table(journal: Any, table: str | None) -> str:
+    from dealer_station.errors import StationError
+
+    tables = journal.tables()
+    if table:
+        if table not in tables:
+            raise StationError(f"table {table!r} has no records in this journal"
+                               + (f" (tables: {', '.join(tables)})" if tables else ""))
+        return table
+    if len(tables) == 1:
+        return str(tables[0])
+    if not tables:
+        raise StationError("the journal holds no tables yet")
+    raise StationError(f"the journal holds several tables ({', '.join(tables)}): choose one "
+                       f"with --table")
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_station.errors import StationError
+    from dealer_station.table.recall import recall, recall_round
+
+    if args.last < 1:
+        raise StationError(f"--last must be at least 1, got {args.last}")
+    with open_store(args, write=False) as store:
+        table = pick_table(store.journal, args.table)
+        if args.round is not None:
+            info = store.journal.round_info(table, args.round)
+            if info is None:
+                raise StationError(f"table {table} has no round {args.round}")
+            rounds = [recall_round(store.journal, info)]
+        else:
+            rounds = recall(store.journal, table, args.last)
+    if args.json:
+        print(json.dumps(rounds, indent=2, ensure_ascii=False))
+        return 0
+    if not rounds:
+        print(f"table {table}: no rounds recorded")
+    for r in rounds:
+        print(format_round(r, records=args.records))
+    return 0
+
+
+def _when(ts: str | None) -> str:
+    return local_time(ts) if ts else "-"
+
+
+def format_round(r: dict[str, Any], *, records: bool = False) -> str:
+    if r["game"] != "lapaire":
+        from dealer_station.cli._bourre_text import format_hand
+        return format_hand(r, records=records)
+    lines = [f"=== table {r['table']} round {r['round_no']} (La Pair'e) - {r['status'].upper()}",
+             f"dealer {r['dealer']}; started {_when(r['started_at'])}; ended "
+             f"{_when(r['ended_at'])}; configuration {r['config_version'][:16]}"]
+    cards = "  ".join(f"{c['n']}:{c['card']}" + (" (corrected)" if c["source"] == "correction"
+                                                   else "") for c in r["cards"])
+    lines.append(f"cards: {cards or '(none dealt)'}")
+    for seat, wagers in r["seats"].items():
+        lines.append(f"seat {seat}:")
+        for w in wagers:
+            outcome = (f"won {w['win']}" if w["result"] == "win" else w["result"])
+            lines.append(f"  #{w['wager_id']:<3} {w['label']:<28} {w['amount']:>8}  "
+                         f"stage {w['stage']}  {outcome}")
+    for s in r["stages"]:
+        poker = f" ({s['poker']})" if s["poker"] else ""
+        lines.append(f"stage {s['stage']}: card {s['card']}{poker}; paid {s['total_win']}, "
+                     f"lost {s['total_lost']}; "
+                     f"{'payout confirmed' if s['confirmed'] else 'payout NOT confirmed'}")
+    t = r["totals"]
+    lines.append(f"totals: wagered {t['wagered']}, paid {t['paid']}, lost {t['lost']}")
+    if r["void_reason"]:
+        lines.append(f"VOIDED: {r['void_reason']}")
+    for e in r["exceptions"]:
+        lines.append(f"  ! {e['kind']} by {e['actor']} at {_when(e['ts'])}: {e['reason']}")
+    for d in r["differences"]:
+        lines.append(f"  !! replay difference: {d}")
+    if records:
+        for rec in r["records"]:
+            lines.append(f"  [{rec['seq']}] {rec['kind']:<16} {rec['actor']:<22} "
+                         f"{rec['hash'][:16]}")
+    return "\n".join(lines)
