@@ -319,7 +319,13 @@ class BourreHand:
 
     @property
     def chips_before(self) -> Mapping[int, int]:
+        """Each seat's chips before the ante."""
         return self._chips_in
+
+    @property
+    def pot_before(self) -> int:
+        """The pot carried in, before the antes."""
+        return self._pot_in
 
     @property
     def pot(self) -> int:
@@ -713,10 +719,18 @@ class BourreHand:
         is a misplay: recorded; under retraction profiles it goes back to her hand and she
         plays again; under the "renege" penalty it stands."""
         held = self._held.get(seat)
-        if (self._phase is not Phase.PLAY or held is None
-                or seat != self._play_order[self._turn] or card not in held):
+        if self._phase is not Phase.PLAY or held is None or seat != self._play_order[self._turn]:
             self.verify_play(seat, card)
         assert held is not None and self._trump is not None
+        # Take the held object itself: later look-ups then match by identity, which is much
+        # cheaper than dataclass equality on every card of the hand.
+        rank, suit = card.rank, card.suit
+        for mine in held:
+            if mine.rank == rank and mine.suit is suit:
+                card = mine
+                break
+        else:
+            self.verify_play(seat, card)  # raises: she does not hold it
         trump = self._trump
         trick_cards = self._trick_cards
         found = check_play(held, trick_cards, trump, card, self.profile)

@@ -103,7 +103,12 @@ def _card(value: Any, where: str) -> Card:
 def _cards(value: Any, where: str) -> list[Card]:
     if not isinstance(value, list):
         raise RecordError(f"{where}: must be a list of card codes, got {value!r}")
-    return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    out: list[Card] = []
+    for i, v in enumerate(value):
+        # The usual code is already parsed; the message is only built for one that is not.
+        known = _CARD_CODES.get(v) if type(v) is str else None
+        out.append(known if known is not None else _card(v, f"{where}[{i}]"))
+    return out
 
 
 def _per_seat(value: Any, where: str, seats: Sequence[int]) -> dict[int, Any]:
@@ -183,7 +188,10 @@ def replay_record(record: Mapping[str, Any],
     for i, item in enumerate(plays_raw):
         if not isinstance(item, list) or len(item) != 2:
             raise RecordError(f"plays[{i}]: must be a [seat, card] pair, got {item!r}")
-        plays.append((_seat(item[0], f"plays[{i}]"), _card(item[1], f"plays[{i}]")))
+        seat_value, code = item
+        known = _CARD_CODES.get(code) if type(code) is str else None
+        plays.append((seat_value if type(seat_value) is int else _seat(seat_value, f"plays[{i}]"),
+                      known if known is not None else _card(code, f"plays[{i}]")))
 
     try:
         hand = BourreHand.from_deal(profile, seats, dealer, chips, pot, deal)
@@ -351,7 +359,7 @@ def play_random_hand(hand: BourreHand, rng: random.Random, *, misplay_rate: floa
     seats = list(hand.seats)
     dealer = hand.dealer
     chips = dict(hand.chips_before)
-    pot = hand.pot
+    pot = hand.pot_before
     deck = BOURRE_DECK.shuffled(rng)
     hand.ante()
     pos = 0
