@@ -1,0 +1,267 @@
+"""The La Pair'e table service on a real journal: journaled before acknowledged, halts,
+voids, corrections, configuration versions, recovery, recall, replay and meters."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Fact, Journal
+from dealer_station.audit.keys import create_key
+from dealer_station.audit.users import PermissionDenied, User, Users
+from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.hardware.backends import open_device
+from dealer_station.settlement.lapaire import Wager, WagerError
+from dealer_station.table.audit_checks import meter_differences, replay
+from dealer_station.table.base import Change, Halted, TableError
+from dealer_station.table.lapaire_table import LaPaireTable
+from dealer_station.table.recall import recall
+
+DEALER = "dee/dealer"
+
+
+@pytest.fixture
+def journal(db_url: str, tmp_path: Path) -> Iterator[Journal]:
+    db = open_database(db_url)
+    j = Journal(db, create_key(tmp_path / "journal.key"))
+    yield j
+    db.close()
+
+
+@pytest.fixture
+def sqlite_journal(tmp_path: Path) -> Iterator[Journal]:
+    db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
+    j = Journal(db, create_key(tmp_path / "journal.key"))
+    yield j
+    db.close()
+
+
+def make_user(journal: Journal, user_id: str, role: str) -> User:
+    users = Users(journal)
+    users.add(user_id, user_id.title(), role, "2468", actor="setup/operator")
+    return users.authenticate(user_id, "2468", table_id="T1")
+
+
+def table(journal: Journal) -> LaPaireTable:
+    return LaPaireTable(journal, "T1", load_lapaire_config(), dealer=DEALER)
+
+
+K_STRAIGHT = Wager(1, "straight", ("K",), 100)
+RED = Wager(1, "red", (), 200)
+
+
+def test_a_round_is_journaled_before_each_step_is_acknowledged(journal: Journal) -> None:
+    t = table(journal)
+    seen: list[tuple[str, int]] = []
+
+    def listener(change: Change) -> None:
+        # When a listener hears of a change, the journal already holds it.
+        last = journal.last("T1")
+        assert last is not None
+        seen.append((change.kind, last.seq))
+
+    t.subscribe(listener)
+    t.place_many([K_STRAIGHT, RED, Wager(2, "split", ("7", "K"), 100)])
+    stage1 = t.deal("KH")
+    assert [r.win for r in stage1.results] == [1200, 200, 500]
+    kinds = [r.kind for r in journal.records("T1")]
+    assert kinds[-3:] == ["betting.close", "card", "stage.settle"]
+    t.confirm_payout(1)
+    t.deal("2C")
+    t.confirm_payout(2)
+    t.deal("9D")
+    assert t.confirm_payout(3) is True
+    assert t.current is None
+    info = journal.recent_rounds("T1", 1)[0]
+    assert info.status == "settled"
+    assert info.summary["total_win"] == 1900
+    assert ("stage.settled", kinds.index("stage.settle") + 1) in seen
+    meters = journal.meters("T1")
+    assert meters["total"].wagered == 400 and meters["total"].paid == 1900
+    assert meters["straight"].house_win == -1200
+
+
+def test_refusals_leave_no_trace(journal: Journal) -> None:
+    t = table(journal)
+    before = journal.last("T1")
+    with pytest.raises(WagerError, match="no First Card wager"):
+        t.place(RED)
+    with pytest.raises(WagerError, match="over the table maximum"):
+        t.place(Wager(1, "straight", ("K",), 10**9))
+    assert journal.last("T1") == before
+    assert t.current is None
+    t.place(K_STRAIGHT)
+    n = journal.last("T1")
+    # A batch is all or nothing: the good wager before the bad one is not kept either.
+    with pytest.raises(WagerError):
+        t.place_many([Wager(2, "straight", ("2",), 100), Wager(3, "poker", (), 100)])
+    assert journal.last("T1") == n
+    assert len(t.current.engine.wagers) == 1  # type: ignore[union-attr]
+
+
+def test_remove_and_stage_order(journal: Journal) -> None:
+    t = table(journal)
+    p = t.place_many([K_STRAIGHT, Wager(1, "straight", ("2",), 100)])
+    t.remove(p[1].wager_id)
+    assert [r.kind for r in journal.records("T1")][-1] == "wager.remove"
+    t.deal("KS")
+    with pytest.raises(TableError, match="stage 2 has not been settled"):
+        t.confirm_payout(2)
+    with pytest.raises(WagerError, match="betting is closed"):
+        t.place(Wager(2, "straight", ("3",), 100))
+    t.deal("KD")
+    with pytest.raises(TableError, match="confirm stage 1 first"):
+        t.confirm_payout(2)
+
+
+def test_impossible_card_halts_until_a_supervisor_corrects_it(journal: Journal) -> None:
+    t = table(journal)
+    sup = make_user(journal, "sue", "supervisor")
+    dealer = make_user(journal, "dan", "dealer")
+    t.place(K_STRAIGHT)
+    shoe = open_device("shoe", "simulated", device_id="S1", deck=LAPAIRE_DECK,
+                       on_event=t.on_device_event, cards=["KH", "KH", "5D", "9C"])
+    t.attach("shoe", shoe)
+    halted = threading.Event()
+    settled: list[int] = []
+    t.subscribe(lambda c: halted.set() if c.kind == "halted" else
+                settled.append(c.data["stage"].stage) if c.kind == "stage.settled" else None)
+    try:
+        shoe.simulator.deal()   # KH: stage 1
+        shoe.simulator.deal()   # KH again: cannot be in this round
+        assert halted.wait(5)
+        assert t.halt is not None and t.halt.fault == "impossible_card"
+        assert settled == [1]
+        with pytest.raises(Halted):
+            t.place(Wager(2, "straight", ("2",), 100))
+        with pytest.raises(PermissionDenied):
+            t.correct_card(dealer, "5D", "shoe misread")
+        with pytest.raises(TableError, match="reason is required"):
+            t.correct_card(sup, "5D", "  ")
+        stage = t.correct_card(sup, "QS", "card turned by hand was QS")
+        assert stage.stage == 2 and t.halt is None
+    finally:
+        shoe.close()
+    kinds = [r.kind for r in journal.records("T1", round_no=t.round_no)]
+    assert "halt" in kinds and "correction" in kinds and "resolve" in kinds
+    corr = next(r for r in journal.records("T1") if r.kind == "correction")
+    assert corr.actor == "sue/supervisor" and corr.payload["reason"].startswith("card turned")
+
+
+def test_device_fault_stops_the_round_and_a_void_returns_unsettled_wagers(
+        journal: Journal) -> None:
+    t = table(journal)
+    sup = make_user(journal, "sue", "supervisor")
+    t.place_many([K_STRAIGHT, Wager(1, "any_pair", (), 100)])
+    t.deal("KH")
+    shoe = open_device("shoe", "simulated", device_id="S1", deck=LAPAIRE_DECK,
+                       on_event=t.on_device_event)
+    t.attach("shoe", shoe)
+    halted = threading.Event()
+    t.subscribe(lambda c: halted.set() if c.kind == "halted" else None)
+    try:
+        shoe.simulator.report_error("MISREAD", "card not recognised")
+        assert halted.wait(5)
+    finally:
+        shoe.close()
+    assert t.halt is not None and t.halt.fault == "misread"
+    with pytest.raises(Halted):
+        t.deal("2C")
+    t.void(sup, "misread could not be resolved")
+    assert t.current is None and t.halt is None
+    info = journal.recent_rounds("T1", 1)[0]
+    assert info.status == "voided"
+    void = next(r for r in journal.records("T1") if r.kind == "void")
+    assert void.payload["returned"] == [2]       # the Any Pair'e wager goes back
+    assert journal.meters("T1")["straight"].paid == 1200   # stage 1 stands
+    assert "any_pair" not in journal.meters("T1")
+
+
+def test_config_change_takes_effect_between_rounds(journal: Journal) -> None:
+    t = table(journal)
+    op = make_user(journal, "olga", "operator")
+    dealer = make_user(journal, "dan", "dealer")
+    first_version = t.version
+    t.place(K_STRAIGHT)
+    new = t.config.with_changes(offered={"poker": False})
+    with pytest.raises(PermissionDenied):
+        t.change_config(dealer, new, "no poker tonight")
+    version = t.change_config(op, new, "no poker tonight")
+    assert t.pending is not None and t.version == first_version
+    t.place(Wager(1, "poker", (), 100))   # the open round keeps its version
+    for n, card in enumerate(["2C", "3C", "4C"], 1):
+        t.deal(card)
+        t.confirm_payout(n)
+    with pytest.raises(WagerError, match="not offered"):
+        t.place_many([K_STRAIGHT, Wager(1, "poker", (), 100)])
+    t.place(K_STRAIGHT)
+    assert t.version == version
+    rounds = journal.recent_rounds("T1", 2)
+    assert [r.config_version for r in rounds] == [version, first_version]
+    change = [r for r in journal.records("T1") if r.kind == "config.change"][-1]
+    assert change.actor == "olga/operator" and change.payload["reason"] == "no poker tonight"
+    # A restart keeps the operator's version rather than re-reading the file.
+    assert table(journal).version == version
+
+
+def test_a_restart_restores_the_open_round_at_its_stage(sqlite_journal: Journal) -> None:
+    t = table(sqlite_journal)
+    t.place_many([K_STRAIGHT, RED, Wager(1, "lapaire", ("K",), 100)])
+    t.deal("KH")
+    t.confirm_payout(1)
+    t.deal("KC")
+    del t   # the process dies here: nothing is closed or flushed
+    again = table(sqlite_journal)
+    assert again.current is not None
+    assert again.current.engine.stage == 2 and again.unconfirmed() == [2]
+    assert again.current.engine.seat_totals()[1].win == 1200 + 200 + 22500
+    again.confirm_payout(2)
+    again.deal("3H")
+    again.confirm_payout(3)
+    # Nothing was paid twice.
+    assert sqlite_journal.meters("T1")["total"].paid == 1200 + 200 + 22500
+    assert sum(1 for r in sqlite_journal.records("T1") if r.kind == "stage.settle") == 3
+    assert [r.kind for r in sqlite_journal.records("T1") if r.kind == "recovery"]
+
+
+def test_recall_replay_and_meters_agree_with_the_play(sqlite_journal: Journal) -> None:
+    t = table(sqlite_journal)
+    for cards in (["KH", "2C", "3D"], ["JK", "JK", "AS"], ["7S", "7H", "7D"]):
+        t.place_many([K_STRAIGHT, RED, Wager(2, "three", ("7", "K", "JK"), 100),
+                      Wager(2, "any_pair", (), 100), Wager(2, "poker", (), 100)])
+        for n, c in enumerate(cards, 1):
+            t.deal(c)
+            t.confirm_payout(n)
+    rounds = recall(sqlite_journal, "T1", 10)
+    assert [r["round_no"] for r in rounds] == [3, 2, 1]
+    assert rounds[1]["cards"][0]["card"] == "JK"
+    assert rounds[1]["seats"]["2"][1]["win"] == 5000   # two jokers pay 50 to 1
+    assert rounds[0]["totals"]["paid"] == sum(s["total_win"] for s in rounds[0]["stages"])
+    report = replay(sqlite_journal, "T1")
+    assert report.ok and report.by_status == {"settled": 3}
+    assert meter_differences(sqlite_journal, "T1", report) == []
+
+
+def test_replay_reports_a_round_paid_differently_from_its_rules(
+        sqlite_journal: Journal) -> None:
+    t = table(sqlite_journal)
+    t.place(K_STRAIGHT)
+    t.deal("KH")
+    # A writer that paid the wrong amount: the chain is intact, the settlement is not.
+    sqlite_journal.append_many("T1", [
+        Fact("card", {"n": 2, "card": "2C", "source": "manual"}, DEALER, 1),
+        Fact("stage.settle", {"stage": 2, "card": "2C", "results": [], "total_win": 0,
+                              "total_lost": 0, "poker": None}, "station", 1)])
+    sqlite_journal.append("T1", "stage.settle", {
+        "stage": 1, "card": "KH", "total_win": 99, "total_lost": 0, "poker": None,
+        "results": [{"wager_id": 1, "seat": 1, "bet": "straight", "won": True, "win": 99}]},
+        "station", round_no=1)
+    report = replay(sqlite_journal, "T1")
+    assert not report.ok
+    assert any("stage 1" in d and "99" in d for d in report.differences)
+    assert sqlite_journal.verify("T1")[0].ok
