@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from dealer_station.cards import BOURRE_DECK, Card, Suit, parse_card, parse_cards
+from dealer_station.gameconfig import load_bourre_profiles
 from dealer_station.settlement.bourre import (
     AnteRecord,
     BourreHand,
@@ -22,6 +23,7 @@ from dealer_station.settlement.bourre import (
 )
 from dealer_station.settlement.bourre_play import PlayRule
 from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
+from tests.conftest import CONFIG_DIR
 
 T = BourreProfile()
 
@@ -379,3 +381,25 @@ def test_a_broken_chip_count_halts_the_hand() -> None:
     assert hand.phase is Phase.HALTED and hand.result is None
     with pytest.raises(ConservationError):
         hand.play(1, card("4D"))
+
+
+# -- the common profile's play options ----------------------------------------------------------
+
+def test_common_profile_draws_five_and_has_no_ace_king_queen_lead() -> None:
+    common = load_bourre_profiles(CONFIG_DIR / "bourre.toml")["common"]
+    # Seat 1 holds the ace, king and queen of hearts, and hearts are trumps.
+    deal = {1: "AH KH QH 2C 3C", 2: "2S 3S 4S 5S 6S", 3: "2D 3D 4D 5D 9H"}
+    for profile, can_draw_five, leads in ((T, False, {"AH"}),
+                                          (common, True, {"AH", "KH", "QH", "2C", "3C"})):
+        hand = hand_from(deal, dealer=3, profile=profile)
+        for seat in (1, 2, 3):
+            hand.stay(seat)
+        assert hand.can_discard(1, list(hand.held(1))) is can_draw_five
+        for seat in (1, 2, 3):
+            hand.discard(seat, [])
+        assert {c.code for c in hand.legal_cards(1)} == leads
+        reason = hand.illegal_reason(1, card("KH"))
+        assert (reason is None) is (profile is common)
+        assert hand.illegal_reason(1, card("AH")) is None
+        with pytest.raises(IllegalActionError, match="out of turn"):
+            hand.violation(2, card("2S"))
