@@ -12,7 +12,12 @@ from hw_support import EventLog
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK, parse_cards
 from dealer_station.hardware.backends import BACKENDS, open_device
 from dealer_station.hardware.config import open_configured, parse_devices
-from dealer_station.hardware.errors import DeviceError, DeviceInitError, DeviceOperationError
+from dealer_station.hardware.errors import (
+    DeviceError,
+    DeviceInitError,
+    DeviceOperationError,
+    DeviceTimeout,
+)
 from dealer_station.hardware.events import DeviceStatus
 from dealer_station.hardware.simulator import FaultRates, SimulatedDevice, card_stream
 from dealer_station.tomlconfig import ConfigError, Section
@@ -173,3 +178,14 @@ def test_empty_shoe_reports_status_and_auto_new_shoe_continues() -> None:
     stream = card_stream(BOURRE_DECK, 5)
     assert [auto.deal() for _ in range(120)] == [next(stream) for _ in range(120)]
     auto.close()
+
+
+def test_wait_connected(tmp_path: Path) -> None:
+    with open_device("shoe", "simulated", on_event=noop) as sim:
+        sim.wait_connected(5.0)
+    missing = tmp_path / "no-such-port"
+    with open_device("shoe", "serial", url=str(missing), on_event=noop,
+                     reconnect_interval=0.05) as h, pytest.raises(DeviceTimeout) as info:
+        h.wait_connected(0.3)
+    assert "not connected after 0.3 s (disconnected: cannot open" in str(info.value)
+    assert str(missing) in str(info.value)

@@ -3,13 +3,14 @@ side of a real pseudo-terminal, writes exact frames and reads the driver's exact
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hw_support import EventLog, is_fault, is_state
+from hw_support import ROOT, EventLog, is_fault, is_state
 
 from dealer_station.cards import BOURRE_DECK
 from dealer_station.hardware import protocol as p
@@ -298,3 +299,58 @@ def test_defaults_and_refusals(link: Path, log: EventLog) -> None:
     finally:
         h.close()
     assert not any(t.name == "reader-driver" for t in threading.enumerate())
+
+
+# ------------------------------------------------------------ the documented protocol
+
+DOC = ROOT / "docs" / "protocol.md"
+
+
+def _transcript() -> list[tuple[str, bytes]]:
+    block = DOC.read_text().split("<!-- transcript:begin -->")[1].split(
+        "<!-- transcript:end -->")[0]
+    rows = []
+    for line in block.splitlines():
+        m = re.match(r"\s*[\d.]+\s+(host|device)\s+(\$.*?\\r\\n)", line)
+        if m:
+            rows.append((m.group(1), m.group(2).replace("\\r\\n", "\r\n").encode("ascii")))
+    return rows
+
+
+def test_the_documented_session_is_what_the_driver_does(link: Path, log: EventLog) -> None:
+    rows = _transcript()
+    assert len(rows) == 19
+    dev = PtyWire(link)
+    pending = b""
+    try:
+        with open_device("shoe", "serial", url=str(link), device_id="SHOE1", on_event=log):
+            for who, raw in rows:
+                if who == "device":
+                    dev.write(raw)
+                    continue
+                deadline = time.monotonic() + 3
+                while b"\n" not in pending:
+                    assert time.monotonic() < deadline, f"no host line; expected {raw!r}"
+                    pending += dev.read(0.1)
+                line, _, pending = pending.partition(b"\n")
+                assert line + b"\n" == raw                      # byte for byte
+            log.wait_for(is_fault(FaultKind.MISREAD))
+    finally:
+        dev.close()
+    assert [c.card.code for c in log.cards()] == ["QH", "10D", "JK"]
+    assert [f.kind for f in log.faults()] == [FaultKind.MISREAD]
+    assert [e.kind for e in log.problems()] == ["bad_crc", "duplicate"]
+
+
+def test_every_example_frame_in_the_protocol_doc_is_valid() -> None:
+    text = DOC.read_text()
+    examples = re.findall(r"\$[^\s`]*?\\r\\n", text)
+    assert len(examples) > 25
+    for example in examples:
+        raw = example.replace("\\r\\n", "\r\n").encode("ascii")
+        used, item = p.decode(raw)
+        if raw == b"$SHOE1,61,CARD,10D*B38E\r\n":          # the one damaged on purpose
+            assert isinstance(item, p.FrameError) and item.kind is p.Problem.BAD_CRC
+            continue
+        assert used == len(raw) and isinstance(item, p.Frame), example
+        assert item.encode() == raw

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from dealer_station.cards import DeckSpec
-from dealer_station.hardware.errors import DeviceInitError
+from dealer_station.hardware.errors import DeviceInitError, DeviceTimeout
 from dealer_station.hardware.events import ConnectionState, DeviceEvent, DeviceIdentified
 
 if TYPE_CHECKING:
@@ -66,6 +66,12 @@ class DeviceHandle:
     @property
     def identity(self) -> DeviceIdentified | None:
         return self.driver.identity
+
+    def wait_connected(self, timeout: float = 5.0) -> None:
+        """Wait until the port is open; raises DeviceTimeout saying why it is not."""
+        if not self.driver.wait_state(ConnectionState.CONNECTED, timeout):
+            raise DeviceTimeout(f"the {self.name} is not connected after {timeout:g} s "
+                                f"({self.state.value}: {self.driver.state_detail or 'no detail'})")
 
     def start_round(self, deck: DeckSpec | None = None) -> None:
         self.driver.start_round(deck)

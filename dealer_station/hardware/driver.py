@@ -102,6 +102,8 @@ class DeviceDriver:
         self.reconnect_interval = reconnect_interval
         self.query_on_connect = query_on_connect
         self._state = ConnectionState.CONNECTING
+        self._state_detail = ""
+        self._state_cond = threading.Condition()
         self._stop = threading.Event()
         self._write_lock = threading.Lock()
         self._round_lock = threading.Lock()
@@ -141,6 +143,16 @@ class DeviceDriver:
     @property
     def state(self) -> ConnectionState:
         return self._state
+
+    @property
+    def state_detail(self) -> str:
+        """Why the link is in its state, for a person (e.g. the error opening the port)."""
+        return self._state_detail
+
+    def wait_state(self, state: ConnectionState, timeout: float) -> bool:
+        """Block (not on the reader thread!) until the link is in ``state``; False on timeout."""
+        with self._state_cond:
+            return self._state_cond.wait_for(lambda: self._state is state, timeout)
 
     @property
     def port(self) -> Port | None:
@@ -185,7 +197,10 @@ class DeviceDriver:
     def _set_state(self, state: ConnectionState, detail: str) -> None:
         if state == self._state and state != ConnectionState.CONNECTED:
             return
-        self._state = state
+        with self._state_cond:
+            self._state = state
+            self._state_detail = detail
+            self._state_cond.notify_all()
         self._emit(ConnectionChanged(**self._base(), state=state, detail=detail))
 
     def _fault(self, kind: FaultKind, detail: str, *, seq: int | None = None,
@@ -229,7 +244,9 @@ class DeviceDriver:
                     self._stop.wait(self.reconnect_interval)
         finally:
             self._port = None
-            self._state = ConnectionState.CLOSED
+            with self._state_cond:
+                self._state = ConnectionState.CLOSED
+                self._state_cond.notify_all()
             self._emit(ConnectionChanged(**self._base(), state=ConnectionState.CLOSED,
                                          detail=f"{self.name} driver closed"))
 
