@@ -187,16 +187,14 @@ class LaPaireTable(TableService):
             handle.start_round(LAPAIRE_DECK)
         return rb, [self._open_fact(round_no)]
 
-    def _commit(self, rb: RebuiltRound, facts: list[Fact], opening: bool, **round_fields: Any
-                ) -> None:
+    def _commit(self, rb: RebuiltRound, facts: list[Fact], opening: bool) -> None:
+        # The rounds row is written when a round opens and when it closes; in between, the
+        # round's records are found by round number.
         def also(conn: Any) -> None:
-            if opening:
-                self.journal.upsert_round(conn, self.table_id, rb.round_no, game=GAME,
-                                          config_version=rb.config_version, dealer=self.dealer)
-            if round_fields or not opening:
-                self.journal.upsert_round(conn, self.table_id, rb.round_no, **round_fields)
+            self.journal.upsert_round(conn, self.table_id, rb.round_no, game=GAME,
+                                      config_version=rb.config_version, dealer=self.dealer)
         try:
-            rb.records.extend(self.append(facts, also))
+            rb.records.extend(self.append(facts, also if opening else None))
         except Exception:
             # Memory ran ahead of the journal: put it back to what is recorded.
             self.current = None if opening else self._rebuild(rb.round_no)

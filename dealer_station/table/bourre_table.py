@@ -1,0 +1,456 @@
+"""One live Bourré table: sessions, hands dealt from the shoe, plays read by the card reader.
+
+Every change is verified against the engine, journaled and committed, and then applied by
+replaying the very record just written (bourre_rounds.BourreState.apply), so the live state is
+always exactly what the journal rebuilds. Players' hands stay inside the engine: the table
+publishes whose turn it is, the trick on the table, tricks won, the pot and any renege.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from dealer_station.audit.hashing import canonical_json, config_version
+from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.users import User
+from dealer_station.cards import Card, CardError, parse_card
+from dealer_station.hardware.events import CardRead
+from dealer_station.settlement.bourre import BourreHand, Phase
+from dealer_station.settlement.bourre_rules import BourreProfile
+from dealer_station.settlement.bourre_session import SessionResult, TournamentRecord
+from dealer_station.table.base import STATION_ACTOR, Halt, TableError, TableService
+from dealer_station.table.bourre_rounds import (
+    GAME,
+    BourreState,
+    HandState,
+    hand_meters,
+    misplay_payload,
+    profile_content,
+    profile_from_content,
+    rebuild_state,
+    result_payload,
+    session_records,
+)
+
+#: Simulated and replayed sessions use a clock of their own; live ones the journal's.
+SessionClock = Any
+
+
+class BourreTable(TableService):
+    game = GAME
+
+    def __init__(self, journal: Journal, table_id: str, profile: BourreProfile, *,
+                 dealer: str, prefer_journal_config: bool = True) -> None:
+        super().__init__(journal, table_id, dealer=dealer)
+        self.profile = profile
+        self.version = ""
+        self._adopt_profile(prefer_journal_config)
+        self.state = BourreState(self.profile, self.version)
+        self.last_result: SessionResult | None = None
+        self._recover()
+
+    # -- configuration ---------------------------------------------------------------------
+
+    def _adopt_profile(self, prefer_journal: bool) -> None:
+        mine = [v for v in self.journal.config_versions(self.table_id) if v.game == GAME]
+        if mine and prefer_journal:
+            self.profile = profile_from_content(mine[-1].content)
+            self.version = mine[-1].version
+            return
+        self._set_profile(self.profile, STATION_ACTOR, "configuration loaded at start-up")
+
+    def _set_profile(self, profile: BourreProfile, actor: str, reason: str) -> str:
+        content = profile_content(profile)
+        version = config_version(canonical_json(content))
+        mine = [v for v in self.journal.config_versions(self.table_id) if v.game == GAME]
+        if not mine or mine[-1].version != version:
+            def also(conn: Any) -> None:
+                self.journal.record_config_version(conn, table_id=self.table_id, game=GAME,
+                                                   content=content, created_by=actor,
+                                                   reason=reason)
+            self.append([Fact("config.change", {"version": version, "game": GAME,
+                                                "reason": reason,
+                                                "changes": {"profile": profile.name}},
+                              actor)], also)
+        self.profile, self.version = profile, version
+        return version
+
+    def change_profile(self, user: User, profile: BourreProfile, reason: str) -> str:
+        """An operator's change of rule profile: only between sessions, so that no session
+        mixes two sets of rules."""
+        with self.lock:
+            self.require_supervisor(user, "change the rule profile")
+            reason = self.require_reason(reason)
+            if self.session is not None:
+                raise TableError("the rule profile changes between sessions: end this "
+                                 "session first")
+            version = self._set_profile(profile, user.actor, reason)
+            self.state = BourreState(self.profile, self.version)
+            self.emit("config.changed", version=version, pending=False)
+            return version
+
+    # -- recovery --------------------------------------------------------------------------
+
+    def _recover(self) -> None:
+        records = session_records(self.journal, self.table_id)
+        if not records or any(r.kind == "session.close" for r in records):
+            return
+        version = str(records[0].payload["config_version"])
+        stored = self.journal.config(self.table_id, version)
+        if stored is None:
+            raise TableError(f"configuration version {version[:12]} is not in the journal")
+        self.profile, self.version = profile_from_content(stored.content), version
+        self.state = rebuild_state(records, self.profile, version)
+        st = self.state.current
+        if st is None:
+            return
+        self.record("recovery", {"round_no": st.round_no, "phase": st.hand.phase.value,
+                                 "differences": self.state.differences}, STATION_ACTOR,
+                    st.round_no)
+        if st.hand.phase is Phase.SETTLED:
+            self._close_hand()  # the last play was journaled; its settlement was not yet
+            return
+        halts = [r for r in st.records if r.kind == "halt"]
+        resolves = [r for r in st.records if r.kind == "resolve"]
+        if halts and not any(r.seq > halts[-1].seq for r in resolves):
+            h = halts[-1].payload
+            self.halt = Halt(str(h["reason"]), str(h["fault"]), halts[-1].seq,
+                             str(h.get("remedy", "")))
+
+    # -- state -----------------------------------------------------------------------------
+
+    @property
+    def session(self) -> Any:
+        return self.state.session
+
+    @property
+    def current(self) -> HandState | None:
+        return self.state.current
+
+    @property
+    def hand(self) -> BourreHand | None:
+        return self.state.current.hand if self.state.current else None
+
+    def in_round(self) -> bool:
+        return self.state.current is not None
+
+    @property
+    def round_no(self) -> int | None:
+        return self.state.current.round_no if self.state.current else None
+
+    def legal_count(self) -> int:
+        """How many cards the player to act may legally play (the dealer sees no cards)."""
+        hand = self.hand
+        if hand is None or hand.phase is not Phase.PLAY or hand.to_act is None:
+            return 0
+        return len(hand.legal_cards(hand.to_act))
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _write(self, facts: Sequence[Fact], also: Any = None) -> list[Record]:
+        """Journal, then apply the same records: the live state is the replayed state."""
+        records = self.append(facts, also)
+        for rec in records:
+            self.state.apply(rec)
+        return records
+
+    def _require_hand(self) -> HandState:
+        if self.state.current is None:
+            raise TableError("no hand is under way: start one")
+        return self.state.current
+
+    # -- sessions --------------------------------------------------------------------------
+
+    def start_session(self, seats: Sequence[int], first_dealer: int, *,
+                      players: Mapping[int, str] | None = None,
+                      chips: Mapping[int, int] | None = None, actor: str | None = None
+                      ) -> str:
+        with self.lock:
+            if self.session is not None:
+                raise TableError("a session is under way: end it first")
+            tags = self.tournament()
+            names = {s: (players or {}).get(s, str(s)) for s in seats}
+            tags.verify_can_seat(list(names.values()))
+            start = dict(chips) if chips else {s: self.profile.session_chips for s in seats}
+            # Checked by the engine now, so a refused session leaves no trace.
+            from dealer_station.settlement.bourre_session import BourreSession
+            BourreSession(self.profile, seats, first_dealer, players=names, chips=start)
+            session_id = uuid.uuid4().hex[:12]
+            self._write([Fact("session.open", {
+                "game": GAME, "session_id": session_id, "profile": self.profile.name,
+                "config_version": self.version, "seats": list(seats),
+                "players": {str(s): n for s, n in names.items()},
+                "chips": {str(s): start[s] for s in seats}, "first_dealer": first_dealer,
+                "pot": 0, "minutes": self.profile.session_minutes}, actor or self.dealer)])
+            self.emit("session.opened", session_id=session_id)
+            return session_id
+
+    def session_started(self) -> datetime | None:
+        opened = self.state.session_open
+        recs = session_records(self.journal, self.table_id) if opened else []
+        return recs[0].time if recs else None
+
+    def elapsed(self) -> float:
+        started = self.session_started()
+        if started is None:
+            return 0.0
+        return (datetime.fromisoformat(self.journal.now()) - started).total_seconds()
+
+    def start_hand(self, *, elapsed: float | None = None, actor: str | None = None) -> int:
+        """Deal in a new hand (antes are taken). ``elapsed``: seconds into the session, if
+        the caller keeps its own clock (simulation); otherwise the journal's clock."""
+        with self.lock:
+            self.check_not_halted()
+            session = self.session
+            if session is None:
+                raise TableError("no session is under way: start one")
+            if self.state.current is not None:
+                raise TableError("a hand is under way")
+            secs = self.elapsed() if elapsed is None else elapsed
+            session.verify_start_hand(secs)
+            round_no = self.last_round_no() + 1
+            active = [s for s in session.seats if session.chips[s] > 0]
+            actor = actor or self.dealer
+
+            def also(conn: Any) -> None:
+                self.journal.upsert_round(conn, self.table_id, round_no, game=GAME,
+                                          config_version=self.version, dealer=self.dealer)
+            self._write([Fact("hand.open", {
+                "game": GAME, "config_version": self.version, "dealer": self.dealer,
+                "dealer_seat": session.dealer, "seats": active,
+                "chips": {str(s): session.chips[s] for s in active}, "pot": session.pot,
+                "elapsed": int(secs), "session_id": session.session_id}, actor, round_no)],
+                also)
+            self.emit("hand.opened", round_no=round_no)
+            return round_no
+
+    def end_session(self, *, tie_break: Sequence[int] = (), actor: str | None = None
+                    ) -> SessionResult:
+        with self.lock:
+            session = self.session
+            if session is None:
+                raise TableError("no session is under way")
+            result = session.result(tie_break)
+            tags = self.tournament()
+            tags.record(result)
+            self._write([Fact("session.close", {
+                "session_id": session.session_id, "hands": result.hands, "pot": result.pot,
+                "house": result.house,
+                "standings": [{"seat": st.seat, "player": st.player, "chips": st.chips,
+                               "outcome": st.outcome.value} for st in result.standings],
+                "tags": dict(tags.tags), "eliminated": list(tags.eliminated)},
+                actor or self.dealer)])
+            self.last_result = result
+            self.emit("session.closed", result=result)
+            return result
+
+    def tournament(self) -> TournamentRecord:
+        """Game tags per player across every session this table has closed."""
+        record = TournamentRecord.for_profile(self.profile)
+        tags: dict[str, int] = {}
+        for rec in self.journal.records(self.table_id, kinds=["session.close"]):
+            tags = {str(k): int(v) for k, v in rec.payload.get("tags", {}).items()}
+        return TournamentRecord(record.tags_to_eliminate, tags)
+
+    # -- the dealer's intents --------------------------------------------------------------
+
+    def decide(self, seat: int, stay: bool, actor: str | None = None) -> None:
+        with self.lock:
+            self.check_not_halted()
+            st = self._require_hand()
+            (st.hand.verify_stay if stay else st.hand.verify_fold)(seat)
+            self._write([Fact("bourre.decision", {"seat": seat, "stay": stay},
+                              actor or self.dealer, st.round_no)])
+            self.emit("decision", round_no=st.round_no, seat=seat, stay=stay)
+
+    def discard_card(self, seat: int, card: Card | str, actor: str | None = None) -> None:
+        """One discard, as the reader (or the dealer) identifies it."""
+        with self.lock:
+            self.check_not_halted()
+            self._discard_card(seat, parse_card(card) if isinstance(card, str) else card,
+                               actor or self.dealer)
+
+    def _discard_card(self, seat: int, card: Card, actor: str) -> None:
+        st = self._require_hand()
+        hand = st.hand
+        if hand.phase is not Phase.DRAW or hand.to_act != seat:
+            raise TableError(f"seat {seat} is not the one drawing now")
+        pending = [parse_card(c) for c in st.discards.get(seat, [])]
+        hand.verify_discard(seat, [*pending, card])
+        self._write([Fact("bourre.discard.card", {"seat": seat, "card": card.code}, actor,
+                          st.round_no)])
+        self.emit("discard", round_no=st.round_no, seat=seat, count=len(pending) + 1)
+
+    def finish_discard(self, seat: int, actor: str | None = None) -> int:
+        """The seat has discarded what the reader read (possibly nothing): the shoe now deals
+        her as many. Returns how many she draws."""
+        with self.lock:
+            self.check_not_halted()
+            st = self._require_hand()
+            cards = [parse_card(c) for c in st.discards.get(seat, [])]
+            st.hand.verify_discard(seat, cards)
+            self._write([Fact("bourre.discard", {"seat": seat,
+                                                 "cards": [c.code for c in cards]},
+                              actor or self.dealer, st.round_no)])
+            self.emit("draw", round_no=st.round_no, seat=seat, count=len(cards))
+            return len(cards)
+
+    def card(self, card: Card | str, *, source: str = "manual", actor: str | None = None,
+             device_seq: int | None = None, position: int | None = None) -> None:
+        """A card seen by a device (or keyed in): dealt, drawn, discarded or played, by phase."""
+        with self.lock:
+            self.check_not_halted()
+            c = parse_card(card) if isinstance(card, str) else card
+            self._card(c, source, actor or self.dealer, device_seq, position, ())
+
+    def _card(self, card: Card, source: str, actor: str, device_seq: int | None,
+              position: int | None, before: Sequence[Fact]) -> None:
+        st = self._require_hand()
+        hand = st.hand
+        extra = {"source": source} | ({"device_seq": device_seq} if device_seq is not None
+                                      else {})
+        if hand.phase is Phase.DEAL:
+            seat = hand.to_act
+            hand.verify_deal_card(card, seat)
+            facts = [Fact("bourre.card", {"seat": seat, "card": card.code, "phase": "deal",
+                                          **extra}, actor, st.round_no)]
+        elif hand.phase is Phase.DRAW and hand.to_act is not None:
+            seat = hand.to_act
+            # The reader reads discards; the shoe deals replacements once she has discarded.
+            if source == "reader" or (source != "shoe" and not self._drawing(st)):
+                if before:
+                    self._write(list(before))
+                self._discard_card(seat, card, actor)
+                return
+            if not self._drawing(st):
+                raise TableError(f"seat {seat} has not finished discarding: the dealer "
+                                 f"confirms her discards before dealing replacements")
+            hand.verify_receive(seat, card)
+            facts = [Fact("bourre.card", {"seat": seat, "card": card.code, "phase": "draw",
+                                          **extra}, actor, st.round_no)]
+        elif hand.phase is Phase.PLAY:
+            seat = hand.to_act
+            assert seat is not None
+            if position is not None and position != seat:
+                raise TableError(f"the reader saw {card.code} at seat {position}, but it is "
+                                 f"seat {seat}'s turn")
+            hand.verify_play(seat, card)
+            misplay = hand.violation(seat, card)
+            facts = [Fact("bourre.play", {"seat": seat, "card": card.code,
+                                          "trick": hand.trick_number,
+                                          "misplay": None, **extra}, actor, st.round_no)]
+            if misplay is not None:
+                # What the engine will record for this card (penalised or a retraction).
+                trial = self._trial_misplay(st, seat, card)
+                facts[0] = Fact("bourre.play", {**facts[0].payload, "misplay": trial}, actor,
+                                st.round_no)
+                facts.append(Fact("renege", dict(trial or {}), STATION_ACTOR, st.round_no))
+        else:
+            raise TableError(f"a card ({card.code}) was read while the hand is in its "
+                             f"{hand.phase.value} phase")
+        self._write([*before, *facts])
+        self.emit("card", round_no=st.round_no, card=card, phase=hand.phase.value)
+        if facts[-1].kind == "renege":
+            self.emit("renege", round_no=st.round_no, **facts[-1].payload)
+        if hand.phase is Phase.SETTLED:
+            self._close_hand()
+
+    @staticmethod
+    def _drawing(st: HandState) -> bool:
+        """Whether the seat to act has finished discarding and is now receiving."""
+        seat = st.hand.to_act
+        return any(r.kind == "bourre.discard" and r.payload["seat"] == seat
+                   for r in st.records)
+
+    def _trial_misplay(self, st: HandState, seat: int, card: Card) -> dict[str, Any] | None:
+        """The misplay record playing ``card`` would make, from a replayed copy of the hand."""
+        trial = rebuild_state(self._hand_records(st), self.profile, self.version)
+        assert trial.current is not None
+        return misplay_payload(trial.current.hand.play(seat, card).misplay)
+
+    def _hand_records(self, st: HandState) -> list[Record]:
+        records = session_records(self.journal, self.table_id)
+        return [r for r in records if r.round_no is None or r.round_no <= st.round_no]
+
+    def _close_hand(self) -> None:
+        st = self._require_hand()
+        hand = st.hand
+        assert hand.result is not None
+        payload = result_payload(hand, hand.result)
+        deltas = hand_meters(hand, hand.result)
+
+        def also(conn: Any) -> None:
+            self.journal.upsert_round(conn, self.table_id, st.round_no, status="settled",
+                                      ended_at=self.journal.now(),
+                                      summary={"winner": payload["winner"],
+                                               "pot_end": payload["pot_end"],
+                                               "won": payload["won"],
+                                               "bourre": payload["bourre"],
+                                               "pot": payload["pot"]})
+            self.journal.add_meters(conn, self.table_id, deltas)
+        self._write([Fact("hand.close", payload, STATION_ACTOR, st.round_no)], also)
+        self.emit("hand.closed", round_no=st.round_no, result=payload)
+
+    def card_from_device(self, event: CardRead, actor: str) -> None:
+        if self.halt is not None:
+            self.record("card.held", {"card": event.card.code, "device": event.device,
+                                      "device_seq": event.seq,
+                                      "note": "read while the hand was stopped; not applied"},
+                        actor, self.round_no)
+            self.emit("card.held", card=event.card)
+            return
+        try:
+            self._card(event.card, event.device, actor, event.seq, event.position, ())
+        except (CardError, ValueError, TableError) as exc:
+            if self.in_round():
+                self.stop_round(f"{event.device} read {event.card.code}: {exc}",
+                                "impossible_card", self.remedy_for("impossible_card"), actor,
+                                {"card": event.card.code})
+            else:
+                self.record("card.held", {"card": event.card.code, "device": event.device,
+                                          "note": f"no hand under way: {exc}"}, actor)
+                self.emit("card.held", card=event.card)
+
+    # -- supervisor ------------------------------------------------------------------------
+
+    def void(self, user: User, reason: str) -> None:
+        """Void the hand under way: every chip goes back as it was before the hand."""
+        with self.lock:
+            self.require_supervisor(user, "void a hand")
+            reason = self.require_reason(reason)
+            st = self._require_hand()
+
+            def also(conn: Any) -> None:
+                self.journal.upsert_round(conn, self.table_id, st.round_no, status="voided",
+                                          ended_at=self.journal.now(),
+                                          summary={"voided": True, "reason": reason})
+            self.append([Fact("void", {"reason": reason,
+                                       "halt_seq": self.halt.seq if self.halt else None},
+                              user.actor, st.round_no)], also)
+            # The session as if the hand had never been dealt.
+            self.state = rebuild_state(session_records(self.journal, self.table_id),
+                                       self.profile, self.version)
+            self.halt = None
+            self.emit("round.voided", round_no=st.round_no, reason=reason)
+
+    def correct_card(self, user: User, card: Card | str, reason: str) -> None:
+        """A supervisor enters the card actually dealt or played after a bad read."""
+        with self.lock:
+            self.require_supervisor(user, "correct a card")
+            reason = self.require_reason(reason)
+            st = self._require_hand()
+            if self.halt is None or self.halt.fault not in ("misread", "impossible_card"):
+                raise TableError("a card can be corrected only while the hand is stopped for "
+                                 "a misread or an impossible card")
+            c = parse_card(card) if isinstance(card, str) else card
+            halt = self.halt
+            before = [Fact("correction", {"card": c.code, "reason": reason,
+                                          "halt_seq": halt.seq}, user.actor, st.round_no),
+                      Fact("resolve", {"action": "correction", "reason": reason,
+                                       "halt_seq": halt.seq}, user.actor, st.round_no)]
+            self._card(c, "correction", user.actor, None, None, before)
+            self.halt = None
+            self.emit("resolved", action="correction", reason=reason)
