@@ -155,6 +155,10 @@ class BourreTable(TableService):
         records = self.append(facts, also)
         for rec in records:
             self.state.apply(rec)
+        st = self.state.current
+        if st is not None and st.hand.phase is Phase.SETTLED and facts[-1].kind != "hand.close":
+            # The last trick (or a dead hand's last decision): settle it in the journal now.
+            self._close_hand()
         return records
 
     def _require_hand(self) -> HandState:
@@ -355,12 +359,14 @@ class BourreTable(TableService):
         self.emit("card", round_no=st.round_no, card=card, phase=hand.phase.value)
         if facts[-1].kind == "renege":
             self.emit("renege", round_no=st.round_no, **facts[-1].payload)
-        if hand.phase is Phase.SETTLED:
-            self._close_hand()
+
+    def receiving(self) -> bool:
+        """In the draw: whether the seat to act has discarded and is now being dealt to."""
+        st = self.state.current
+        return st is not None and self._drawing(st)
 
     @staticmethod
     def _drawing(st: HandState) -> bool:
-        """Whether the seat to act has finished discarding and is now receiving."""
         seat = st.hand.to_act
         return any(r.kind == "bourre.discard" and r.payload["seat"] == seat
                    for r in st.records)
