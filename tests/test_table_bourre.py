@@ -1,0 +1,135 @@
+"""The Bourré table service on a real journal: a hand card by card with a renege, refusals,
+a restart mid-hand, a void, simulated sessions through the devices, replay and meters."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import create_key
+from dealer_station.audit.users import User, Users
+from dealer_station.cards import BOURRE_DECK, Card, parse_card
+from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.settlement.bourre import IllegalActionError, Phase
+from dealer_station.table.audit_checks import meter_differences, replay
+from dealer_station.table.base import TableError
+from dealer_station.table.bourre_sim import simulate_bourre
+from dealer_station.table.bourre_table import BourreTable
+from dealer_station.table.recall import recall
+
+DEALER = "dee/dealer"
+
+
+@pytest.fixture
+def journal(db_url: str, tmp_path: Path) -> Iterator[Journal]:
+    db = open_database(db_url)
+    j = Journal(db, create_key(tmp_path / "journal.key"))
+    yield j
+    db.close()
+
+
+def table(journal: Journal) -> BourreTable:
+    return BourreTable(journal, "B1", load_bourre_profiles()["tournament"], dealer=DEALER)
+
+
+def supervisor(journal: Journal) -> User:
+    users = Users(journal)
+    users.add("sue", "Sue", "supervisor", "2468", actor="setup/operator")
+    return users.authenticate("sue", "2468", table_id="B1")
+
+
+def deal_all(t: BourreTable, deck: list[Card]) -> None:
+    hand = t.hand
+    assert hand is not None
+    i = 0
+    while hand.phase is Phase.DEAL:
+        t.card(deck[i], source="shoe")
+        i += 1
+
+
+def test_a_hand_card_by_card_with_a_renege(journal: Journal) -> None:
+    t = table(journal)
+    t.start_session([1, 2, 3], 3)
+    t.start_hand()
+    # Seat 1 gets AS KS QS 2H 3H; seat 2 AH KH QH 2C 3C; dealer (3) 4S 5S 6S 7S 8D (trump D).
+    deck = [parse_card(c) for c in ["AS", "AH", "4S", "KS", "KH", "5S", "QS", "QH", "6S",
+                                    "2H", "2C", "7S", "3H", "3C", "8D"]]
+    deal_all(t, deck)
+    hand = t.hand
+    assert hand is not None and hand.trump_card == parse_card("8D")
+    with pytest.raises(IllegalActionError):
+        t.decide(2, stay=True)         # seat 1 decides first
+    for seat in (1, 2, 3):
+        t.decide(seat, stay=True)
+    for seat in (1, 2, 3):
+        t.finish_discard(seat)         # everybody stands pat
+    assert hand.phase is Phase.PLAY and hand.to_act == 1
+    t.card("AS", source="reader")
+    # Seat 2 holds no spade; she must trump if she can, and she has no diamond: any card.
+    t.card("2C", source="reader")
+    # The dealer holds spades and must follow suit; 8D is a renege.
+    t.card("8D", source="reader")
+    reneges = list(journal.records("B1", kinds=["renege"]))
+    assert len(reneges) == 1 and reneges[0].payload["seat"] == 3
+    assert hand.to_act == 3 and parse_card("8D") in hand.held(3)
+    t.card("4S", source="reader")
+    assert hand.tricks.get(1) == 1
+    with pytest.raises(IllegalActionError):
+        t.card("9C", source="reader")   # not a card seat 1 holds
+    # Seat 1 leads each trick she wins; seat 2 must head the led heart; the dealer trumps.
+    for code in ("KS", "KH", "5S", "QS", "QH", "6S", "2H", "AH", "8D", "7S", "3H", "3C"):
+        t.card(code, source="reader")
+    assert t.hand is None
+    close = list(journal.records("B1", kinds=["hand.close"]))[-1].payload
+    assert close["tricks"] == {"1": 3, "2": 0, "3": 2}
+    # The dealer reneged, so seat 1 with the most tricks among the others takes the pot.
+    assert close["winner"] == "1" and close["won"] == 6
+    assert close["penalties"] == {"2": 6, "3": 6}   # bourré and the reneger match the pot
+    assert close["bourre"] == ["2"] and close["pot"] == 12
+    info = journal.recent_rounds("B1", 1)[0]
+    assert info.status == "settled" and info.summary["winner"] == "1"
+    (recalled,) = recall(journal, "B1", 1)
+    assert recalled["plays"][2]["misplay"]["seat"] == 3
+
+
+def test_restart_mid_hand_and_void(journal: Journal) -> None:
+    t = table(journal)
+    sup = supervisor(journal)
+    t.start_session([1, 2, 3, 4], 4)
+    t.start_hand()
+    deal_all(t, BOURRE_DECK.shuffled(random.Random(5)))
+    t.decide(1, stay=True)
+    chips_mid = dict(t.hand.chips)  # type: ignore[union-attr]
+    again = table(journal)          # the station restarts here
+    assert again.hand is not None and again.hand.phase is Phase.DECISIONS
+    assert again.hand.to_act == 2 and dict(again.hand.chips) == chips_mid
+    with pytest.raises(TableError, match="reason is required"):
+        again.void(sup, "")
+    again.void(sup, "cards exposed during the deal")
+    assert again.hand is None
+    assert again.session is not None and dict(again.session.chips) == {1: 100, 2: 100,
+                                                                       3: 100, 4: 100}
+    assert journal.recent_rounds("B1", 1)[0].status == "voided"
+    again.start_hand()      # the deal passes on as if the void hand never was
+    assert again.hand is not None
+
+
+def test_simulated_sessions_replay_exactly(tmp_path: Path) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
+    journal = Journal(db, create_key(tmp_path / "k"))
+    try:
+        assert simulate_bourre(journal, "B1", hands=45, seed=11, quiet=True) == 45
+        closes = list(journal.records("B1", kinds=["session.close"]))
+        assert closes, "a 30-minute session of 60-second hands ends within 45 hands"
+        report = replay(journal, "B1")
+        assert report.ok, report.differences
+        assert report.by_status == {"settled": 45}
+        assert meter_differences(journal, "B1", report) == []
+        assert journal.verify("B1")[0].ok
+    finally:
+        db.close()
