@@ -1,0 +1,88 @@
+"""Table service benchmarks: complete rounds through the real service and journal.
+
+    .venv/bin/python benchmarks/bench_table.py [--rounds N] [--backend sqlite|postgresql|both]
+
+A La Pair'e round here is what a live table does: the wagers placed as one step, three cards
+each settled and committed, and three payout confirmations (the last one closing the round and
+updating the meters): 7 durable commits. It is driven straight through ``LaPaireTable`` (no
+device), so the figure is the service and the journal. ``simulate`` adds the simulated shoe
+on top; its figure is printed too. Bourré hands go through the devices, as in ``simulate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import create_key
+from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
+from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.table.bourre_sim import simulate_bourre
+from dealer_station.table.lapaire_sim import random_wagers, simulate_lapaire
+from dealer_station.table.lapaire_table import LaPaireTable
+
+
+def bench(url: str, key_dir: Path, rounds: int, label: str) -> None:
+    db = open_database(url)
+    journal = Journal(db, create_key(key_dir / f"{label}.key"))
+    table = LaPaireTable(journal, "BENCH", load_lapaire_config(), dealer="bench/dealer")
+    rng = random.Random(1)
+    table.place_many(random_wagers(rng, table.config))   # warm up: compile the paytable
+    for n, card in enumerate(LAPAIRE_DECK.shuffled(rng)[:3], 1):
+        table.deal(card)
+        table.confirm_payout(n)
+    plans = [(random_wagers(rng, table.config), LAPAIRE_DECK.shuffled(rng)[:3])
+             for _ in range(rounds)]
+    start = time.perf_counter()
+    for wagers, cards in plans:
+        table.place_many(wagers)
+        for card in cards:
+            table.deal(card)
+        for n in (1, 2, 3):
+            table.confirm_payout(n)
+    took = time.perf_counter() - start
+    wagers = sum(len(w) for w, _ in plans)
+    print(f"{label}: La Pair'e through the table service: {rounds / took:,.0f} rounds/s "
+          f"({rounds} rounds, {wagers / rounds:.1f} wagers each, 7 commits per round, "
+          f"{7 * rounds / took:,.0f} commits/s)")
+    n = max(50, rounds // 10)
+    start = time.perf_counter()
+    simulate_lapaire(journal, "SIM", rounds=n, seed=2, quiet=True)
+    took = time.perf_counter() - start
+    print(f"{label}: simulate, La Pair'e with the simulated shoe: {n / took:,.0f} rounds/s")
+    start = time.perf_counter()
+    simulate_bourre(journal, "BSIM", hands=n, seed=3, quiet=True)
+    took = time.perf_counter() - start
+    print(f"{label}: simulate, Bourré with the simulated shoe and reader: {n / took:,.0f} "
+          f"hands/s")
+    db.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="ds-bench-") as tmp:
+        root = Path(tmp)
+        if args.backend in ("sqlite", "both"):
+            bench(f"sqlite:///{root / 'journal.db'}", root, args.rounds, "sqlite")
+        if args.backend in ("postgresql", "both"):
+            bindir = find_bindir()
+            if bindir is None:
+                print(f"postgresql: skipped: {MISSING_MESSAGE}", file=sys.stderr)
+            else:
+                with PgCluster(bindir, durable=True) as cluster:
+                    bench(cluster.create_database("bench"), root, args.rounds, "postgresql")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
