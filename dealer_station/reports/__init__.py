@@ -1,0 +1,1 @@
+"""Audit reports on paper, built only from the journal (see docs/reports.md)."""

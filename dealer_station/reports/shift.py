@@ -1,0 +1,392 @@
+"""The table shift report: what a table did in a period, from its journal alone.
+
+Figures come from the meters each closing record carries (``round.close``, ``hand.close`` and
+``void`` hold ``meters`` = {wager kind or "total": {wagered, paid, house_win}}), read in one
+pass in sequence order; rounds are never replayed, so 100,000 rounds take seconds. A round
+belongs to the period in which it closed. Meters at open are the sum of every closing record
+before the period; at close, up to the last record the report covers. Dealers and
+configuration versions come from the records that opened the rounds, exceptions from the
+journal's events, and the theoretical edge from the par sheet of each round's configuration
+version.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib.units import mm
+
+from dealer_station.audit.journal import ConfigVersion, Journal, Record
+from dealer_station.reports import charts
+from dealer_station.reports.source import (
+    Coverage,
+    Period,
+    config_in_force,
+    coverage,
+    game_label,
+)
+from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
+from dealer_station.reports.text import (
+    MoneyUnit,
+    describe_payload,
+    local,
+    local_short,
+    percent,
+    percent_range,
+    ratio,
+    short_hash,
+    zone_name,
+)
+from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
+
+OPEN_KINDS = ("round.open", "hand.open")
+CLOSE_KINDS = ("round.close", "hand.close", "void")
+#: What the shift report lists as exceptions to the normal flow of play.
+EXCEPTION_KINDS = ("void", "correction", "halt", "resolve", "misread", "card.held", "renege",
+                   "recovery", "device.fault", "device.lost", "clock.jump")
+TOTAL = "total"
+#: Hour-by-hour bars up to this many hours; beyond, the hours of the day are summed.
+MAX_HOURLY_BARS = 48
+
+
+def kind_label(kind: str) -> str:
+    from dealer_station.settlement.lapaire_config import KIND_LABELS
+
+    return {TOTAL: "Total", "bourre": "Bourré pots"}.get(kind) or KIND_LABELS.get(kind, kind)
+
+
+def _kind_order(kind: str) -> tuple[int, str]:
+    from dealer_station.settlement.lapaire_config import BET_KINDS
+
+    return (BET_KINDS.index(kind) if kind in BET_KINDS else len(BET_KINDS), kind)
+
+
+@dataclass
+class Figures:
+    """One meter: rounds that had it, amounts wagered and paid, the house's win."""
+
+    rounds: int = 0
+    wagered: int = 0
+    paid: int = 0
+    house_win: int = 0
+
+    def add(self, m: Mapping[str, Any]) -> None:
+        self.rounds += 1
+        self.wagered += int(m.get("wagered", 0))
+        self.paid += int(m.get("paid", 0))
+        self.house_win += int(m.get("house_win", 0))
+
+    @property
+    def hold(self) -> Fraction | None:
+        return ratio(self.house_win, self.wagered)
+
+    def plus(self, other: Figures) -> Figures:
+        return Figures(self.rounds + other.rounds, self.wagered + other.wagered,
+                       self.paid + other.paid, self.house_win + other.house_win)
+
+
+@dataclass
+class DealerShift:
+    dealer: str
+    rounds: int = 0
+    first: str = ""
+    last: str = ""
+
+
+@dataclass
+class ShiftData:
+    """Every figure the shift report prints (tests compare these with the journal)."""
+
+    table: str
+    coverage: Coverage
+    money: MoneyUnit
+    games: list[str] = field(default_factory=list)
+    rounds_settled: int = 0
+    rounds_voided: int = 0
+    first_round: int | None = None
+    last_round: int | None = None
+    kinds: dict[str, Figures] = field(default_factory=dict)
+    meters_open: dict[str, Figures] = field(default_factory=dict)
+    meters_close: dict[str, Figures] = field(default_factory=dict)
+    hourly: list[tuple[str, int]] = field(default_factory=list)
+    hourly_title: str = ""
+    dealers: list[DealerShift] = field(default_factory=list)
+    versions: dict[str, int] = field(default_factory=dict)
+    theoretical: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+    exceptions: list[Record] = field(default_factory=list)
+    version_info: dict[str, ConfigVersion] = field(default_factory=dict)
+
+    @property
+    def rounds_played(self) -> int:
+        return self.rounds_settled + self.rounds_voided
+
+    @property
+    def total(self) -> Figures:
+        return self.kinds.get(TOTAL, Figures())
+
+
+def _edges(content: Mapping[str, Any], game: str) -> dict[str, tuple[Fraction, Fraction]]:
+    """Per wager kind, the lowest and highest house edge of its offered spots."""
+    if game != "lapaire":
+        return {}
+    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+    from dealer_station.settlement.lapaire_math import par_sheet
+
+    out: dict[str, tuple[Fraction, Fraction]] = {}
+    for row in par_sheet(parse_lapaire_config(dict(content), "<journal>")):
+        lo, hi = out.get(row.bet, (row.house_edge, row.house_edge))
+        out[row.bet] = (min(lo, row.house_edge), max(hi, row.house_edge))
+    return out
+
+
+def _hour_buckets(wins: Mapping[datetime, int]) -> tuple[list[tuple[str, int]], str]:
+    if not wins:
+        return [], "Win by hour"
+    first, last = min(wins), max(wins)
+    hours = int((last - first).total_seconds() // 3600) + 1
+    if hours <= MAX_HOURLY_BARS:
+        out = []
+        for i in range(hours):
+            h = first + timedelta(hours=i)
+            out.append((h.strftime("%H:00") if hours <= 24 else h.strftime("%d %H:00"),
+                        wins.get(h, 0)))
+        return out, f"House win by hour ({zone_name(first)})"
+    by_hour = [0] * 24
+    for h, v in wins.items():
+        by_hour[h.hour] += v
+    return ([(f"{h:02d}:00", by_hour[h]) for h in range(24)],
+            f"House win by hour of day, all {hours // 24 + 1} days of the period summed "
+            f"({zone_name(last)})")
+
+
+def gather(journal: Journal, table: str, period: Period) -> ShiftData:
+    """Read the period's figures from the journal (one pass over the closing records)."""
+    cov = coverage(journal, table, period)
+    versions = journal.config_versions(table)
+    at = cov.last.ts if cov.last else period.until_iso
+    in_force = config_in_force(journal, table, at, versions)
+    data = ShiftData(table, cov, MoneyUnit.of(in_force.content if in_force else None),
+                     version_info={v.version: v for v in versions})
+    if cov.last is None:
+        return data
+    since, until = period.since_iso, period.until_iso
+    opens: dict[int, tuple[str, str, str, str]] = {}
+    meters_open: dict[str, Figures] = defaultdict(Figures)
+    kinds: dict[str, Figures] = defaultdict(Figures)
+    by_version: dict[tuple[str, str], int] = defaultdict(int)
+    wins: dict[datetime, int] = defaultdict(int)
+    dealers: dict[str, DealerShift] = {}
+    games: set[str] = set()
+    round_nos: list[int] = []
+    for rec in journal.records(table, to_seq=cov.last.seq, kinds=OPEN_KINDS + CLOSE_KINDS):
+        p_ = rec.payload
+        rno = rec.round_no if rec.round_no is not None else -1
+        if rec.kind in OPEN_KINDS:
+            opens[rno] = (str(p_.get("dealer") or rec.actor), str(p_.get("config_version")),
+                          str(p_.get("game")), rec.ts)
+            continue
+        meters = p_.get("meters") or {}
+        if since is not None and rec.ts < since:
+            for k, m in meters.items():
+                meters_open[k].add(m)
+            continue
+        if until is not None and rec.ts >= until:
+            continue
+        dealer, version, game, opened = opens.get(rno, (rec.actor, "", "", rec.ts))
+        if rec.kind == "void":
+            data.rounds_voided += 1
+        else:
+            data.rounds_settled += 1
+        round_nos.append(rno)
+        games.add(game)
+        for k, m in meters.items():
+            kinds[k].add(m)
+            if k != TOTAL:
+                by_version[(k, version)] += int(m.get("wagered", 0))
+        data.versions[version] = data.versions.get(version, 0) + 1
+        if TOTAL in meters:
+            hour = datetime.fromisoformat(rec.ts).astimezone().replace(
+                minute=0, second=0, microsecond=0)
+            wins[hour] += int(meters[TOTAL].get("house_win", 0))
+        d = dealers.get(dealer)
+        if d is None:
+            d = dealers[dealer] = DealerShift(dealer, 0, opened, rec.ts)
+        d.rounds += 1
+        d.first, d.last = min(d.first, opened), max(d.last, rec.ts)
+    data.games = sorted(g for g in games if g)
+    data.kinds = dict(sorted(kinds.items(), key=lambda kv: _kind_order(kv[0])))
+    data.meters_open = dict(meters_open)
+    close: dict[str, Figures] = {}
+    for k in set(meters_open) | set(kinds):
+        close[k] = meters_open.get(k, Figures()).plus(kinds.get(k, Figures()))
+    data.meters_close = dict(sorted(close.items(), key=lambda kv: _kind_order(kv[0])))
+    if round_nos:
+        data.first_round, data.last_round = min(round_nos), max(round_nos)
+    data.hourly, data.hourly_title = _hour_buckets(wins)
+    data.dealers = sorted(dealers.values(), key=lambda d: d.first)
+    data.theoretical = _theoretical(by_version, data.version_info)
+    data.exceptions = journal.events(table, period.since, period.until, EXCEPTION_KINDS)
+    if cov.last is not None:
+        data.exceptions = [e for e in data.exceptions if e.seq <= cov.last.seq]
+    return data
+
+
+def _theoretical(handle: Mapping[tuple[str, str], int], versions: Mapping[str, Any]
+                 ) -> dict[str, tuple[Fraction, Fraction]]:
+    """Handle-weighted par-sheet edge per kind (and in total), low and high."""
+    edges: dict[str, dict[str, tuple[Fraction, Fraction]]] = {}
+    sums: dict[str, list[Fraction]] = defaultdict(lambda: [Fraction(0), Fraction(0)])
+    weight: dict[str, int] = defaultdict(int)
+    for (kind, version), amount in handle.items():
+        if version not in edges:
+            v = versions.get(version)
+            edges[version] = _edges(v.content, v.game) if v is not None else {}
+        edge = edges[version].get(kind)
+        if edge is None or amount == 0:
+            continue
+        for key in (kind, TOTAL):
+            sums[key][0] += edge[0] * amount
+            sums[key][1] += edge[1] * amount
+            weight[key] += amount
+    return {k: (lo / weight[k], hi / weight[k]) for k, (lo, hi) in sums.items() if weight[k]}
+
+
+# --- the printed report ----------------------------------------------------------------------
+
+def _figures_rows(data: ShiftData) -> list[list[str]]:
+    fmt = data.money.fmt
+    rows = []
+    for kind, f in data.kinds.items():
+        if kind == TOTAL:
+            continue
+        lo_hi = data.theoretical.get(kind)
+        rows.append([kind_label(kind), f"{f.rounds:,}", fmt(f.wagered), fmt(f.paid),
+                     fmt(f.house_win), percent(f.hold),
+                     percent_range(*lo_hi) if lo_hi else "-"])
+    t = data.total
+    lo_hi = data.theoretical.get(TOTAL)
+    rows.append(["Total", f"{t.rounds:,}", fmt(t.wagered), fmt(t.paid), fmt(t.house_win),
+                 percent(t.hold), percent_range(*lo_hi) if lo_hi else "-"])
+    return rows
+
+
+def exception_rows(records: Iterable[Record]) -> list[list[str]]:
+    rows = []
+    for e in records:
+        why = e.payload.get("reason") or e.payload.get("detail") or e.payload.get("note") or ""
+        detail = describe_payload(e.payload, skip=("reason", "detail", "note", "meters",
+                                                   "remedy"))
+        rows.append([local_short(e.ts), "" if e.round_no is None else str(e.round_no),
+                     e.kind, e.actor, str(why), detail])
+    return rows
+
+
+def render(data: ShiftData, out: Path | str, verification: Verification, *,
+           paper: str = "A4") -> BuiltReport:
+    cov = data.coverage
+    money = data.money
+    fmt = money.fmt
+    games = ", ".join(game_label(g) for g in data.games) or "-"
+    r = ReportBuilder(kind="shift", title="Table shift report", table=data.table,
+                      period=cov.label, subject=games, paper=paper)
+    w = r.width
+    t = data.total
+    th = data.theoretical.get(TOTAL)
+    dealers = ", ".join(f"{d.dealer} ({d.rounds:,})" for d in data.dealers) or "none"
+    rounds = (f"{data.rounds_played:,} ({data.rounds_settled:,} settled, "
+              f"{data.rounds_voided:,} voided)")
+    if data.first_round is not None:
+        rounds += f"; rounds {data.first_round:,} to {data.last_round:,}"
+    summary: list[tuple[str, Any]] = [
+        ("Table", data.table), ("Game", games), ("Period", cov.label),
+        ("Dealers on shift (rounds)", dealers),
+        ("Rounds played", rounds),
+        ("Wagered", money.full(t.wagered)), ("Paid to players", money.full(t.paid)),
+        ("House win", money.full(t.house_win)),
+        ("Actual hold", percent(t.hold)),
+        ("Theoretical edge", percent_range(*th) if th else "-"),
+        ("Exceptions", f"{len(data.exceptions):,} (listed below)"),
+    ]
+    r.add(facts(summary))
+    r.heading(f"Wagered, paid and won by wager kind ({money.label})")
+    r.add(grid(["Wager kind", "Rounds", "Wagered", "Paid", "House win", "Actual hold",
+                "Theoretical edge"], _figures_rows(data),
+               [w * 0.20, w * 0.09, w * 0.15, w * 0.15, w * 0.15, w * 0.11, w * 0.15],
+               numeric=(1, 2, 3, 4, 5, 6), bold_last=True))
+    r.add(p("Paid: what players won beyond their returned stakes. House win: stakes lost "
+            "less amounts paid. Actual hold: house win / wagered. Theoretical edge: the par "
+            "sheet of the configuration version each round was played under, weighted by the "
+            "amount wagered; where a kind's spots are priced differently, the range from all "
+            "its wagers on its lowest-edge spot to all on its highest. Voided rounds count "
+            "with the stages settled before the void; returned wagers count nowhere.",
+            "note"))
+    if data.hourly:
+        r.heading("Charts")
+        r.add(charts.win_by_hour(data.hourly, money, w, data.hourly_title))
+        r.space()
+        handle = [(kind_label(k), f.wagered) for k, f in data.kinds.items() if k != TOTAL]
+        r.add(charts.handle_by_kind(handle, money, w,
+                                    f"Handle by wager kind ({money.currency})"))
+        r.heading(f"{data.hourly_title}: figures ({money.label})")
+        r.add(grid(["Hour", "House win"],
+                   [[label, fmt(v)] for label, v in data.hourly], [w * 0.2, w * 0.2],
+                   numeric=(1,)))
+    r.heading("Dealers on shift")
+    r.add(grid(["Dealer", "Rounds", "First round opened", "Last round closed"],
+               [[d.dealer, f"{d.rounds:,}", local(d.first), local(d.last)]
+                for d in data.dealers] or [["none", "", "", ""]],
+               [w * 0.3, w * 0.12, w * 0.29, w * 0.29], numeric=(1,)))
+    r.heading(f"Meters at open and close ({money.label})")
+    meter_rows = []
+    for k, c in data.meters_close.items():
+        o = data.meters_open.get(k, Figures())
+        meter_rows.append([kind_label(k), fmt(o.wagered), fmt(o.paid), fmt(o.house_win),
+                           fmt(c.wagered), fmt(c.paid), fmt(c.house_win)])
+    if meter_rows and meter_rows[0][0] == "Total":
+        meter_rows.append(meter_rows.pop(0))
+    r.add(grid(["Meter", "Wagered", "Paid", "House win", "Wagered", "Paid", "House win"],
+               meter_rows or [["-"] * 7], [w * 0.16] + [w * 0.14] * 6,
+               numeric=(1, 2, 3, 4, 5, 6), bold_last=bool(meter_rows),
+               groups=[("At open", 1, 3), ("At close", 4, 6)]))
+    r.add(p("Meters are cumulative over every round the journal records for this table: at "
+            "open, the rounds closed before the period; at close, up to the last record this "
+            "report covers.", "note"))
+    r.heading("Configuration versions played")
+    version_rows = []
+    for version, n in data.versions.items():
+        v = data.version_info.get(version)
+        version_rows.append([short_hash(version, 16), f"{n:,}",
+                             local(v.created_at) if v else "-", v.created_by if v else "-",
+                             v.reason if v else "not in the journal"])
+    r.add(grid(["Version", "Rounds", "Recorded", "By", "Why"], version_rows or
+               [["-", "", "", "", ""]], [w * 0.22, w * 0.1, w * 0.24, w * 0.16, w * 0.28],
+               numeric=(1,), wrap=(4,)))
+    r.heading(f"Exceptions ({len(data.exceptions):,})")
+    if data.exceptions:
+        r.add(grid(["Time", "Round", "What", "Who", "Why", "Detail"],
+                   exception_rows(data.exceptions),
+                   [w * 0.15, w * 0.07, w * 0.1, w * 0.17, w * 0.27, w * 0.24],
+                   wrap=(3, 4, 5), numeric=(1,), font_size=7))
+    else:
+        r.add(p("No voids, corrections, misreads, device faults, reneges or other exceptions "
+                "in the period."))
+    return r.build(out, verification.result(), cov.first, cov.last, data=data)
+
+
+def build_shift_report(journal: Journal, table: str, period: Period | None = None, *,
+                       out: Path | str, paper: str = "A4",
+                       background_above: int = BACKGROUND_ABOVE_RECORDS) -> BuiltReport:
+    """Write the shift report of ``table`` for ``period`` (default: everything recorded)."""
+    period = period or Period()
+    verification = Verification(journal, table, background_above=background_above)
+    try:
+        data = gather(journal, table, period)
+        return render(data, out, verification, paper=paper)
+    finally:
+        verification.cancel()

@@ -1,0 +1,136 @@
+"""What every report reads from the journal: the period, the records it covers, the money.
+
+Reports read the journal only (records, configuration versions and the chain), never the
+station's memory, so a report printed a year later says what it said on the night. Times are
+compared as the stored UTC text, which sorts as time does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from dealer_station.audit import schema
+from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
+from dealer_station.errors import StationError
+from dealer_station.reports.text import MoneyUnit, local
+
+J = schema.journal
+
+GAME_LABELS = {"lapaire": "La Pair'e", "bourre": "Bourré"}
+
+
+def game_label(game: str) -> str:
+    return GAME_LABELS.get(game, game)
+
+
+@dataclass(frozen=True)
+class Period:
+    """``since`` inclusive, ``until`` exclusive, both UTC; None = from the first record /
+    to the last."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("since", "until"):
+            value = getattr(self, name)
+            if value is not None and value.tzinfo is None:
+                raise StationError(f"the period's {name} time needs a time zone")
+        if self.since is not None and self.until is not None and self.since >= self.until:
+            raise StationError(f"the period is empty: its start ({local(self.since)}) is not "
+                               f"before its end ({local(self.until)}); give --from before --to")
+
+    @property
+    def since_iso(self) -> str | None:
+        return iso_utc(self.since) if self.since else None
+
+    @property
+    def until_iso(self) -> str | None:
+        return iso_utc(self.until) if self.until else None
+
+    def contains(self, ts: str) -> bool:
+        s, u = self.since_iso, self.until_iso
+        return (s is None or ts >= s) and (u is None or ts < u)
+
+    @property
+    def is_everything(self) -> bool:
+        return self.since is None and self.until is None
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The records of one table that fall in a period, and how the period is printed."""
+
+    table: str
+    period: Period
+    first: Record | None
+    last: Record | None
+
+    @property
+    def label(self) -> str:
+        start = local(self.period.since) if self.period.since else (
+            local(self.first.ts) if self.first else "the first record")
+        end = local(self.period.until) if self.period.until else (
+            local(self.last.ts) if self.last else "the last record")
+        text = f"{start} to {end}"
+        return text + (" (everything recorded)" if self.period.is_everything else "")
+
+
+def _record_at(journal: Journal, table: str, seq: int | None) -> Record | None:
+    if seq is None:
+        return None
+    return next(journal.records(table, from_seq=seq, to_seq=seq), None)
+
+
+def coverage(journal: Journal, table: str, period: Period) -> Coverage:
+    """The first and last records of ``table`` whose time is in ``period``."""
+    if period.is_everything:
+        first = _record_at(journal, table, 1)
+        return Coverage(table, period, first, journal.last(table))
+    conds = [J.c.table_id == table]
+    if period.since_iso:
+        conds.append(J.c.ts >= period.since_iso)
+    if period.until_iso:
+        conds.append(J.c.ts < period.until_iso)
+    # Walk the (table, seq) index from each end; ts follows seq except across a clock jump.
+    with journal.db.read() as conn:
+        first_seq = conn.execute(select(J.c.seq).where(*conds).order_by(J.c.seq).limit(1)
+                                 ).scalar()
+        last_seq = conn.execute(select(J.c.seq).where(*conds).order_by(J.c.seq.desc())
+                                .limit(1)).scalar()
+    return Coverage(table, period, _record_at(journal, table, first_seq),
+                    _record_at(journal, table, last_seq))
+
+
+def config_in_force(journal: Journal, table: str, at: str | None,
+                    versions: list[ConfigVersion] | None = None) -> ConfigVersion | None:
+    """The newest configuration version recorded before ``at`` (or the first one there is)."""
+    versions = journal.config_versions(table) if versions is None else versions
+    if not versions:
+        return None
+    before = [v for v in versions if at is None or v.created_at < at]
+    return before[-1] if before else versions[0]
+
+
+def money_for(journal: Journal, table: str, at: str | None) -> MoneyUnit:
+    version = config_in_force(journal, table, at)
+    return MoneyUnit.of(version.content if version else None)
+
+
+def pick_table(journal: Journal, table: str | None) -> str:
+    """``table``, checked, or the journal's only table (the CLI's rule, for the UI too)."""
+    tables = [t for t in journal.tables() if t != "station"]
+    if table:
+        if table not in journal.tables():
+            raise StationError(f"table {table!r} has no records in this journal"
+                               + (f" (tables: {', '.join(tables)})" if tables else ""))
+        return table
+    if len(tables) == 1:
+        return tables[0]
+    if not tables:
+        raise StationError("the journal holds no tables yet: nothing to report")
+    raise StationError(f"the journal holds several tables ({', '.join(tables)}): choose one "
+                       f"with --table")

@@ -1,0 +1,387 @@
+"""The page every report is printed on, and the building blocks of its body.
+
+Every page carries the report's title, the table, the period, "page N of M", the local time it
+was printed and the software version; the footer also says whether the journal verified. The
+body ends with the verification section (the result, the chain head and the hash of the last
+record the report covers), so that section is always on the last page and the paper can be
+checked against the database.
+
+Page totals need the whole document laid out first, so the canvas keeps each page until the
+document is saved and only then writes the headers and footers (the usual "page N of M"
+canvas).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import A4, LETTER, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from dealer_station import __version__
+from dealer_station.audit.journal import Record, VerifyResult
+from dealer_station.errors import StationError
+from dealer_station.reports.text import local
+
+PAGE_SIZES = {"A4": A4, "letter": LETTER}
+MARGIN = 16 * mm
+HEADER_SPACE = 20 * mm
+FOOTER_SPACE = 14 * mm
+
+INK = colors.HexColor("#1a1a1a")
+GREY = colors.HexColor("#6b6b6b")
+RULE = colors.HexColor("#9a9a9a")
+SHADE = colors.HexColor("#e8ecf0")
+ZEBRA = colors.HexColor("#f6f7f9")
+ALERT = colors.HexColor("#b00020")
+GOOD = colors.HexColor("#1b5e20")
+
+
+# --- fonts: DejaVu (every Unicode name prints) where installed, else the PDF core fonts -----
+
+_DEJAVU_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu",
+                "/usr/local/share/fonts/dejavu")
+
+
+def _register_fonts() -> tuple[str, str, str]:
+    for d in _DEJAVU_DIRS:
+        files = {n: Path(d) / f for n, f in (("sans", "DejaVuSans.ttf"),
+                                            ("bold", "DejaVuSans-Bold.ttf"),
+                                            ("mono", "DejaVuSansMono.ttf"))}
+        if all(f.exists() for f in files.values()):
+            try:
+                pdfmetrics.registerFont(TTFont("DS-Sans", str(files["sans"])))
+                pdfmetrics.registerFont(TTFont("DS-Bold", str(files["bold"])))
+                pdfmetrics.registerFont(TTFont("DS-Mono", str(files["mono"])))
+                pdfmetrics.registerFontFamily("DS-Sans", normal="DS-Sans", bold="DS-Bold",
+                                              italic="DS-Sans", boldItalic="DS-Bold")
+                return "DS-Sans", "DS-Bold", "DS-Mono"
+            except Exception:  # a broken font file: fall back to the core fonts
+                break
+    return "Helvetica", "Helvetica-Bold", "Courier"
+
+
+FONT, FONT_BOLD, FONT_MONO = _register_fonts()
+
+
+def _style(name: str, **kw: Any) -> ParagraphStyle:
+    base: dict[str, Any] = {"fontName": FONT, "fontSize": 8.5, "leading": 10.5,
+                            "textColor": INK, "alignment": TA_LEFT}
+    base.update(kw)
+    return ParagraphStyle(name, **base)
+
+
+STYLES: dict[str, ParagraphStyle] = {
+    "body": _style("body"),
+    "small": _style("small", fontSize=7.5, leading=9),
+    "cell": _style("cell", fontSize=7.5, leading=9),
+    "cell_mono": _style("cell_mono", fontName=FONT_MONO, fontSize=7, leading=8.5),
+    "h1": _style("h1", fontName=FONT_BOLD, fontSize=12, leading=15, spaceBefore=2,
+                 spaceAfter=4),
+    "h2": _style("h2", fontName=FONT_BOLD, fontSize=10, leading=13, spaceBefore=8,
+                 spaceAfter=3),
+    "note": _style("note", fontSize=7.5, leading=9, textColor=GREY),
+    "alert": _style("alert", fontName=FONT_BOLD, textColor=ALERT),
+    "mono": _style("mono", fontName=FONT_MONO, fontSize=7.5, leading=9.5),
+}
+
+
+def p(text: str, style: str = "body") -> Paragraph:
+    """A paragraph of plain text (escaped: names and reasons may hold < or &)."""
+    return Paragraph(escape(text), STYLES[style])
+
+
+def rich(markup: str, style: str = "body") -> Paragraph:
+    """A paragraph of reportlab markup (the caller escapes what came from the journal)."""
+    return Paragraph(markup, STYLES[style])
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+Cell = str | Flowable
+
+
+def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
+         *, numeric: Sequence[int] = (), bold_last: bool = False, wrap: Sequence[int] = (),
+         font_size: float = 7.5, groups: Sequence[tuple[str, int, int]] = ()) -> Table:
+    """A ruled table with a shaded header row repeated on every page it runs over.
+
+    ``numeric`` columns are right-aligned; ``wrap`` columns are set as paragraphs so long
+    reasons wrap inside their cell; ``bold_last`` sets the last row (a total) in bold;
+    ``groups`` adds a row above the headers with (title, first column, last column) spans.
+    """
+    cell_style = ParagraphStyle("c", parent=STYLES["cell"], fontSize=font_size,
+                                leading=font_size + 1.5)
+    top = 1 if groups else 0
+    body: list[list[Cell]] = []
+    if groups:
+        over: list[Cell] = [""] * len(headers)
+        for title, a, _b in groups:
+            over[a] = title
+        body.append(over)
+    body.append(list(headers))
+    for row in rows:
+        body.append([Paragraph(escape(c), cell_style) if i in wrap and isinstance(c, str)
+                     else c for i, c in enumerate(row)])
+    t = Table(body, colWidths=list(widths), repeatRows=1 + top, hAlign="LEFT")
+    cmds: list[tuple[Any, ...]] = [
+        ("FONT", (0, 0), (-1, top), FONT_BOLD, font_size),
+        ("FONT", (0, top + 1), (-1, -1), FONT, font_size),
+        ("TEXTCOLOR", (0, 0), (-1, -1), INK),
+        ("BACKGROUND", (0, 0), (-1, top), SHADE),
+        ("LINEBELOW", (0, top), (-1, top), 0.6, RULE),
+        ("LINEBELOW", (0, -1), (-1, -1), 0.6, RULE),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.6),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.6),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]
+    for title, a, b in groups:
+        cmds.append(("SPAN", (a, 0), (b, 0)))
+        cmds.append(("ALIGN", (a, 0), (b, 0), "CENTER"))
+        cmds.append(("LINEBELOW", (a, 0), (b, 0), 0.4, RULE))
+    for i in numeric:
+        cmds.append(("ALIGN", (i, top), (i, -1), "RIGHT"))
+    for r in range(top + 2, len(body), 2):
+        cmds.append(("BACKGROUND", (0, r), (-1, r), ZEBRA))
+    if bold_last and rows:
+        cmds.append(("FONT", (0, -1), (-1, -1), FONT_BOLD, font_size))
+        cmds.append(("LINEABOVE", (0, -1), (-1, -1), 0.6, RULE))
+    t.setStyle(TableStyle(cmds))
+    return t
+
+
+def facts(pairs: Sequence[tuple[str, Cell]], widths: tuple[float, float] = (48 * mm, 128 * mm)
+          ) -> Table:
+    """A two-column list of labelled facts (the report's summary block)."""
+    body = [[p(k, "cell"), v if not isinstance(v, str) else p(v, "cell")] for k, v in pairs]
+    t = Table(body, colWidths=list(widths), hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("TEXTCOLOR", (0, 0), (0, -1), GREY),
+    ]))
+    return t
+
+
+# --- the document ------------------------------------------------------------------------------
+
+@dataclass
+class PageMeta:
+    """What the header and footer of every page say."""
+
+    title: str
+    table: str
+    period: str
+    subject: str = ""
+    printed: str = field(default_factory=lambda: local(datetime.now().astimezone()))
+    version: str = __version__
+    verified: str = ""
+    verified_ok: bool = True
+    pages: int = 0
+
+
+class _PagedCanvas(Canvas):
+    """Holds every page until save(), then writes headers and footers knowing the total."""
+
+    def __init__(self, *args: Any, meta: PageMeta, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._meta = meta
+        self._held: list[dict[str, Any]] = []
+
+    def showPage(self) -> None:
+        self._held.append(dict(self.__dict__))
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._held)
+        self._meta.pages = total
+        for n, state in enumerate(self._held, 1):
+            self.__dict__.update(state)
+            self._decorate(n, total)
+            super().showPage()
+        super().save()
+
+    def _decorate(self, n: int, total: int) -> None:
+        m = self._meta
+        width, height = self._pagesize
+        left, right = MARGIN, width - MARGIN
+        top = height - MARGIN
+        self.saveState()
+        self.setFillColor(INK)
+        self.setFont(FONT_BOLD, 11)
+        self.drawString(left, top - 9, m.title)
+        self.setFont(FONT_BOLD, 9.5)
+        self.drawRightString(right, top - 9, f"Table {m.table}")
+        self.setFont(FONT, 8)
+        self.setFillColor(GREY)
+        self.drawString(left, top - 21, f"Period: {m.period}")
+        if m.subject:
+            self.drawRightString(right, top - 21, m.subject)
+        self.setStrokeColor(RULE)
+        self.setLineWidth(0.6)
+        self.line(left, top - 26, right, top - 26)
+        bottom = MARGIN
+        self.line(left, bottom + 16, right, bottom + 16)
+        self.setFont(FONT, 7.5)
+        self.setFillColor(GREY)
+        self.drawString(left, bottom + 6, f"Printed {m.printed} by Dealer Station {m.version}")
+        self.setFillColor(INK if m.verified_ok else ALERT)
+        if not m.verified_ok:
+            self.setFont(FONT_BOLD, 7.5)
+        self.drawCentredString((left + right) / 2 + 20 * mm, bottom + 6, m.verified)
+        self.setFont(FONT_BOLD, 8)
+        self.setFillColor(INK)
+        self.drawRightString(right, bottom + 6, f"Page {n} of {total}")
+        self.restoreState()
+
+
+@dataclass(frozen=True)
+class BuiltReport:
+    """A written report: where, how many pages, and what its last page certifies."""
+
+    path: Path
+    kind: str
+    title: str
+    table: str
+    pages: int
+    verification: VerifyResult
+    last_record: Record | None
+    data: Any = None
+
+
+def verification_section(result: VerifyResult, first: Record | None, last: Record | None,
+                         note: str = "") -> Flowable:
+    """The closing section: the chain's verification and the records this report covers."""
+    if result.ok:
+        verdict = rich(f"<font color='#1b5e20'><b>Journal verified: intact.</b></font> "
+                       f"Table {escape(result.table_id)}: {result.records:,} records, chain "
+                       f"intact from record 1 to record {result.last_seq:,}; "
+                       f"{result.checkpoints} checkpoint(s) confirmed.")
+    else:
+        verdict = rich(f"<font color='#b00020'><b>JOURNAL VERIFICATION FAILED at record "
+                       f"{result.bad_seq}:</b> {escape(result.problem or '')}</font> "
+                       f"Records after {result.last_seq:,} cannot be relied on; call the "
+                       f"operator and keep this paper.")
+    rows: list[tuple[str, Cell]] = [("Verification", verdict)]
+    if result.last_hash:
+        rows.append(("Chain head", rich(f"record {result.last_seq:,}, hash "
+                                        f"<font name='{FONT_MONO}'>{result.last_hash}</font>",
+                                        "small")))
+    if last is None:
+        rows.append(("Records covered", p("none: the journal holds no record of this table "
+                                          "in the period")))
+    else:
+        span = f"{first.seq:,} to {last.seq:,}" if first is not None else f"up to {last.seq:,}"
+        rows.append(("Records covered", p(f"{span} (the last at {local(last.ts)}, "
+                                          f"{last.kind})")))
+        rows.append(("Last record hash", rich(f"<font name='{FONT_MONO}'>{last.hash}</font>",
+                                              "small")))
+    rows.append(("How to check", p("Run 'dealer-station audit verify --table "
+                                   f"{result.table_id}' on the journal database with its key; "
+                                   "the record numbered above must carry the hash printed "
+                                   "here.", "small")))
+    block: list[Flowable] = [Spacer(1, 4 * mm), rich("Journal verification", "h2"),
+                             facts(rows)]
+    if note:
+        block.append(p(note, "note"))
+    return KeepTogether(block)
+
+
+class ReportBuilder:
+    """Collects a report's body and writes the PDF with the page template."""
+
+    def __init__(self, *, kind: str, title: str, table: str, period: str, subject: str = "",
+                 paper: str = "A4", landscape_pages: bool = False) -> None:
+        if paper not in PAGE_SIZES:
+            raise StationError(f"unknown paper size {paper!r}: use one of "
+                               f"{', '.join(PAGE_SIZES)}")
+        size = PAGE_SIZES[paper]
+        self.pagesize = landscape(size) if landscape_pages else size
+        self.kind = kind
+        self.meta = PageMeta(title=title, table=table, period=period, subject=subject)
+        self.story: list[Flowable] = []
+
+    @property
+    def width(self) -> float:
+        """The width of the text frame."""
+        return float(self.pagesize[0] - 2 * MARGIN)
+
+    def add(self, *flowables: Flowable) -> None:
+        self.story.extend(flowables)
+
+    def heading(self, text: str, level: int = 2) -> None:
+        # Keep a heading with at least a few lines of what follows it.
+        self.story.append(CondPageBreak(30 * mm))
+        self.story.append(p(text, "h1" if level == 1 else "h2"))
+
+    def space(self, height: float = 3 * mm) -> None:
+        self.story.append(Spacer(1, height))
+
+    def build(self, out: Path | str, verification: VerifyResult, first: Record | None,
+              last: Record | None, *, note: str = "", data: Any = None) -> BuiltReport:
+        """Write the PDF to ``out`` (atomically: a failed build leaves no half file)."""
+        out = Path(out)
+        m = self.meta
+        if verification.ok:
+            m.verified = (f"Journal verified intact to record {verification.last_seq:,}")
+        else:
+            m.verified = f"JOURNAL VERIFICATION FAILED at record {verification.bad_seq}"
+            m.verified_ok = False
+        self.story.append(verification_section(verification, first, last, note))
+        folder = out.parent if str(out.parent) else Path(".")
+        if not folder.is_dir():
+            raise StationError(f"cannot write the report to {out}: folder {folder} does not "
+                               f"exist")
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=folder)
+        except OSError as e:
+            raise StationError(f"cannot write the report to {out}: {e.strerror}") from None
+        os.close(fd)
+        try:
+            doc = BaseDocTemplate(
+                tmp, pagesize=self.pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
+                topMargin=MARGIN + HEADER_SPACE - 6 * mm, bottomMargin=MARGIN + FOOTER_SPACE,
+                title=f"{m.title} - table {m.table}", author="Dealer Station",
+                subject=m.period, creator=f"Dealer Station {m.version}")
+            frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
+                          leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+            doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+            canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
+            doc.build(self.story, canvasmaker=canvasmaker)
+            os.replace(tmp, out)
+        except OSError as e:
+            raise StationError(f"cannot write the report to {out}: {e.strerror or e}") from None
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        return BuiltReport(out, self.kind, m.title, m.table, m.pages, verification, last, data)
