@@ -51,6 +51,11 @@ def table(journal: Journal) -> LaPaireTable:
     return LaPaireTable(journal, "T1", load_lapaire_config(), dealer=DEALER)
 
 
+def pay_all(t: LaPaireTable) -> None:
+    while t.unconfirmed():
+        t.confirm_payout(t.unconfirmed()[0])
+
+
 K_STRAIGHT = Wager(1, "straight", ("K",), 100)
 RED = Wager(1, "red", (), 200)
 
@@ -71,12 +76,15 @@ def test_a_round_is_journaled_before_each_step_is_acknowledged(journal: Journal)
     assert [r.win for r in stage1.results] == [1200, 200, 500]
     kinds = [r.kind for r in journal.records("T1")]
     assert kinds[-3:] == ["betting.close", "card", "stage.settle"]
+    assert t.unconfirmed() == [1]
     t.confirm_payout(1)
     t.deal("2C")
-    t.confirm_payout(2)
+    assert t.unconfirmed() == []   # nothing to pay on stage 2: the dealer is not asked
     t.deal("9D")
-    assert t.confirm_payout(3) is True
-    assert t.current is None
+    assert t.current is None       # nor on stage 3, so the round closed with its card
+    auto = [r for r in journal.records("T1", kinds=["payout.confirm"])]
+    assert [(r.payload["stage"], r.actor) for r in auto] == [
+        (1, DEALER), (2, "station"), (3, "station")]
     info = journal.recent_rounds("T1", 1)[0]
     assert info.status == "settled"
     assert info.summary["total_win"] == 1900
@@ -194,9 +202,9 @@ def test_config_change_takes_effect_between_rounds(journal: Journal) -> None:
     version = t.change_config(op, new, "no poker tonight")
     assert t.pending is not None and t.version == first_version
     t.place(Wager(1, "poker", (), 100))   # the open round keeps its version
-    for n, card in enumerate(["2C", "3C", "4C"], 1):
+    for card in ["2C", "3C", "4C"]:
         t.deal(card)
-        t.confirm_payout(n)
+        pay_all(t)
     with pytest.raises(WagerError, match="not offered"):
         t.place_many([K_STRAIGHT, Wager(1, "poker", (), 100)])
     t.place(K_STRAIGHT)
@@ -222,7 +230,7 @@ def test_a_restart_restores_the_open_round_at_its_stage(sqlite_journal: Journal)
     assert again.current.engine.seat_totals()[1].win == 1200 + 200 + 22500
     again.confirm_payout(2)
     again.deal("3H")
-    again.confirm_payout(3)
+    assert again.current is None
     # Nothing was paid twice.
     assert sqlite_journal.meters("T1")["total"].paid == 1200 + 200 + 22500
     assert sum(1 for r in sqlite_journal.records("T1") if r.kind == "stage.settle") == 3
@@ -234,9 +242,9 @@ def test_recall_replay_and_meters_agree_with_the_play(sqlite_journal: Journal) -
     for cards in (["KH", "2C", "3D"], ["JK", "JK", "AS"], ["7S", "7H", "7D"]):
         t.place_many([K_STRAIGHT, RED, Wager(2, "three", ("7", "K", "JK"), 100),
                       Wager(2, "any_pair", (), 100), Wager(2, "poker", (), 100)])
-        for n, c in enumerate(cards, 1):
+        for c in cards:
             t.deal(c)
-            t.confirm_payout(n)
+            pay_all(t)
     rounds = recall(sqlite_journal, "T1", 10)
     assert [r["round_no"] for r in rounds] == [3, 2, 1]
     assert rounds[1]["cards"][0]["card"] == "JK"

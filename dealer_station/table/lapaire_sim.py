@@ -104,8 +104,8 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
                                      f"{STAGE_TIMEOUT:.0f} s")
                 if problems:
                     raise TableError(f"the round stopped: {problems[-1]}")
-            for stage in table.unconfirmed():
-                table.confirm_payout(stage)
+            while table.unconfirmed():   # the dealer pays each stage in turn
+                table.confirm_payout(table.unconfirmed()[0])
             done += 1
             if not quiet:
                 closed = table.last_closed

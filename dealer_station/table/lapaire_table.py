@@ -187,19 +187,69 @@ class LaPaireTable(TableService):
             handle.start_round(LAPAIRE_DECK)
         return rb, [self._open_fact(round_no)]
 
-    def _commit(self, rb: RebuiltRound, facts: list[Fact], opening: bool) -> None:
+    def _commit(self, rb: RebuiltRound, facts: list[Fact], opening: bool,
+                closing: bool = False) -> None:
         # The rounds row is written when a round opens and when it closes; in between, the
         # round's records are found by round number.
+        deltas = meter_deltas(rb.engine.results) if closing else {}
+
         def also(conn: Any) -> None:
-            self.journal.upsert_round(conn, self.table_id, rb.round_no, game=GAME,
-                                      config_version=rb.config_version, dealer=self.dealer)
+            if opening:
+                self.journal.upsert_round(conn, self.table_id, rb.round_no, game=GAME,
+                                          config_version=rb.config_version, dealer=self.dealer)
+            if closing:
+                self.journal.upsert_round(conn, self.table_id, rb.round_no, status="settled",
+                                          ended_at=self.journal.now(),
+                                          summary=self._summary(rb))
+                self.journal.add_meters(conn, self.table_id, deltas)
         try:
-            rb.records.extend(self.append(facts, also if opening else None))
+            rb.records.extend(self.append(facts, also if opening or closing else None))
         except Exception:
             # Memory ran ahead of the journal: put it back to what is recorded.
             self.current = None if opening else self._rebuild(rb.round_no)
             raise
         self.current = rb
+
+    def _payout_facts(self, rb: RebuiltRound, actor: str, confirm: int | None
+                      ) -> tuple[list[Fact], list[int], bool]:
+        """The confirmations due now, and the round's close when all three are in.
+
+        ``confirm`` is the stage the dealer has just paid; after it, every settled stage with
+        nothing to pay is confirmed by the station (a dealer is not asked to confirm paying
+        nothing). Returns the facts, the stages they confirm, and whether the round closes.
+        """
+        facts: list[Fact] = []
+        confirmed: list[int] = []
+        if confirm is not None:
+            facts.append(Fact("payout.confirm", {"stage": confirm,
+                                                 "total_win": rb.stages[confirm].total_win},
+                              actor, rb.round_no))
+            confirmed.append(confirm)
+        done = set(rb.confirmed) | set(confirmed)
+        for n in STAGES:
+            if n in done:
+                continue
+            if n not in rb.stages or rb.stages[n].total_win or any(
+                    m not in done for m in STAGES if m < n):
+                break
+            facts.append(Fact("payout.confirm", {"stage": n, "total_win": 0, "auto": True},
+                              STATION_ACTOR, rb.round_no))
+            confirmed.append(n)
+            done.add(n)
+        closing = rb.engine.is_complete and done == set(STAGES)
+        if closing:
+            deltas = meter_deltas(rb.engine.results)
+            facts.append(Fact("round.close", {**self._summary(rb),
+                                              "meters": meters_payload(deltas)},
+                              STATION_ACTOR, rb.round_no))
+        return facts, confirmed, closing
+
+    def _after_payouts(self, rb: RebuiltRound, confirmed: list[int], closing: bool) -> None:
+        for n in confirmed:
+            self.emit("payout.confirmed", round_no=rb.round_no, stage=n)
+        if closing:
+            rb.status, rb.close = "settled", dict(rb.records[-1].payload)
+            self._finish(rb)
 
     def place(self, wager: Wager, actor: str | None = None) -> Placement:
         return self.place_many([wager], actor)[0]
@@ -283,9 +333,12 @@ class LaPaireTable(TableService):
         facts.append(Fact("stage.settle", stage_payload(stage), STATION_ACTOR, rb.round_no))
         rb.cards.append({"n": stage.stage, "card": card.code, "source": source,
                          "actor": actor, "reason": reason})
-        self._commit(rb, facts, opening)
+        more, confirmed, closing = self._payout_facts(rb, actor, None)
+        self._commit(rb, facts + more, opening, closing)
+        rb.confirmed.update(confirmed)
         self.emit("card", round_no=rb.round_no, n=stage.stage, card=card, source=source)
         self.emit("stage.settled", round_no=rb.round_no, stage=stage)
+        self._after_payouts(rb, confirmed, closing)
         return stage
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
@@ -304,36 +357,24 @@ class LaPaireTable(TableService):
                             {"card": event.card.code})
 
     def confirm_payout(self, stage: int, actor: str | None = None) -> bool:
-        """The dealer has paid stage ``stage``. Returns True if this closed the round."""
+        """The dealer has paid stage ``stage``. Returns True if this closed the round.
+
+        A stage already confirmed (by the dealer, or by the station because it had nothing to
+        pay) is not confirmed twice: the call returns False and writes nothing.
+        """
         with self.lock:
             rb = self._require_round()
             if stage not in rb.stages:
                 raise TableError(f"stage {stage} has not been settled yet: its card is not in")
             if stage in rb.confirmed:
-                raise TableError(f"stage {stage} is already confirmed as paid")
+                return False
             earlier = [n for n in STAGES if n < stage and n not in rb.confirmed]
             if earlier:
                 raise TableError(f"confirm stage {earlier[0]} first")
-            actor = actor or self.dealer
-            facts = [Fact("payout.confirm", {"stage": stage,
-                                             "total_win": rb.stages[stage].total_win},
-                          actor, rb.round_no)]
-            closing = rb.engine.is_complete and rb.confirmed | {stage} == set(STAGES)
-            fields: dict[str, Any] = {}
-            deltas = meter_deltas(rb.engine.results) if closing else {}
-            if closing:
-                summary = self._summary(rb)
-                facts.append(Fact("round.close", {**summary, "meters": meters_payload(deltas)},
-                                  STATION_ACTOR, rb.round_no))
-                fields = {"status": "settled", "ended_at": self.journal.now(),
-                          "summary": summary}
-            rb.confirmed.add(stage)
-            self._commit_closing(rb, facts, deltas, fields)
-            if closing:
-                rb.status, rb.close = "settled", dict(facts[-1].payload)
-            self.emit("payout.confirmed", round_no=rb.round_no, stage=stage)
-            if closing:
-                self._finish(rb)
+            facts, confirmed, closing = self._payout_facts(rb, actor or self.dealer, stage)
+            self._commit(rb, facts, False, closing)
+            rb.confirmed.update(confirmed)
+            self._after_payouts(rb, confirmed, closing)
             return closing
 
     def _commit_closing(self, rb: RebuiltRound, facts: list[Fact], deltas: dict[str, Any],
