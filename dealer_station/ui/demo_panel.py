@@ -1,0 +1,80 @@
+"""The demo strip of ``run --simulate``: work the simulated shoe (and its faults) by hand.
+
+Only the simulated devices are touched here; what they send goes through the real drivers to
+the table service, exactly as a card from a real shoe would.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from dealer_station.ui.formatting import card_text
+
+UNPLUG_SECONDS = 3.0
+
+
+class DemoPanel(QFrame):
+    """Buttons that make the simulated shoe deal, misread, jam, open its door or unplug."""
+
+    def __init__(self, table: Any, shoe: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("panel")
+        self.table = table
+        self.shoe = shoe
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 4, 10, 4)
+        row.setSpacing(8)
+        tag = QLabel("DEMO · simulated shoe:")
+        tag.setObjectName("muted")
+        row.addWidget(tag)
+        self.buttons: dict[str, QPushButton] = {}
+        for name, text, slot in (
+                ("deal", "Deal next card  (N)", self.deal),
+                ("misread", "Deal a misread", self.misread),
+                ("jam", "Jam", lambda: self.status("JAM")),
+                ("door", "Open door", lambda: self.status("DOOR_OPEN")),
+                ("ready", "Clear (ready)", lambda: self.status("READY")),
+                ("unplug", f"Unplug {UNPLUG_SECONDS:g} s", self.unplug)):
+            b = QPushButton(text)
+            b.setObjectName("nav")
+            b.clicked.connect(slot)
+            self.buttons[name] = b
+            row.addWidget(b)
+        self.last = QLabel("")
+        self.last.setObjectName("muted")
+        self.last.setMinimumWidth(1)  # long text is cut, never widens the window
+        self.last.setWordWrap(True)
+        row.addWidget(self.last, 1)
+        # Window-wide, so it works from the dealer screen; a text field still gets its "N".
+        QShortcut(QKeySequence("N"), self, self.deal,
+                  context=Qt.ShortcutContext.WindowShortcut)
+
+    def _fresh_deck_for_new_round(self) -> None:
+        # One deck per round in the demo: a round never sees a card twice, whatever came before.
+        with self.table.lock:
+            engine = getattr(self.table, "engine", None)
+            fresh = engine is None or engine.stage == 0
+        if fresh:
+            self.shoe.new_shoe()
+
+    def deal(self) -> None:
+        self._fresh_deck_for_new_round()
+        card = self.shoe.deal()
+        self.last.setText(f"last card out of the shoe: {card_text(card)} ({card.code})")
+
+    def misread(self) -> None:
+        self._fresh_deck_for_new_round()
+        self.shoe.inject("misread")
+        card = self.shoe.deal()
+        self.last.setText(f"misread — the card that left the shoe was {card_text(card)} "
+                          f"({card.code})")
+
+    def status(self, state: str) -> None:
+        self.shoe.set_status(state)
+
+    def unplug(self) -> None:
+        self.shoe.inject("disconnect", duration=UNPLUG_SECONDS)

@@ -1,0 +1,584 @@
+"""The La Pair'e felt, drawn and touchable: every spot a chip can go on.
+
+The geometry is this widget's; which spots exist comes from ``settlement.lapaire_layout``
+(a split is drawn on the edge its two values share, a three or a corner on the point where
+its values meet) and which are offered, and at what price, from the table configuration.
+The widget never decides whether a wager is allowed or what it pays: a tap emits
+``spot_activated(bet, values)`` and the screen asks the table service.
+
+```
+  +-----+---+---+---+---+---+---+-----+
+  |     | 2 | 3 | 4 | 5 | 6 | 7 |     |
+  |  A  +---+---+---+---+---+---+ JK  |     splits on shared edges,
+  |     | 8 | 9 |10 | J | Q | K |     |     threes and corners where cells meet
+  +-----+---+---+---+---+---+---+-----+
+  LA PAIR'E CARD  A 2 3 ... K JK
+  [ RED ] [ BLACK ] [ ANY PAIR'E ] [ 3RD CARD POKER ]
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QTransform,
+)
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from dealer_station.cards import JOKER, VALUES
+from dealer_station.settlement.lapaire_config import (
+    KIND_LABELS,
+    AnyPairWager,
+    EvenWager,
+    LaPaireConfig,
+    SpotWager,
+)
+from dealer_station.settlement.lapaire_layout import (
+    ACE,
+    BOTTOM_ROW,
+    TOP_ROW,
+    legal_spots,
+    sort_values,
+    spot_label,
+)
+from dealer_station.ui import theme
+from dealer_station.ui.formatting import chip as chip_text
+
+SpotKey = tuple[str, tuple[str, ...]]
+
+# Logical size of the felt; the widget scales it to fit, keeping its proportions.
+LW, LH = 892.0, 436.0
+_X0, _Y0 = 10.0, 10.0
+_END_W = 100.0      # the Ace and Joker areas
+_CELL_W = 112.0
+_ROW_H = 114.0
+_EDGE = 34.0        # thickness of a split's touch zone across its edge
+_POINT_R = 21.0     # radius of a three's or a corner's touch zone
+_LP_TOP, _LP_H = 274.0, 64.0
+_BOX_TOP, _BOX_H = 352.0, 74.0
+_CHIP_R = 17.0
+
+FIRST_KINDS = ("straight", "split", "three", "corner")
+BOX_KINDS = ("red", "black", "any_pair", "poker")
+BOX_TITLES = {"red": "RED", "black": "BLACK", "any_pair": "ANY PAIR'E",
+              "poker": "3RD CARD POKER"}
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place a chip can go: the wager it makes and where it is drawn (logical units)."""
+
+    bet: str
+    values: tuple[str, ...]
+    rect: QRectF
+    round: bool = False      # a three or corner: a circle on a point
+
+    @property
+    def key(self) -> SpotKey:
+        return (self.bet, self.values)
+
+    @property
+    def centre(self) -> QPointF:
+        return self.rect.center()
+
+    @property
+    def label(self) -> str:
+        name = KIND_LABELS[self.bet]
+        return f"{name} {spot_label(self.values)}" if self.values else name
+
+    def contains(self, point: QPointF) -> bool:
+        if not self.round:
+            return self.rect.contains(point)
+        d = point - self.rect.center()
+        r = self.rect.width() / 2
+        return d.x() * d.x() + d.y() * d.y() <= r * r
+
+
+def value_cells() -> dict[str, QRectF]:
+    """The main grid: 2..7 on top, 8..K below, the Ace and the Joker spanning both rows."""
+    cells = {ACE: QRectF(_X0, _Y0, _END_W, 2 * _ROW_H)}
+    for row, values in enumerate((TOP_ROW, BOTTOM_ROW)):
+        for col, v in enumerate(values):
+            cells[v] = QRectF(_X0 + _END_W + col * _CELL_W, _Y0 + row * _ROW_H, _CELL_W,
+                              _ROW_H)
+    cells[JOKER] = QRectF(_X0 + _END_W + len(TOP_ROW) * _CELL_W, _Y0, _END_W, 2 * _ROW_H)
+    return cells
+
+
+def _shared(rects: list[QRectF]) -> tuple[float, float, float, float]:
+    """The closed intersection of rectangles: (left, top, right, bottom)."""
+    left = max(r.left() for r in rects)
+    right = min(r.right() for r in rects)
+    top = max(r.top() for r in rects)
+    bottom = min(r.bottom() for r in rects)
+    return left, top, right, bottom
+
+
+def _edge_zone(a: QRectF, b: QRectF) -> QRectF:
+    left, top, right, bottom = _shared([a, b])
+    if abs(right - left) < 1e-6:           # a vertical edge
+        length = min(64.0, (bottom - top) * 0.62)
+        mid = (top + bottom) / 2
+        return QRectF(left - _EDGE / 2, mid - length / 2, _EDGE, length)
+    length = min(64.0, (right - left) * 0.56)
+    mid = (left + right) / 2
+    return QRectF(mid - length / 2, top - _EDGE / 2, length, _EDGE)
+
+
+def build_spots() -> list[Spot]:
+    """Every spot of the felt, whatever the configuration offers (in drawing order)."""
+    cells = value_cells()
+    spots: list[Spot] = [Spot("straight", (v,), cells[v]) for v in VALUES]
+    for values in sorted((sort_values(s) for s in legal_spots("split")),
+                         key=lambda vs: [VALUES.index(v) for v in vs]):
+        a, b = (cells[v] for v in values)
+        spots.append(Spot("split", values, _edge_zone(a, b)))
+    for kind in ("three", "corner"):
+        for values in sorted(sort_values(s) for s in legal_spots(kind)):
+            left, top, right, bottom = _shared([cells[v] for v in values])
+            c = QPointF((left + right) / 2, (top + bottom) / 2)
+            spots.append(Spot(kind, values, QRectF(c.x() - _POINT_R, c.y() - _POINT_R,
+                                                   2 * _POINT_R, 2 * _POINT_R), round=True))
+    w = (LW - 2 * _X0) / len(VALUES)
+    for i, v in enumerate(VALUES):
+        spots.append(Spot("lapaire", (v,), QRectF(_X0 + i * w, _LP_TOP, w, _LP_H)))
+    gap = 10.0
+    bw = (LW - 2 * _X0 - gap * (len(BOX_KINDS) - 1)) / len(BOX_KINDS)
+    for i, kind in enumerate(BOX_KINDS):
+        spots.append(Spot(kind, (), QRectF(_X0 + i * (bw + gap), _BOX_TOP, bw, _BOX_H)))
+    return spots
+
+
+def _price(config: LaPaireConfig, bet: str, values: tuple[str, ...]) -> str:
+    w = config.wager(bet)
+    if isinstance(w, SpotWager):
+        s = w.spot(values)
+        odds = s.pays if s is not None else w.pays
+        return f"{odds.win}:{odds.stake}"
+    if isinstance(w, EvenWager):
+        return f"{w.pays.win}:{w.pays.stake}"
+    if isinstance(w, AnyPairWager):
+        return f"{w.pays.win}:{w.pays.stake}"
+    return w.paytable
+
+
+class LaPaireLayoutView(QWidget):
+    """The felt. Emits ``spot_activated`` / ``spot_remove`` with (bet, values)."""
+
+    spot_activated = Signal(str, object)
+    spot_remove = Signal(str, object)
+
+    def __init__(self, config: LaPaireConfig, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(560, 260)
+        self.setAccessibleName("La Pair'e layout")
+        self._all = build_spots()
+        self._by_key = {s.key: s for s in self._all}
+        self.config = config
+        self.spots: list[Spot] = []
+        self.chips: dict[SpotKey, dict[int, int]] = {}
+        self.outcomes: dict[SpotKey, bool] = {}
+        self.marks: dict[str, int] = {}       # main-grid value -> card number (the marker)
+        self.pair_mark: str | None = None     # La Pair'e row value of card 2
+        self.seat = 1
+        self.remove_mode = False
+        self.poker_hand: str | None = None
+        self._cursor: SpotKey | None = None
+        self._hover: SpotKey | None = None
+        self._callout: tuple[SpotKey, str, str] | None = None
+        self._callout_timer = QTimer(self)
+        self._callout_timer.setSingleShot(True)
+        self._callout_timer.timeout.connect(self._clear_callout)
+        self.set_config(config)
+
+    # -- state from the screen -------------------------------------------------------------
+
+    def set_config(self, config: LaPaireConfig) -> None:
+        """Show the spots ``config`` offers: optional kinds not offered are not drawn; a First
+        Card spot not offered stays touchable so the refusal can be explained."""
+        self.config = config
+        shown: list[Spot] = []
+        for s in self._all:
+            w = config.wager(s.bet)
+            if s.bet in FIRST_KINDS or w.offered:
+                shown.append(s)
+        self.spots = shown
+        if self._cursor not in {s.key for s in shown}:
+            self._cursor = None
+        self.update()
+
+    def offered(self, spot: Spot) -> bool:
+        w = self.config.wager(spot.bet)
+        if not w.offered:
+            return False
+        if isinstance(w, SpotWager):
+            s = w.spot(spot.values)
+            return s is not None and s.offered
+        return True
+
+    def set_round(self, chips: Mapping[SpotKey, Mapping[int, int]],
+                  outcomes: Mapping[SpotKey, bool], marks: Mapping[str, int],
+                  pair_mark: str | None, poker_hand: str | None) -> None:
+        self.chips = {k: dict(v) for k, v in chips.items()}
+        self.outcomes = dict(outcomes)
+        self.marks = dict(marks)
+        self.pair_mark = pair_mark
+        self.poker_hand = poker_hand
+        self.update()
+
+    def set_seat(self, seat: int) -> None:
+        self.seat = seat
+        self.update()
+
+    def show_callout(self, key: SpotKey, text: str, tone: str = "bad",
+                     seconds: float = 5.0) -> None:
+        """A bubble by the spot (a refusal said where the chip was put)."""
+        self._callout = (key, text, tone)
+        self._callout_timer.start(int(seconds * 1000))
+        self.update()
+
+    def _clear_callout(self) -> None:
+        self._callout = None
+        self.update()
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def _transform(self) -> QTransform:
+        scale = min(self.width() / LW, self.height() / LH)
+        t = QTransform()
+        t.translate((self.width() - LW * scale) / 2, (self.height() - LH * scale) / 2)
+        t.scale(scale, scale)
+        return t
+
+    def spot(self, bet: str, values: Iterable[str] = ()) -> Spot:
+        return self._by_key[(bet, sort_values(values))]
+
+    def spot_centre(self, bet: str, values: Iterable[str] = ()) -> QPointF:
+        """Where ``(bet, values)`` is on the widget (for a click)."""
+        s = self.spot(bet, values)
+        return self._transform().map(self._anchor(s))
+
+    def spot_at(self, pos: QPointF) -> Spot | None:
+        inv, ok = self._transform().inverted()
+        if not ok:
+            return None
+        p = inv.map(pos)
+        for group in (True, False):   # points first: they sit on top of edges and cells
+            for s in self.spots:
+                if s.round == group and s.bet != "straight" and s.contains(p):
+                    return s
+        for s in self.spots:
+            if s.bet == "straight" and s.contains(p):
+                return s
+        return None
+
+    @staticmethod
+    def _anchor(s: Spot) -> QPointF:
+        """Where a spot's chips sit (and where a click lands on it)."""
+        r = s.rect
+        if s.bet == "straight":
+            return QPointF(r.center().x(), r.bottom() - 30)
+        if s.bet in BOX_KINDS:  # beside the title, not on it
+            return QPointF(r.right() - 30, r.center().y())
+        return r.center()
+
+    def sizeHint(self) -> QSize:
+        return QSize(860, 390)
+
+    # -- input -----------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        s = self.spot_at(event.position())
+        if s is None:
+            return
+        self._cursor = s.key
+        remove = event.button() == Qt.MouseButton.RightButton or self.remove_mode
+        if event.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
+            (self.spot_remove if remove else self.spot_activated).emit(s.bet, s.values)
+        self.update()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        s = self.spot_at(event.position())
+        key = s.key if s else None
+        if key != self._hover:
+            self._hover = key
+            self.setToolTip(s.label if s else "")
+            self.update()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        moves = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0),
+                 Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
+        if key in moves:
+            self._move_cursor(*moves[key])
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Space) and self._cursor:
+            bet, values = self._cursor
+            (self.spot_remove if self.remove_mode else self.spot_activated).emit(bet, values)
+        elif key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and self._cursor:
+            self.spot_remove.emit(*self._cursor)
+        else:
+            super().keyPressEvent(event)
+
+    def _move_cursor(self, dx: int, dy: int) -> None:
+        if self._cursor is None:
+            self._cursor = self.spots[0].key
+            self.update()
+            return
+        here = self._anchor(self._by_key[self._cursor])
+        best: tuple[float, Spot] | None = None
+        for s in self.spots:
+            if s.key == self._cursor:
+                continue
+            d = self._anchor(s) - here
+            along = d.x() * dx + d.y() * dy
+            if along <= 1:
+                continue
+            across = abs(d.y() if dx else d.x())
+            score = along + 2.5 * across
+            if best is None or score < best[0]:
+                best = (score, s)
+        if best is not None:
+            self._cursor = best[1].key
+            self.setToolTip(best[1].label)
+            self.update()
+
+    @property
+    def cursor_spot(self) -> SpotKey | None:
+        return self._cursor
+
+    # -- painting --------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+        p.setTransform(self._transform())
+        felt = QRectF(0, 0, LW, LH)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(theme.FELT))
+        p.drawRoundedRect(felt, 18, 18)
+        line = QPen(QColor(theme.FELT_LINE), 2.2)
+        self._paint_grid(p, line)
+        self._paint_lapaire_row(p, line)
+        self._paint_boxes(p, line)
+        self._paint_zones(p)
+        self._paint_chips(p)
+        self._paint_cursor(p)
+        self._paint_callout(p)
+
+    def _font(self, px: float, bold: bool = True) -> QFont:
+        f = QFont(self.font())
+        f.setPixelSize(max(6, int(px)))
+        f.setBold(bold)
+        return f
+
+    def _paint_cell(self, p: QPainter, s: Spot, line: QPen, text: str, px: float,
+                    price: str | None) -> None:
+        r = s.rect
+        offered = self.offered(s)
+        won = self.outcomes.get(s.key)
+        marked = self._mark_of(s)
+        fill = QColor(theme.FELT)
+        if s.key == self._hover:
+            fill = QColor("#137048")
+        if won is True:
+            fill = QColor("#1f8a55")
+        if marked:
+            fill = QColor("#7a6217")
+        p.setBrush(fill)
+        p.setPen(line)
+        p.drawRect(r)
+        if marked:
+            p.setPen(QPen(QColor(theme.GOLD), 5))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawRect(r.adjusted(3, 3, -3, -3))
+            c = QPointF(r.left() + 15, r.bottom() - 15)
+            p.setPen(QPen(QColor("#6b4e00"), 1.5))
+            p.setBrush(QColor(theme.GOLD))
+            p.drawEllipse(c, 12, 12)
+            p.setPen(QColor("#1a1a1a"))
+            p.setFont(self._font(15))
+            p.drawText(QRectF(c.x() - 12, c.y() - 12, 24, 24), Qt.AlignmentFlag.AlignCenter,
+                       str(marked))
+        p.setPen(QColor(theme.FELT_LINE if offered else "#5d8f76"))
+        p.setFont(self._font(px))
+        p.drawText(r.adjusted(0, 0, 0, -r.height() * 0.18), Qt.AlignmentFlag.AlignCenter, text)
+        p.setFont(self._font(min(15, px * 0.42), bold=False))
+        small = r.adjusted(6, 4, -6, -4)
+        if not offered:
+            p.drawText(small, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter,
+                       "not offered")
+        elif price:
+            p.setPen(QColor("#cfe6d7"))
+            p.drawText(small, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight, price)
+
+    def _paint_grid(self, p: QPainter, line: QPen) -> None:
+        for s in self.spots:
+            if s.bet != "straight":
+                continue
+            (v,) = s.values
+            text = "JOKER" if v == JOKER else v
+            px = 30 if v == JOKER else 50
+            self._paint_cell(p, s, line, text, px, _price(self.config, s.bet, s.values))
+
+    def _mark_of(self, s: Spot) -> int | None:
+        """The number of the card whose value this cell shows (the dealer's marker): card 1
+        on the main grid, card 2 on the La Pair'e row."""
+        if s.bet == "straight":
+            return self.marks.get(s.values[0])
+        if s.bet == "lapaire" and s.values[0] == self.pair_mark:
+            return 2
+        return None
+
+    def _paint_lapaire_row(self, p: QPainter, line: QPen) -> None:
+        row = [s for s in self.spots if s.bet == "lapaire"]
+        if not row:
+            return
+        p.setPen(QColor(theme.FELT_LINE))
+        p.setFont(self._font(15))
+        w = self.config.wager("lapaire")
+        price = f"{w.pays.win}:{w.pays.stake}" if isinstance(w, SpotWager) else ""
+        p.drawText(QRectF(_X0, _LP_TOP - 26, LW, 24), Qt.AlignmentFlag.AlignLeft
+                   | Qt.AlignmentFlag.AlignVCenter, f"LA PAIR'E CARD  ·  {price}")
+        for s in row:
+            (v,) = s.values
+            self._paint_cell(p, s, line, "JK" if v == JOKER else v, 26, None)
+
+    def _paint_boxes(self, p: QPainter, line: QPen) -> None:
+        for s in self.spots:
+            if s.bet not in BOX_KINDS:
+                continue
+            r = s.rect
+            won = self.outcomes.get(s.key)
+            fill = QColor("#1f8a55") if won else QColor("#137048" if s.key == self._hover
+                                                        else theme.FELT_DARK)
+            p.setBrush(fill)
+            p.setPen(line)
+            p.drawRoundedRect(r, 10, 10)
+            colour = {"red": "#ff6b5b", "black": "#f4f4f4"}.get(s.bet, theme.FELT_LINE)
+            p.setPen(QColor(colour))
+            p.setFont(self._font(22))
+            p.drawText(r.adjusted(0, 2, 0, -r.height() * 0.4), Qt.AlignmentFlag.AlignCenter,
+                       BOX_TITLES[s.bet])
+            p.setPen(QColor("#cfe6d7"))
+            p.setFont(self._font(14, bold=False))
+            sub = _price(self.config, s.bet, ())
+            if s.bet == "poker" and self.poker_hand:
+                sub = self.poker_hand
+            elif s.bet == "poker":
+                sub = f"paytable: {sub}"
+            p.drawText(r.adjusted(0, r.height() * 0.5, 0, -4), Qt.AlignmentFlag.AlignCenter,
+                       sub)
+
+    def _paint_zones(self, p: QPainter) -> None:
+        """Edges and points are only drawn when they matter: hover, cursor or a result."""
+        for s in self.spots:
+            if s.bet not in ("split", "three", "corner"):
+                continue
+            won = self.outcomes.get(s.key)
+            if s.key != self._hover and won is None:
+                continue
+            colour = QColor(theme.GOOD if won else "#ffffff")
+            colour.setAlpha(120 if won is None else 200)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(colour)
+            if s.round:
+                p.drawEllipse(s.rect)
+            else:
+                p.drawRoundedRect(s.rect, 8, 8)
+
+    def _paint_chips(self, p: QPainter) -> None:
+        for key, by_seat in self.chips.items():
+            s = self._by_key.get(key)
+            if s is None or not by_seat:
+                continue
+            anchor = self._anchor(s)
+            lost = self.outcomes.get(key) is False
+            # The selected seat's chip last, so it is on top and readable.
+            seats = sorted(by_seat, key=lambda seat: (seat == self.seat, seat))
+            n = len(seats)
+            for i, seat in enumerate(seats):
+                offset = (i - (n - 1)) * 7.0
+                c = QPointF(anchor.x() + offset, anchor.y() + offset * 0.6)
+                self._paint_chip(p, c, seat, by_seat[seat], lost, top=i == n - 1)
+
+    def _paint_chip(self, p: QPainter, c: QPointF, seat: int, value: int, lost: bool,
+                    top: bool) -> None:
+        colour = theme.seat_colour(seat)
+        if lost:
+            colour.setAlpha(90)
+        selected = seat == self.seat
+        r = _CHIP_R + (3 if selected else 0)
+        p.setPen(QPen(QColor("#ffffff" if not lost else "#888888"), 2.5 if selected else 1.5,
+                      Qt.PenStyle.SolidLine if not lost else Qt.PenStyle.DotLine))
+        p.setBrush(colour)
+        p.drawEllipse(c, r, r)
+        p.setPen(QPen(QColor(255, 255, 255, 150), 1.5, Qt.PenStyle.DashLine))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(c, r - 4, r - 4)
+        if top:
+            text = chip_text(self.config.money, value)
+            p.setPen(QColor("#111111"))
+            p.setFont(self._font(14 if len(text) <= 3 else 11))
+            p.drawText(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter,
+                       text)
+
+    def _paint_cursor(self, p: QPainter) -> None:
+        if self._cursor is None or not self.hasFocus():
+            return
+        s = self._by_key[self._cursor]
+        p.setPen(QPen(QColor(theme.INFO), 5))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        if s.round:
+            p.drawEllipse(s.rect.adjusted(-3, -3, 3, 3))
+        else:
+            p.drawRoundedRect(s.rect.adjusted(2, 2, -2, -2), 6, 6)
+
+    def _paint_callout(self, p: QPainter) -> None:
+        if self._callout is None:
+            return
+        key, text, tone = self._callout
+        s = self._by_key.get(key)
+        if s is None:
+            return
+        anchor = self._anchor(s)
+        f = self._font(17)
+        p.setFont(f)
+        width = 360.0
+        box = QRectF(0, 0, width, 10)
+        bound = p.boundingRect(box.adjusted(12, 8, -12, 0), Qt.TextFlag.TextWordWrap, text)
+        box.setHeight(bound.height() + 18)
+        x = min(max(anchor.x() - width / 2, 6.0), LW - width - 6)
+        below = anchor.y() < LH / 2
+        y = anchor.y() + 30 if below else anchor.y() - 30 - box.height()
+        box.moveTo(x, y)
+        path = QPainterPath()
+        path.addRoundedRect(box, 10, 10)
+        tip_y = box.top() if below else box.bottom()
+        tri = QPainterPath()
+        tri.moveTo(anchor.x() - 10, tip_y)
+        tri.lineTo(anchor.x(), anchor.y() + (12 if below else -12))
+        tri.lineTo(anchor.x() + 10, tip_y)
+        tri.closeSubpath()
+        path = path.united(tri)
+        fill = QColor("#5a1c17" if tone == "bad" else "#173f2a")
+        p.setPen(QPen(QColor(theme.BAD if tone == "bad" else theme.GOOD), 2))
+        p.setBrush(fill)
+        p.drawPath(path)
+        p.setPen(QColor("#ffffff"))
+        p.drawText(box.adjusted(12, 8, -12, -8), Qt.TextFlag.TextWordWrap
+                   | Qt.AlignmentFlag.AlignVCenter, text)

@@ -1,0 +1,566 @@
+"""The La Pair'e dealer screen: the felt, seats and chips, the cards, each stage's payouts.
+
+Everything shown is read from the table service (``table.current`` or, between rounds,
+``table.last_closed``); every touch becomes a call on it, attributed to the signed-in user.
+A refusal is the service's own reason, shown by the spot that was touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_station.audit.users import User
+from dealer_station.cards import Card
+from dealer_station.errors import StationError
+from dealer_station.settlement.lapaire import SeatTotal, StageResult, Wager, WagerError
+from dealer_station.settlement.lapaire_config import KIND_LABELS, LaPaireConfig
+from dealer_station.settlement.lapaire_layout import spot_label
+from dealer_station.table.base import Change
+from dealer_station.table.lapaire_table import LaPaireTable
+from dealer_station.ui import theme
+from dealer_station.ui.card_view import CardView
+from dealer_station.ui.formatting import amount, chip
+from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
+from dealer_station.ui.models import WagerRow, WagersModel
+from dealer_station.ui.session import SignInSession
+from dealer_station.ui.signals import TableEvents
+
+SEATS = 7
+STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
+CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
+
+
+@dataclass
+class RoundView:
+    """What the screen shows, read from the table in one go (under its lock)."""
+
+    round_no: int | None = None
+    status: str = "none"          # none, open, settled, voided
+    betting_open: bool = True
+    wagers: dict[int, Wager] = field(default_factory=dict)
+    results: dict[int, Any] = field(default_factory=dict)
+    cards: tuple[Card, ...] = ()
+    stages: dict[int, StageResult] = field(default_factory=dict)
+    confirmed: set[int] = field(default_factory=set)
+    seat_totals: dict[int, SeatTotal] = field(default_factory=dict)
+    actors: dict[int, str] = field(default_factory=dict)
+    halted: bool = False
+    void_reason: str | None = None
+
+    @property
+    def to_confirm(self) -> int | None:
+        for n in sorted(self.stages):
+            if n not in self.confirmed:
+                return n
+        return None
+
+
+def read_round(table: LaPaireTable) -> RoundView:
+    with table.lock:
+        rb = table.current or table.last_closed
+        view = RoundView(halted=table.halt is not None)
+        if rb is None:
+            return view
+        engine = rb.engine
+        view.round_no = rb.round_no
+        view.status = rb.status
+        view.betting_open = engine.betting_open and rb.status == "open"
+        view.wagers = dict(engine.wagers)
+        view.results = {r.wager_id: r for r in engine.results}
+        view.cards = engine.cards
+        view.stages = dict(rb.stages)
+        view.confirmed = set(rb.confirmed)
+        view.seat_totals = engine.seat_totals()
+        view.actors = dict(rb.wager_actors)
+        view.void_reason = rb.void_reason
+        return view
+
+
+class SeatButton(QPushButton):
+    def __init__(self, seat: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.seat = seat
+        self.setCheckable(True)
+        self.setMinimumHeight(66)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName(f"Seat {seat}")
+        colour = theme.seat_colour(seat).name()
+        self.setStyleSheet(
+            f"QPushButton {{ border-left: 9px solid {colour}; font-size: 16px;"
+            f" padding: 2px 6px; }}"
+            f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
+            f" border-left: 9px solid {colour}; }}")
+        self.set_total("")
+
+    def set_total(self, text: str) -> None:
+        self.setText(f"Seat {self.seat}\n{text or '—'}")
+
+
+class ChipButton(QPushButton):
+    def __init__(self, value: int, label: str, key: str, parent: QWidget | None = None) -> None:
+        super().__init__(label, parent)
+        self.value = value
+        self.setCheckable(True)
+        self.setFixedSize(72, 72)
+        self.setToolTip(f"Chip {label} ({key})")
+        self.setAccessibleName(f"Chip {label}")
+        size = 21 if len(label) <= 2 else 17 if len(label) <= 3 else 14
+        self.setStyleSheet(
+            "QPushButton { border-radius: 36px; border: 4px dashed #e9e9e9;"
+            f" background: #7b2d26; font-size: {size}px; padding: 0px; }}"
+            f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
+            " border: 4px dashed #3b2b00; }")
+
+
+class LaPaireScreen(QWidget):
+    """The dealer's La Pair'e screen over one :class:`LaPaireTable`."""
+
+    def __init__(self, table: LaPaireTable, events: TableEvents, session: SignInSession,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = table
+        self.session = session
+        self.config: LaPaireConfig = table.config
+        self.seat = 1
+        self.chip_value = self.config.money.chips[0]
+        self.view = RoundView()
+        self._build()
+        events.listen(self.on_change)
+        self.refresh()
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        root = QHBoxLayout(self)
+        root.setContentsMargins(10, 8, 10, 8)
+        root.setSpacing(12)
+
+        left = QVBoxLayout()
+        left.setSpacing(8)
+        root.addLayout(left, 66)
+        self.layout_view = LaPaireLayoutView(self.config)
+        self.layout_view.spot_activated.connect(self.place_on)
+        self.layout_view.spot_remove.connect(self.remove_from)
+        left.addWidget(self.layout_view, 1)
+
+        self.message = QLabel("")
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.setMinimumHeight(44)
+        theme.set_tone(self.message, "info")
+        left.addWidget(self.message)
+
+        seats = QHBoxLayout()
+        seats.setSpacing(6)
+        self.seat_group = QButtonGroup(self)
+        self.seat_buttons: dict[int, SeatButton] = {}
+        for n in range(1, SEATS + 1):
+            b = SeatButton(n)
+            self.seat_group.addButton(b, n)
+            self.seat_buttons[n] = b
+            seats.addWidget(b)
+            QShortcut(QKeySequence(str(n)), self, lambda n=n: self.select_seat(n),
+                      context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.seat_group.idClicked.connect(self.select_seat)
+        left.addLayout(seats)
+
+        chips = QHBoxLayout()
+        chips.setSpacing(10)
+        self.chip_row = chips
+        self.chip_group = QButtonGroup(self)
+        self.chip_buttons: list[ChipButton] = []
+        self._chip_shortcuts: list[QShortcut] = []
+        for i, key in enumerate(CHIP_KEYS):
+            sc = QShortcut(QKeySequence(key), self, lambda i=i: self._chip_key(i),
+                           context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self._chip_shortcuts.append(sc)
+        self._build_chips()
+        chips.addStretch(1)
+        self.remove_button = QPushButton("Take back  (Del)")
+        self.remove_button.setCheckable(True)
+        self.remove_button.setToolTip("While on, a touch on a spot takes the selected seat's "
+                                      "last chip there back (right-click does the same)")
+        self.remove_button.toggled.connect(self._remove_mode)
+        chips.addWidget(self.remove_button)
+        left.addLayout(chips)
+
+        right_frame = QFrame()
+        right_frame.setObjectName("panel")
+        root.addWidget(right_frame, 34)
+        right = QVBoxLayout(right_frame)
+        right.setContentsMargins(12, 10, 12, 10)
+        right.setSpacing(8)
+        self.status = QLabel("")
+        self.status.setObjectName("status")
+        self.status.setWordWrap(True)
+        right.addWidget(self.status)
+
+        cards = QHBoxLayout()
+        cards.setSpacing(8)
+        self.card_views: list[CardView] = []
+        for n in (1, 2, 3):
+            col = QVBoxLayout()
+            col.setSpacing(2)
+            cv = CardView(f"Card {n}\n{STAGE_NAMES[n]}")
+            cv.setMinimumHeight(150)
+            self.card_views.append(cv)
+            col.addWidget(cv, 1)
+            cap = QLabel(STAGE_NAMES[n])
+            cap.setObjectName("muted")
+            cap.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            col.addWidget(cap)
+            cards.addLayout(col)
+        right.addLayout(cards)
+
+        self.stage_label = QLabel("")
+        self.stage_label.setWordWrap(True)
+        self.stage_label.setTextFormat(Qt.TextFormat.RichText)
+        right.addWidget(self.stage_label)
+
+        self.confirm_button = QPushButton("Paid — confirm")
+        self.confirm_button.setObjectName("primary")
+        self.confirm_button.setMinimumHeight(62)
+        self.confirm_button.clicked.connect(self.confirm)
+        right.addWidget(self.confirm_button)
+        QShortcut(QKeySequence("P"), self, self.confirm,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+        self.model = WagersModel(self.config.money, self)
+        self.wagers_view = QTableView()
+        self.wagers_view.setModel(self.model)
+        self.wagers_view.setAlternatingRowColors(True)
+        self.wagers_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.wagers_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.wagers_view.verticalHeader().hide()
+        self.wagers_view.verticalHeader().setDefaultSectionSize(34)
+        header = self.wagers_view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(WagersModel.WAGER, QHeaderView.ResizeMode.Stretch)
+        self.wagers_view.hideColumn(WagersModel.ID)
+        self.wagers_view.hideColumn(WagersModel.STAGE)
+        right.addWidget(self.wagers_view, 1)
+        QShortcut(QKeySequence(Qt.Key.Key_Delete), self.wagers_view, self.remove_selected,
+                  context=Qt.ShortcutContext.WidgetShortcut)
+
+        self.totals = QLabel("")
+        self.totals.setWordWrap(True)
+        self.totals.setStyleSheet("font-size: 18px;")
+        right.addWidget(self.totals)
+        self.seat_buttons[1].setChecked(True)
+
+    def _build_chips(self) -> None:
+        for b in self.chip_buttons:
+            self.chip_group.removeButton(b)
+            b.deleteLater()
+        self.chip_buttons = []
+        money = self.config.money
+        for i, value in enumerate(money.chips[: len(CHIP_KEYS)]):
+            b = ChipButton(value, chip(money, value), CHIP_KEYS[i])
+            self.chip_group.addButton(b, i)
+            self.chip_buttons.append(b)
+            self.chip_row.insertWidget(i, b)
+            b.clicked.connect(lambda _=False, v=value: self.select_chip(v))
+        if self.chip_value not in money.chips:
+            self.chip_value = money.chips[0]
+        for b in self.chip_buttons:
+            b.setChecked(b.value == self.chip_value)
+
+    # -- selections ------------------------------------------------------------------------
+
+    def select_seat(self, seat: int) -> None:
+        self.seat = seat
+        self.seat_buttons[seat].setChecked(True)
+        self.layout_view.set_seat(seat)
+
+    def select_chip(self, value: int) -> None:
+        self.chip_value = value
+        for b in self.chip_buttons:
+            b.setChecked(b.value == value)
+
+    def _chip_key(self, i: int) -> None:
+        if i < len(self.chip_buttons):
+            self.select_chip(self.chip_buttons[i].value)
+
+    def _remove_mode(self, on: bool) -> None:
+        self.layout_view.remove_mode = on
+
+    # -- intents ---------------------------------------------------------------------------
+
+    def _user(self) -> User | None:
+        user = self.session.user
+        if user is None:
+            self.say("Sign in first.", "bad")
+        return user
+
+    def say(self, text: str, tone: str = "info") -> None:
+        self.message.setText(text)
+        theme.set_tone(self.message, tone)
+
+    def refuse(self, key: SpotKey | None, reason: str) -> None:
+        text = reason[:1].upper() + reason[1:]
+        self.say(text, "bad")
+        if key is not None:
+            self.layout_view.show_callout(key, text)
+
+    def place_on(self, bet: str, values: tuple[str, ...]) -> None:
+        """A chip of the selected value for the selected seat on (bet, values)."""
+        user = self._user()
+        if user is None:
+            return
+        key = (bet, tuple(values))
+        try:
+            wager = Wager(self.seat, bet, tuple(values), self.chip_value)
+        except WagerError as exc:
+            self.refuse(key, str(exc))
+            return
+        reason = self.table.can_place(wager)
+        if reason is not None:
+            self.refuse(key, reason)
+            return
+        try:
+            self.table.place(wager, actor=user.actor)
+        except StationError as exc:
+            self.refuse(key, str(exc))
+            return
+        self.say(f"Seat {self.seat}: {amount(self.config.money, wager.amount)} on "
+                 f"{_label(bet, wager.values)}", "good")
+
+    def remove_from(self, bet: str, values: tuple[str, ...]) -> None:
+        """Take the selected seat's last chip on (bet, values) back."""
+        key = (bet, tuple(values))
+        mine = [i for i, w in self.view.wagers.items()
+                if w.seat == self.seat and w.spot == (bet, tuple(values))]
+        if not mine:
+            self.refuse(key, f"seat {self.seat} has no chip on {_label(bet, values)}")
+            return
+        self.remove_wager(max(mine), key)
+
+    def remove_selected(self) -> None:
+        rows = self.wagers_view.selectionModel().selectedRows()
+        if not rows:
+            self.say("Choose a wager in the list first.", "bad")
+            return
+        self.remove_wager(int(self.model.data(rows[0], Qt.ItemDataRole.UserRole)), None)
+
+    def remove_wager(self, wager_id: int, key: SpotKey | None) -> None:
+        user = self._user()
+        if user is None:
+            return
+        w = self.view.wagers.get(wager_id)
+        try:
+            self.table.remove(wager_id, actor=user.actor)
+        except StationError as exc:
+            self.refuse(key, str(exc))
+            return
+        if w is not None:
+            self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
+                     f"{_label(w.bet, w.values)}", "good")
+
+    def confirm(self) -> None:
+        """The dealer has paid the stage awaiting payment."""
+        user = self._user()
+        if user is None:
+            return
+        stage = self.view.to_confirm
+        if stage is None:
+            self.say("Nothing to confirm: no card is waiting to be paid.", "bad")
+            return
+        try:
+            closed = self.table.confirm_payout(stage, actor=user.actor)
+        except StationError as exc:
+            self.say(str(exc), "bad")
+            return
+        self.say(f"Card {stage} paid." + (" Round complete." if closed else ""), "good")
+
+    # -- following the table ---------------------------------------------------------------
+
+    def on_change(self, change: Change) -> None:
+        kind = change.kind
+        if kind == "config.changed" and change.data.get("pending"):
+            self.say("New table configuration saved: it takes effect from the next round.",
+                     "info")
+        if kind == "round.closed":
+            s = change.data.get("summary") or {}
+            money = self.config.money
+            self.say(f"Round {change.data.get('round_no')} complete: paid "
+                     f"{amount(money, int(s.get('total_win', 0)))}, collected "
+                     f"{amount(money, int(s.get('total_lost', 0)))}. Place wagers for the "
+                     f"next round.", "good")
+        elif kind == "round.voided":
+            self.say(f"Round {change.data.get('round_no')} voided: "
+                     f"{change.data.get('reason')}. Unsettled wagers are returned.", "bad")
+        if kind in ("startup", "wager.placed", "wager.removed", "betting.closed", "card",
+                    "stage.settled", "payout.confirmed", "round.closed", "round.voided",
+                    "halted", "resolved", "config.changed", "card.held"):
+            self.refresh()
+
+    def next_config(self) -> LaPaireConfig:
+        """The configuration the layout shows: the open round's, else the next round's."""
+        with self.table.lock:
+            if self.table.current is not None:
+                return self.table.current.engine.config
+            if self.table.pending is not None:
+                return self.table.pending[0]
+            return self.table.config
+
+    def _adopt_config(self) -> None:
+        config = self.next_config()
+        if config is self.config:
+            return
+        self.config = config
+        self.model.money = config.money
+        self.layout_view.set_config(config)
+        self._build_chips()
+
+    def refresh(self) -> None:
+        """Redraw everything from the table's state."""
+        self._adopt_config()
+        v = self.view = read_round(self.table)
+        money = self.config.money
+        # The felt: each seat's chips per spot, and how each spot has settled.
+        chips: dict[SpotKey, dict[int, int]] = {}
+        outcomes: dict[SpotKey, bool] = {}
+        for wager_id, w in v.wagers.items():
+            r = v.results.get(wager_id)
+            if v.status == "voided" and r is None:
+                continue
+            by_seat = chips.setdefault(w.spot, {})
+            by_seat[w.seat] = by_seat.get(w.seat, 0) + w.amount
+            if r is not None:
+                outcomes[w.spot] = outcomes.get(w.spot, False) or r.won
+        marks = {v.cards[0].value: 1} if v.cards else {}
+        pair = v.cards[1].value if len(v.cards) > 1 else None
+        poker = v.stages[3].poker if 3 in v.stages else None
+        self.layout_view.set_round(chips, outcomes, marks, pair,
+                                   poker.label if poker is not None else None)
+        # Cards.
+        for i, cv in enumerate(self.card_views):
+            cv.set_card(v.cards[i] if i < len(v.cards) else None,
+                        highlight=i + 1 == v.to_confirm)
+        # Seats.
+        for seat, b in self.seat_buttons.items():
+            t = v.seat_totals.get(seat)
+            if t is None:
+                b.set_total("")
+                continue
+            text = amount(money, t.staked)
+            if t.win or t.lost:
+                text += f"  {'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
+            b.set_total(text)
+        # Wagers and results.
+        rows = []
+        for wager_id, w in sorted(v.wagers.items(), key=lambda kv: (kv[1].seat, kv[0])):
+            r = v.results.get(wager_id)
+            result = (r.result if r is not None else
+                      "returned" if v.status == "voided" else "pending")
+            rows.append(WagerRow(wager_id, w.seat, _short(w.bet, w.values), w.amount, w.stage,
+                                 result, r.win if r is not None else 0,
+                                 v.actors.get(wager_id, "")))
+        self.model.set_rows(rows)
+        self._status_text(v)
+        self._stage_text(v)
+        staked = sum(t.staked for t in v.seat_totals.values())
+        won = sum(t.win for t in v.seat_totals.values())
+        lost = sum(t.lost for t in v.seat_totals.values())
+        pending = sum(t.pending for t in v.seat_totals.values())
+        if v.round_no is None:
+            self.totals.setText("")
+        else:
+            self.totals.setText(
+                f"<b>Round {v.round_no}</b> · wagered <b>{amount(money, staked)}</b> · "
+                f"paid <span style='color:{theme.GOOD}'><b>{amount(money, won)}</b></span> · "
+                f"collected <span style='color:{theme.BAD}'><b>{amount(money, lost)}</b>"
+                f"</span>" + (f" · in play {amount(money, pending)}" if pending else ""))
+
+    def _status_text(self, v: RoundView) -> None:
+        stage = v.to_confirm
+        if v.halted:
+            text = "Round stopped — see the banner"
+        elif v.status in ("settled", "voided") or v.round_no is None:
+            nxt = (v.round_no or self.table.last_round_no()) + 1
+            done = {"settled": "complete", "voided": "voided"}.get(v.status, "")
+            text = (f"Round {v.round_no} {done} · " if done else "") + \
+                f"Round {nxt}: place wagers"
+        elif v.betting_open:
+            text = f"Round {v.round_no} · betting open · {len(v.wagers)} wager" \
+                   f"{'s' if len(v.wagers) != 1 else ''}"
+        elif stage is not None:
+            text = f"Pay card {stage} ({STAGE_NAMES[stage]}), then confirm"
+        else:
+            n = len(v.cards) + 1
+            text = f"Waiting for card {n} ({STAGE_NAMES.get(n, '')}) from the shoe"
+        self.status.setText(text)
+        self.confirm_button.setEnabled(stage is not None)
+        self.confirm_button.setText(f"Paid — confirm card {stage}  (P)" if stage
+                                    else "Paid — confirm  (P)")
+
+    def _stage_text(self, v: RoundView) -> None:
+        stage = v.to_confirm
+        if stage is None and v.stages and v.status != "open":
+            stage = max(v.stages)
+        if stage is None or stage not in v.stages:
+            self.stage_label.setText("")
+            return
+        s = v.stages[stage]
+        money = self.config.money
+        head = f"<b>Card {stage} · {STAGE_NAMES[stage]}: {escape(s.card.label)}</b>"
+        if s.poker is not None:
+            head += f" — {escape(s.poker.label)}"
+        if not s.results:
+            self.stage_label.setText(f"{head}<br>No wagers settle on this card.")
+            return
+        cells = []
+        for seat, t in sorted(s.seat_totals().items()):
+            colour = theme.seat_colour(seat).name()
+            parts = []
+            if t.win:
+                back = sum(r.wager.amount for r in s.results if r.wager.seat == seat and r.won)
+                parts.append(f"<span style='color:{theme.GOOD}'>pay "
+                             f"<b>{amount(money, t.win)}</b></span>"
+                             f" <span style='color:{theme.MUTED}'>+ stake "
+                             f"{amount(money, back)}</span>")
+            if t.lost:
+                parts.append(f"<span style='color:{theme.BAD}'>take "
+                             f"{amount(money, t.lost)}</span>")
+            cells.append(f"<td style='padding:2px 10px 2px 0'><span style='color:{colour}'>"
+                         f"■</span> <b>Seat {seat}</b></td><td>{' · '.join(parts)}</td>")
+        rows = "".join(f"<tr>{c}</tr>" for c in cells)
+        self.stage_label.setText(f"{head}<table style='font-size:18px'>{rows}</table>")
+
+
+#: Short names for lists where room is tight (the felt and messages use KIND_LABELS).
+SHORT_LABELS = {"straight": "Straight", "split": "Split", "three": "Three",
+                "corner": "Corner", "red": "Red", "black": "Black", "lapaire": "La Pair'e",
+                "any_pair": "Any Pair'e", "poker": "Poker"}
+
+
+def _label(bet: str, values: tuple[str, ...] | list[str]) -> str:
+    name = KIND_LABELS[bet]
+    return f"{name} {spot_label(values)}" if values else name
+
+
+def _short(bet: str, values: tuple[str, ...] | list[str]) -> str:
+    name = SHORT_LABELS[bet]
+    return f"{name} {spot_label(values)}" if values else name
+
+
+__all__ = ["LaPaireScreen", "RoundView", "read_round"]
+

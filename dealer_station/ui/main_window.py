@@ -1,0 +1,266 @@
+"""The station's window: who is signed in, the devices, the stop banner and the screens.
+
+```
+ +--------------------------------------------------------------------------------+
+ | Table T1 · La Pair'e   Shoe ● READY  Reader ● READY   dana · dealer  [F2][F3].. |
+ | [ ROUND STOPPED — shoe reports JAM.  What to do: ...           (Supervisor) ]  |
+ |                                                                                |
+ |   sign-in  |  dealer screen  |  supervisor  |  operator    (one at a time)     |
+ |                                                                                |
+ | [demo strip, with --simulate]                                                  |
+ +--------------------------------------------------------------------------------+
+```
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_station.audit.users import User
+from dealer_station.table.base import Change
+from dealer_station.ui import theme
+from dealer_station.ui.banner import HaltBanner
+from dealer_station.ui.devices_bar import DevicesBar
+from dealer_station.ui.login import LoginPanel
+from dealer_station.ui.session import DEFAULT_LOCK_AFTER, SignInSession
+from dealer_station.ui.signals import TableEvents
+from dealer_station.ui.station import Station
+from dealer_station.ui.supervisor import SupervisorScreen
+
+#: The screens each role may open, the first being where a sign-in lands.
+ROLE_SCREENS = {
+    "dealer": ("dealer",),
+    "supervisor": ("supervisor", "dealer"),
+    "operator": ("operator", "supervisor", "dealer"),
+}
+SCREEN_TITLES = {"dealer": "Dealer", "supervisor": "Supervisor", "operator": "Operator"}
+SCREEN_KEYS = {"dealer": "F2", "supervisor": "F3", "operator": "F4"}
+CLOCK_CHECK_MS = 5000
+
+
+def _game_screens(station: Station, events: TableEvents, session: SignInSession
+                  ) -> tuple[QWidget, QWidget, QWidget | None]:
+    """(dealer screen, operator screen, demo panel) for the station's game."""
+    if station.game == "lapaire":
+        from dealer_station.ui.demo_panel import DemoPanel
+        from dealer_station.ui.lapaire_screen import LaPaireScreen
+        from dealer_station.ui.operator_screen import OperatorScreen
+
+        table: Any = station.table
+        demo = (DemoPanel(table, station.simulator("shoe"))
+                if station.simulated and station.simulator("shoe") else None)
+        return (LaPaireScreen(table, events, session), OperatorScreen(table, events, session),
+                demo)
+    from dealer_station.ui.bourre_screen import (
+        BourreDemoPanel,
+        BourreOperatorScreen,
+        BourreScreen,
+    )
+
+    table = station.table
+    demo = BourreDemoPanel(table, station) if station.simulated else None
+    return (BourreScreen(table, events, session), BourreOperatorScreen(table, events, session),
+            demo)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, station: Station, *, lock_after: float = DEFAULT_LOCK_AFTER,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.station = station
+        self.table = station.table
+        self.setWindowTitle(f"Dealer Station — table {station.table_id} · {station.game_name}")
+        self.events = TableEvents(station.table, self)
+        self.session = SignInSession(station.users, station.table_id, lock_after=lock_after,
+                                     parent=self)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self.session)
+        self.session.user_changed.connect(self._user_changed)
+        self.session.locked.connect(self._locked)
+
+        central = QWidget()
+        self.setCentralWidget(central)
+        col = QVBoxLayout(central)
+        col.setContentsMargins(8, 6, 8, 6)
+        col.setSpacing(6)
+        col.addWidget(self._build_header())
+        self.banner = HaltBanner()
+        self.banner.supervisor_requested.connect(lambda: self.show_screen("supervisor"))
+        col.addWidget(self.banner)
+
+        self.stack = QStackedWidget()
+        col.addWidget(self.stack, 1)
+        self.login = LoginPanel(self.session, f"Table {station.table_id} · {station.game_name}")
+        dealer, operator, demo = _game_screens(station, self.events, self.session)
+        self.screens: dict[str, QWidget] = {
+            "login": self.login,
+            "dealer": dealer,
+            "supervisor": SupervisorScreen(station.table, self.events, self.session,
+                                           station.journal),
+            "operator": operator,
+        }
+        for w in self.screens.values():
+            self.stack.addWidget(w)
+        self.demo = demo
+        if demo is not None:
+            col.addWidget(demo)
+
+        for name, key in SCREEN_KEYS.items():
+            QShortcut(QKeySequence(key), self, lambda n=name: self.show_screen(n))
+        QShortcut(QKeySequence("Ctrl+L"), self, self.lock)
+
+        self.events.listen(self._on_change)
+        # Devices report from the moment they open: catch up with what was said before the
+        # window listened.
+        self.devices_bar.sync(self.station.devices, self.table.device_state)
+        self._clock = QTimer(self)
+        self._clock.timeout.connect(self._check_clock)
+        self._clock.start(CLOCK_CHECK_MS)
+        self.resize(*theme.WINDOW_SIZE)
+        self.banner.show_halt(self.table.halt)
+        self._user_changed(None)
+
+    # -- header ----------------------------------------------------------------------------
+
+    def _build_header(self) -> QFrame:
+        bar = QFrame()
+        bar.setObjectName("panel")
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(14, 4, 10, 4)
+        row.setSpacing(12)
+        title = QLabel(f"Table {self.station.table_id} · {self.station.game_name}")
+        title.setObjectName("title")
+        title.setStyleSheet("font-size: 21px;")
+        row.addWidget(title)
+        self.devices_bar = DevicesBar(self.station.devices, self.table.device_state)
+        row.addWidget(self.devices_bar)
+        row.addStretch(1)
+        self.user_label = QLabel("")
+        self.user_label.setStyleSheet("font-size: 18px;")
+        row.addWidget(self.user_label)
+        self.nav: dict[str, QPushButton] = {}
+        for name in ("dealer", "supervisor", "operator"):
+            b = QPushButton(f"{SCREEN_TITLES[name]}  {SCREEN_KEYS[name]}")
+            b.setObjectName("nav")
+            b.setCheckable(True)
+            b.clicked.connect(lambda _=False, n=name: self.show_screen(n))
+            self.nav[name] = b
+            row.addWidget(b)
+        self.lock_button = QPushButton("Lock  Ctrl+L")
+        self.lock_button.setObjectName("nav")
+        self.lock_button.clicked.connect(self.lock)
+        row.addWidget(self.lock_button)
+        return bar
+
+    # -- signing in and out ----------------------------------------------------------------
+
+    @property
+    def user(self) -> User | None:
+        return self.session.user
+
+    def allowed(self) -> tuple[str, ...]:
+        user = self.session.user
+        return ROLE_SCREENS.get(user.role, ()) if user is not None else ()
+
+    def _user_changed(self, user: User | None) -> None:
+        allowed = self.allowed()
+        for name, b in self.nav.items():
+            b.setVisible(name in allowed)
+        self.lock_button.setVisible(user is not None)
+        if user is None:
+            self.user_label.setText("<span style='color:#a9b4c0'>nobody signed in</span>")
+            self.show_screen("login")
+            return
+        if user.role == "dealer":
+            # Rounds opened from now on name this dealer.
+            with self.table.lock:
+                self.table.dealer = user.actor
+        self.user_label.setText(f"<b>{user.name}</b> · <span style='color:{theme.GOLD}'>"
+                                f"{user.role}</span>")
+        self.user_label.setToolTip(f"signed in as {user.user_id} ({user.role})")
+        self.show_screen(allowed[0])
+
+    def _locked(self, user_id: str) -> None:
+        minutes = self.session.lock_after / 60
+        span = f"{minutes:g} minutes" if minutes >= 1 else f"{self.session.lock_after:g} s"
+        self.login.reset(f"Locked after {span} without activity ({user_id} was signed in). "
+                         f"Sign in again.")
+
+    def lock(self) -> None:
+        self.session.sign_out()
+        self.login.reset()
+
+    def show_screen(self, name: str) -> None:
+        if name != "login" and name not in self.allowed():
+            if self.session.user is None:
+                name = "login"
+            else:
+                return
+        self.stack.setCurrentWidget(self.screens[name])
+        for n, b in self.nav.items():
+            b.setChecked(n == name)
+        if name == "login":
+            self.login.reset(self.login.notice.text())
+        elif name == "dealer":
+            self.screens["dealer"].setFocus()
+
+    @property
+    def current_screen(self) -> str:
+        w = self.stack.currentWidget()
+        return next(n for n, s in self.screens.items() if s is w)
+
+    # -- following the table ---------------------------------------------------------------
+
+    def _on_change(self, change: Change) -> None:
+        self.devices_bar.on_change(change)
+        kind = change.kind
+        if kind in ("halted", "resolved", "round.voided", "startup"):
+            self.banner.show_halt(self.table.halt)
+        elif kind == "card.held":
+            card = change.data.get("card")
+            self.banner.show_notice(f"Card {getattr(card, 'code', card)} read while the round "
+                                    f"was stopped: not dealt.")
+        elif kind == "error":
+            self.banner.show_notice(str(change.data.get("message", "station error")))
+        elif kind == "clock.jump":
+            self.banner.show_notice(f"The station clock jumped by "
+                                    f"{float(change.data.get('seconds', 0)):+.0f} s (recorded)")
+
+    def _check_clock(self) -> None:
+        try:
+            self.table.check_clock()
+        except Exception as exc:  # a journal write that failed must not stop the timer
+            self.banner.show_notice(f"could not record a clock check: {exc}")
+
+    # -- closing ---------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stop listening before the devices' threads go away."""
+        self._clock.stop()
+        self.events.close()
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self.session)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+
+__all__ = ["ROLE_SCREENS", "MainWindow"]
+

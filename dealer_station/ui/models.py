@@ -1,0 +1,322 @@
+"""Thin table models over the domain's plain data, one per list a screen shows.
+
+Each model has named column constants (``WagersModel.SEAT``...) and holds a list of rows it is
+given; it computes nothing but text and colour. ``set_rows`` replaces the rows (a reset: the
+lists are short and a reset keeps the views simple and correct).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QColor
+
+from dealer_station.audit.journal import Meter, Record
+from dealer_station.settlement.lapaire_config import Money
+from dealer_station.settlement.lapaire_math import ParSheetRow, percent
+from dealer_station.ui import theme
+from dealer_station.ui.formatting import amount, local_time
+
+Row = TypeVar("Row")
+Index = QModelIndex | QPersistentModelIndex
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+_CENTRE = int(Qt.AlignmentFlag.AlignCenter)
+
+
+class RowsModel(QAbstractTableModel, Generic[Row]):
+    """A read-only table of ``Row`` objects; subclasses say how a cell reads."""
+
+    HEADERS: ClassVar[tuple[str, ...]] = ()
+    #: Columns whose text is right-aligned (amounts).
+    NUMERIC: ClassVar[frozenset[int]] = frozenset()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.rows: list[Row] = []
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return str(section + 1)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(row, col)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if col in self.NUMERIC else _LEFT
+        if role == Qt.ItemDataRole.ForegroundRole:
+            colour = self.colour(row, col)
+            return QColor(colour) if colour else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row, col)
+        if role == Qt.ItemDataRole.UserRole:
+            return self.key(row)
+        return None
+
+    def text(self, row: Row, col: int) -> str:
+        raise NotImplementedError
+
+    def colour(self, row: Row, col: int) -> str | None:
+        return None
+
+    def tooltip(self, row: Row, col: int) -> str | None:
+        return None
+
+    def key(self, row: Row) -> Any:
+        return None
+
+
+# --- La Pair'e wagers -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class WagerRow:
+    """One wager on the layout as the engine reports it."""
+
+    wager_id: int
+    seat: int
+    label: str
+    amount: int
+    stage: int
+    result: str        # pending, win, lose, returned
+    win: int
+    placed_by: str = ""
+
+
+class WagersModel(RowsModel[WagerRow]):
+    ID, SEAT, WAGER, STAKE, STAGE, RESULT, PAY = range(7)
+    HEADERS = ("#", "Seat", "Wager", "Stake", "Card", "Result", "Pay")
+    NUMERIC = frozenset({ID, STAKE, PAY})
+    RESULT_TEXT: ClassVar[dict[str, str]] = {
+        "pending": "—", "win": "WIN", "lose": "lose", "returned": "returned"}
+
+    def __init__(self, money: Money, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.money = money
+
+    def text(self, row: WagerRow, col: int) -> str:
+        if col == self.ID:
+            return str(row.wager_id)
+        if col == self.SEAT:
+            return str(row.seat)
+        if col == self.WAGER:
+            return row.label
+        if col == self.STAKE:
+            return amount(self.money, row.amount)
+        if col == self.STAGE:
+            return str(row.stage)
+        if col == self.RESULT:
+            return self.RESULT_TEXT.get(row.result, row.result)
+        if col == self.PAY:
+            return amount(self.money, row.win) if row.result == "win" else ""
+        return ""
+
+    def colour(self, row: WagerRow, col: int) -> str | None:
+        if col in (self.RESULT, self.PAY):
+            return {"win": theme.GOOD, "lose": theme.BAD, "returned": theme.WARN}.get(
+                row.result)
+        if col == self.SEAT:
+            return theme.SEAT_COLOURS[(row.seat - 1) % len(theme.SEAT_COLOURS)]
+        return None
+
+    def tooltip(self, row: WagerRow, col: int) -> str | None:
+        return f"placed by {row.placed_by}" if row.placed_by else None
+
+    def key(self, row: WagerRow) -> int:
+        return row.wager_id
+
+
+# --- recall, events, meters -------------------------------------------------------------------
+
+class RecallModel(RowsModel[dict[str, Any]]):
+    """Rounds as ``table.recall`` gives them (newest first)."""
+
+    ROUND, STATUS, CARDS, WAGERED, PAID, DEALER, ENDED = range(7)
+    HEADERS = ("Round", "Status", "Cards", "Wagered", "Paid", "Dealer", "Ended")
+    NUMERIC = frozenset({ROUND, WAGERED, PAID})
+
+    def __init__(self, money: Money | None = None, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.money = money
+
+    def _amount(self, value: int) -> str:
+        return amount(self.money, value) if self.money else str(value)
+
+    def text(self, row: dict[str, Any], col: int) -> str:
+        totals = row.get("totals") or {}
+        if col == self.ROUND:
+            return str(row.get("round_no", row.get("hand_no", "")))
+        if col == self.STATUS:
+            return str(row.get("status", ""))
+        if col == self.CARDS:
+            return "  ".join(str(c.get("card", "")) for c in row.get("cards", []))
+        if col == self.WAGERED:
+            return self._amount(int(totals.get("wagered", totals.get("pot", 0)) or 0))
+        if col == self.PAID:
+            return self._amount(int(totals.get("paid", 0) or 0))
+        if col == self.DEALER:
+            return str(row.get("dealer", ""))
+        if col == self.ENDED:
+            return local_time(row.get("ended_at"))
+        return ""
+
+    def colour(self, row: dict[str, Any], col: int) -> str | None:
+        if col == self.STATUS:
+            return {"voided": theme.BAD, "open": theme.WARN, "settled": theme.GOOD}.get(
+                str(row.get("status")))
+        return None
+
+    def key(self, row: dict[str, Any]) -> Any:
+        return row.get("round_no")
+
+
+def describe_record(rec: Record) -> str:
+    """One line of what a journal record says, for the events list."""
+    p = rec.payload
+    for name in ("reason", "detail", "note", "state"):
+        if p.get(name):
+            text = str(p[name])
+            if name == "state" and p.get("device"):
+                text = f"{p['device']}: {text}"
+            return text
+    if rec.kind.startswith("login") or rec.kind.startswith("user"):
+        return str(p.get("user_id", ""))
+    if rec.kind == "verify":
+        return "chain intact" if p.get("ok") else f"FAILED at {p.get('bad_seq')}"
+    return ", ".join(f"{k}={v}" for k, v in sorted(p.items()) if not isinstance(v, dict | list)
+                     )[:120]
+
+
+class EventsModel(RowsModel[Record]):
+    TIME, TABLE, SEQ, ACTOR, EVENT, DETAIL = range(6)
+    HEADERS = ("Time", "Table", "Seq", "By", "Event", "Detail")
+    NUMERIC = frozenset({SEQ})
+    ALERT_KINDS = frozenset({"halt", "void", "lockout", "login.failed", "device.fault",
+                             "device.lost", "clock.jump", "card.held", "renege"})
+
+    def text(self, row: Record, col: int) -> str:
+        if col == self.TIME:
+            return local_time(row.ts)
+        if col == self.TABLE:
+            return row.table_id
+        if col == self.SEQ:
+            return str(row.seq)
+        if col == self.ACTOR:
+            return row.actor
+        if col == self.EVENT:
+            return row.kind
+        if col == self.DETAIL:
+            return describe_record(row)
+        return ""
+
+    def colour(self, row: Record, col: int) -> str | None:
+        if col == self.EVENT and row.kind in self.ALERT_KINDS:
+            return theme.BAD
+        if col == self.EVENT and row.kind in ("resolve", "correction", "config.change"):
+            return theme.WARN
+        return None
+
+    def key(self, row: Record) -> tuple[str, int]:
+        return (row.table_id, row.seq)
+
+
+class MetersModel(RowsModel[Meter]):
+    METER, ROUNDS, WAGERED, PAID, HOUSE_WIN, HOLD = range(6)
+    HEADERS = ("Meter", "Rounds", "Wagered", "Paid", "House win", "Hold")
+    NUMERIC = frozenset({ROUNDS, WAGERED, PAID, HOUSE_WIN, HOLD})
+
+    def __init__(self, money: Money | None = None, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.money = money
+
+    def _amount(self, value: int) -> str:
+        return amount(self.money, value) if self.money else str(value)
+
+    def text(self, row: Meter, col: int) -> str:
+        if col == self.METER:
+            return row.meter
+        if col == self.ROUNDS:
+            return str(row.rounds)
+        if col == self.WAGERED:
+            return self._amount(row.wagered)
+        if col == self.PAID:
+            return self._amount(row.paid)
+        if col == self.HOUSE_WIN:
+            return self._amount(row.house_win)
+        if col == self.HOLD:
+            if not row.wagered:
+                return "-"
+            from fractions import Fraction
+            return percent(Fraction(row.house_win, row.wagered))
+        return ""
+
+    def colour(self, row: Meter, col: int) -> str | None:
+        if col == self.HOUSE_WIN:
+            return theme.GOOD if row.house_win >= 0 else theme.BAD
+        return None
+
+    def key(self, row: Meter) -> str:
+        return row.meter
+
+
+class ParSheetModel(RowsModel[ParSheetRow]):
+    WAGER, PAYS, WIN_CHANCE, RTP, HOUSE_EDGE, WARNING = range(6)
+    HEADERS = ("Wager", "Pays", "Wins", "Return", "House edge", "Warning")
+    NUMERIC = frozenset({WIN_CHANCE, RTP, HOUSE_EDGE})
+
+    def text(self, row: ParSheetRow, col: int) -> str:
+        if col == self.WAGER:
+            return row.label
+        if col == self.PAYS:
+            return row.payout
+        if col == self.WIN_CHANCE:
+            return percent(row.probability, 3)
+        if col == self.RTP:
+            return percent(row.rtp)
+        if col == self.HOUSE_EDGE:
+            return percent(row.house_edge)
+        if col == self.WARNING:
+            return row.warning or ""
+        return ""
+
+    def colour(self, row: ParSheetRow, col: int) -> str | None:
+        if row.warning and col in (self.HOUSE_EDGE, self.WARNING):
+            return theme.WARN
+        return None
+
+    def tooltip(self, row: ParSheetRow, col: int) -> str | None:
+        return row.payout if col == self.PAYS else None
+
+    def key(self, row: ParSheetRow) -> tuple[str, tuple[str, ...]]:
+        return (row.bet, row.values)

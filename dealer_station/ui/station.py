@@ -1,0 +1,193 @@
+"""Assembling a station: journal, users, the live table and its devices (no widgets here).
+
+``run``, ``screenshots``, the benchmark and the UI tests all build the station through
+:func:`open_station`, so the window they drive is wired exactly as the one on the floor.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from dealer_station.errors import StationError
+from dealer_station.table.base import DEFAULT_TABLE, TableService
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.users import Users
+    from dealer_station.hardware.backends import DeviceHandle
+    from dealer_station.hardware.config import DeviceConfig
+
+GAMES = ("lapaire", "bourre")
+GAME_NAMES = {"lapaire": "La Pair'e", "bourre": "Bourré"}
+#: What the devices file is called in config/ (see config/devices.toml).
+DEVICES_FILE = "devices.toml"
+
+#: Demo users made on an empty journal in --simulate mode (documented in docs/ui.md).
+DEMO_USERS: tuple[tuple[str, str, str, str], ...] = (
+    ("dealer", "Dana Dealer", "dealer", "1111"),
+    ("super", "Sam Supervisor", "supervisor", "2222"),
+    ("operator", "Olive Operator", "operator", "3333"),
+)
+DEMO_ACTOR = "station/demo"
+SIM_IDS = {"shoe": "SIMSHOE", "reader": "SIMREADER"}
+
+
+@dataclass
+class Station:
+    """One running station: the table service and what it needs, ready for the window."""
+
+    journal: Journal
+    users: Users
+    table: TableService
+    game: str
+    table_id: str
+    simulated: bool = False
+    devices: dict[str, DeviceHandle] = field(default_factory=dict)
+    #: Set by ``open_station`` when it opened the database (closed by ``close``).
+    closers: list[Any] = field(default_factory=list)
+    _closed: bool = False
+
+    @property
+    def game_name(self) -> str:
+        return GAME_NAMES[self.game]
+
+    def simulator(self, role: str) -> Any:
+        """The simulated device behind ``role`` (``shoe`` / ``reader``), or None."""
+        handle = self.devices.get(role)
+        return None if handle is None else handle.simulator
+
+    def close(self) -> None:
+        """Close the devices (joining their threads), record the shutdown, close the store."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.table.shutdown()
+        finally:
+            for closer in self.closers:
+                closer()
+
+
+def load_devices_file(path: Path | str) -> dict[str, DeviceConfig]:
+    """The ``[devices.shoe]`` / ``[devices.reader]`` tables of a devices file."""
+    from dealer_station.hardware.config import parse_devices
+    from dealer_station.tomlconfig import Section, load_toml
+
+    p = Path(path)
+    root = Section(load_toml(p), str(p))
+    devices = parse_devices(root)
+    root.finish()
+    return devices
+
+
+def default_devices_path() -> Path:
+    from dealer_station.gameconfig import config_dir
+
+    return config_dir() / DEVICES_FILE
+
+
+def make_table(journal: Journal, game: str, table_id: str, *, config_path: str | None,
+               dealer: str) -> TableService:
+    """The live table for ``game``, on the journal's latest configuration unless a file is
+    named (then that file's configuration is recorded as a new version if it differs)."""
+    if game == "lapaire":
+        from dealer_station.gameconfig import load_lapaire_config
+        from dealer_station.table.lapaire_table import LaPaireTable
+
+        return LaPaireTable(journal, table_id, load_lapaire_config(config_path),
+                            dealer=dealer, prefer_journal_config=config_path is None)
+    if game == "bourre":
+        try:
+            from dealer_station.table.bourre_table import BourreTable
+        except ImportError as exc:
+            raise StationError(f"the Bourré table is not available in this build ({exc})"
+                               ) from None
+        from dealer_station.ui.bourre_support import make_bourre_table
+
+        return make_bourre_table(BourreTable, journal, table_id, config_path=config_path,
+                                 dealer=dealer)
+    raise StationError(f"unknown game {game!r}: expected {' or '.join(GAMES)}")
+
+
+def ensure_demo_users(users: Users) -> list[tuple[str, str, str, str]]:
+    """Add the demo users to a journal that has no users yet; returns those added."""
+    if users.list():
+        return []
+    for user_id, name, role, pin in DEMO_USERS:
+        users.add(user_id, name, role, pin, actor=DEMO_ACTOR)
+    return list(DEMO_USERS)
+
+
+def fast_hasher() -> PasswordHasher:
+    """A cheap argon2 profile for tests and screenshots (never for a real journal)."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEFAULT_TABLE,
+                 config_path: str | None = None, simulate: bool = False,
+                 devices: Mapping[str, DeviceConfig] | None = None,
+                 hasher: PasswordHasher | None = None, seed: int | None = None,
+                 demo_users: bool | None = None, max_failures: int = 5,
+                 sim_options: Mapping[str, Any] | None = None) -> Station:
+    """Build the station on ``journal`` and start its devices.
+
+    ``simulate``: a simulated shoe and card reader (the real drivers over in-memory cables);
+    otherwise the devices in ``devices`` (none: the table runs on manual entry only).
+    ``demo_users`` (default: ``simulate``) adds the demo users to an empty journal.
+    """
+    from dealer_station.audit.users import Users
+
+    if game not in GAMES:
+        raise StationError(f"unknown game {game!r}: expected {' or '.join(GAMES)}")
+    users = Users(journal, hasher=hasher, max_failures=max_failures)
+    if demo_users if demo_users is not None else simulate:
+        ensure_demo_users(users)
+    table = make_table(journal, game, table_id, config_path=config_path,
+                       dealer="station/dealer")
+    station = Station(journal, users, table, game, table_id, simulated=simulate)
+    table.startup()
+    try:
+        if simulate:
+            _open_simulated(station, seed, dict(sim_options or {}))
+        else:
+            for cfg in (devices or {}).values():
+                _open_configured(station, cfg)
+    except Exception:
+        station.close()
+        raise
+    return station
+
+
+def _deck(game: str) -> Any:
+    from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
+
+    return LAPAIRE_DECK if game == "lapaire" else BOURRE_DECK
+
+
+def _open_simulated(station: Station, seed: int | None, options: dict[str, Any]) -> None:
+    from dealer_station.hardware.backends import open_device
+
+    rng = random.Random(seed)
+    for role in ("shoe", "reader"):
+        handle = open_device(role, "simulated", device_id=SIM_IDS[role],
+                             deck=_deck(station.game), on_event=station.table.on_device_event,
+                             seed=rng.randrange(2**32), **options)
+        station.devices[role] = handle
+        station.table.attach(role, handle)
+
+
+def _open_configured(station: Station, cfg: DeviceConfig) -> None:
+    from dealer_station.hardware.config import open_configured
+
+    handle = open_configured(cfg, deck=_deck(station.game),
+                             on_event=station.table.on_device_event)
+    station.devices[cfg.role] = handle
+    station.table.attach(cfg.role, handle)

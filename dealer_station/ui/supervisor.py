@@ -1,0 +1,381 @@
+"""The supervisor's screen: act on the round (resume, correct a card, void), and look back
+(game recall, significant events, meters, verifying the journal).
+
+Every action goes to the table service with the signed-in user and a reason; the service
+checks the role and records who did what and why. The screen only shows the answer.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.users import STATION_STREAM, User
+from dealer_station.errors import StationError
+from dealer_station.table.base import Change, TableService
+from dealer_station.ui import theme
+from dealer_station.ui.card_picker import CardPicker
+from dealer_station.ui.models import EventsModel, MetersModel, RecallModel, RowsModel
+from dealer_station.ui.recall_view import recall_html
+from dealer_station.ui.session import SignInSession
+from dealer_station.ui.signals import TableEvents
+
+RECALL_ROUNDS = 20
+EVENTS_SHOWN = 300
+
+
+def table_view(model: RowsModel[Any], stretch: int | None = None) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setAlternatingRowColors(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(34)
+    header = view.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    if stretch is not None:
+        header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    else:
+        header.setStretchLastSection(True)
+    return view
+
+
+class SupervisorScreen(QWidget):
+    def __init__(self, table: TableService, events: TableEvents, session: SignInSession,
+                 journal: Journal, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = table
+        self.session = session
+        self.journal = journal
+        self.tabs = QTabWidget()
+        col = QVBoxLayout(self)
+        col.setContentsMargins(10, 8, 10, 8)
+        col.addWidget(self.tabs)
+        self._build_round_tab()
+        self._build_recall_tab()
+        self._build_events_tab()
+        self._build_meters_tab()
+        self._build_verify_tab()
+        self.tabs.currentChanged.connect(lambda _i: self.refresh_current())
+        events.listen(self.on_change)
+        self.refresh_round()
+
+    # -- round actions ---------------------------------------------------------------------
+
+    def _build_round_tab(self) -> None:
+        page = QWidget()
+        grid = QGridLayout(page)
+        grid.setContentsMargins(12, 12, 12, 12)
+        grid.setHorizontalSpacing(14)
+        self.round_state = QLabel("")
+        self.round_state.setWordWrap(True)
+        self.round_state.setTextFormat(Qt.TextFormat.RichText)
+        self.round_state.setStyleSheet("font-size: 20px;")
+        grid.addWidget(self.round_state, 0, 0, 1, 2)
+
+        reason_box = QGroupBox("Reason (required: it is recorded with your name)")
+        rcol = QVBoxLayout(reason_box)
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("e.g. shoe jam cleared, card checked by hand")
+        self.reason.setAccessibleName("Reason")
+        rcol.addWidget(self.reason)
+        grid.addWidget(reason_box, 1, 0, 1, 2)
+
+        act = QGroupBox("The round")
+        acol = QVBoxLayout(act)
+        self.resume_button = QPushButton("Resume — the fault is resolved")
+        self.resume_button.setObjectName("primary")
+        self.resume_button.clicked.connect(self.resume)
+        acol.addWidget(self.resume_button)
+        self.void_button = QPushButton("Void the round")
+        self.void_button.setObjectName("danger")
+        self.void_button.clicked.connect(self.void)
+        acol.addWidget(self.void_button)
+        note = QLabel("Voiding returns every wager not yet settled; settled cards stand.")
+        note.setObjectName("muted")
+        note.setWordWrap(True)
+        acol.addWidget(note)
+        acol.addStretch(1)
+        grid.addWidget(act, 2, 0)
+
+        fix = QGroupBox("Correct a misread card")
+        fcol = QVBoxLayout(fix)
+        self.picker = CardPicker(jokers=getattr(self.table, "game", "") == "lapaire")
+        fcol.addWidget(self.picker)
+        self.correct_button = QPushButton("Enter the card actually dealt")
+        self.correct_button.clicked.connect(self.correct)
+        fcol.addWidget(self.correct_button)
+        fcol.addStretch(1)
+        grid.addWidget(fix, 2, 1)
+        fix.setVisible(hasattr(self.table, "correct_card"))
+
+        self.message = QLabel("")
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        grid.addWidget(self.message, 3, 0, 1, 2)
+        grid.setRowStretch(4, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        self.tabs.addTab(page, "Round")
+
+    def _say(self, text: str, tone: str) -> None:
+        self.message.setText(text)
+        theme.set_tone(self.message, tone)
+        self.message.show()
+
+    def _user(self) -> User | None:
+        user = self.session.user
+        if user is None:
+            self._say("Sign in first.", "bad")
+        return user
+
+    def _act(self, what: str, action: Any) -> None:
+        user = self._user()
+        if user is None:
+            return
+        try:
+            action(user, self.reason.text())
+        except StationError as exc:
+            self._say(f"Not done: {exc}", "bad")
+            return
+        except ValueError as exc:  # a card the round cannot take
+            self._say(f"Not done: {exc}", "bad")
+            return
+        self._say(f"{what}. Recorded as {user.actor}: {self.reason.text().strip()}", "good")
+        self.reason.clear()
+        self.refresh_round()
+
+    def resume(self) -> None:
+        self._act("Round resumed", self.table.resume)
+
+    def void(self) -> None:
+        void = getattr(self.table, "void", None)
+        if void is None:
+            self._say("This table cannot void.", "bad")
+            return
+        self._act("Round voided", void)
+
+    def correct(self) -> None:
+        problem = self.picker.card_error()
+        if problem is not None:
+            self._say(f"Not done: {problem}", "bad")
+            return
+        code = self.picker.code
+        table: Any = self.table
+        self._act(f"Card {code} entered",
+                  lambda user, reason: table.correct_card(user, code, reason))
+        if self.message.property("tone") == "good":
+            self.picker.clear()
+
+    def refresh_round(self) -> None:
+        t: Any = self.table
+        with t.lock:
+            halt = t.halt
+            round_no = t.round_no
+            detail = _round_detail(t)
+        lines = [f"<b>Round {round_no}</b> · {detail}" if round_no is not None
+                 else "<b>No round is open.</b>"]
+        if halt is not None:
+            lines.append(f"<span style='color:{theme.BAD}'><b>Stopped:</b> "
+                         f"{escape(halt.reason)}</span> <span style='color:{theme.MUTED}'>"
+                         f"(fault: {escape(halt.fault)})</span>")
+            lines.append(f"<b>What to do:</b> {escape(halt.remedy)}")
+        else:
+            lines.append(f"<span style='color:{theme.GOOD}'>Not stopped.</span>")
+        self.round_state.setText("<br>".join(lines))
+
+    # -- recall ----------------------------------------------------------------------------
+
+    def _money(self) -> Any:
+        config = getattr(self.table, "config", None)
+        return getattr(config, "money", None)
+
+    def _build_recall_tab(self) -> None:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel(f"The last {RECALL_ROUNDS} rounds, from the journal"))
+        bar.addStretch(1)
+        b = QPushButton("Refresh")
+        b.setObjectName("nav")
+        b.clicked.connect(self.refresh_recall)
+        bar.addWidget(b)
+        col.addLayout(bar)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.recall_model = RecallModel(self._money(), self)
+        self.recall_view = table_view(self.recall_model, RecallModel.CARDS)
+        self.recall_view.hideColumn(RecallModel.ENDED)
+        self.recall_view.selectionModel().currentRowChanged.connect(
+            lambda cur, _prev: self.show_recalled(cur.row()))
+        split.addWidget(self.recall_view)
+        self.recall_detail = QTextBrowser()
+        split.addWidget(self.recall_detail)
+        split.setSizes([470, 760])
+        col.addWidget(split, 1)
+        self.tabs.addTab(page, "Recall")
+
+    def refresh_recall(self) -> None:
+        from dealer_station.table.recall import recall
+
+        try:
+            rounds = recall(self.journal, self.table.table_id, RECALL_ROUNDS)
+        except Exception as exc:  # a journal that cannot be read is shown, not raised
+            self.recall_detail.setHtml(f"<p style='color:{theme.BAD}'>Recall failed: "
+                                       f"{escape(str(exc))}</p>")
+            return
+        self.recall_model.money = self._money()
+        self.recall_model.set_rows(rounds)
+        if rounds:
+            self.recall_view.selectRow(0)
+            self.show_recalled(0)
+        else:
+            self.recall_detail.setHtml("<p>No rounds recorded yet.</p>")
+
+    def show_recalled(self, row: int) -> None:
+        if 0 <= row < len(self.recall_model.rows):
+            self.recall_detail.setHtml(recall_html(self.recall_model.rows[row], self._money()))
+
+    # -- events, meters, verify ------------------------------------------------------------
+
+    def _build_events_tab(self) -> None:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Significant events of this table and of the station, newest "
+                             "first"))
+        bar.addStretch(1)
+        b = QPushButton("Refresh")
+        b.setObjectName("nav")
+        b.clicked.connect(self.refresh_events)
+        bar.addWidget(b)
+        col.addLayout(bar)
+        self.events_model = EventsModel(self)
+        self.events_view = table_view(self.events_model, EventsModel.DETAIL)
+        col.addWidget(self.events_view, 1)
+        self.tabs.addTab(page, "Events")
+
+    def refresh_events(self) -> None:
+        records = (self.journal.events(self.table.table_id)
+                   + self.journal.events(STATION_STREAM))
+        records.sort(key=lambda r: (r.ts, r.table_id, r.seq), reverse=True)
+        self.events_model.set_rows(records[:EVENTS_SHOWN])
+
+    def _build_meters_tab(self) -> None:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Meters of this table (settled and voided rounds)"))
+        bar.addStretch(1)
+        b = QPushButton("Refresh")
+        b.setObjectName("nav")
+        b.clicked.connect(self.refresh_meters)
+        bar.addWidget(b)
+        col.addLayout(bar)
+        self.meters_model = MetersModel(self._money(), self)
+        col.addWidget(table_view(self.meters_model), 1)
+        self.tabs.addTab(page, "Meters")
+
+    def refresh_meters(self) -> None:
+        self.meters_model.money = self._money()
+        meters = self.journal.meters(self.table.table_id)
+        self.meters_model.set_rows(sorted(meters.values(),
+                                          key=lambda m: (m.meter != "total", m.meter)))
+
+    def _build_verify_tab(self) -> None:
+        page = QWidget()
+        col = QVBoxLayout(page)
+        intro = QLabel("Walk the hash chain of every table in this journal and check its "
+                       "checkpoints. The result is recorded in the journal with your name.")
+        intro.setWordWrap(True)
+        col.addWidget(intro)
+        self.verify_button = QPushButton("Verify the journal")
+        self.verify_button.setObjectName("primary")
+        self.verify_button.clicked.connect(self.verify)
+        row = QHBoxLayout()
+        row.addWidget(self.verify_button)
+        row.addStretch(1)
+        col.addLayout(row)
+        self.verify_result = QLabel("")
+        self.verify_result.setWordWrap(True)
+        self.verify_result.setTextFormat(Qt.TextFormat.RichText)
+        self.verify_result.setStyleSheet("font-size: 19px;")
+        col.addWidget(self.verify_result)
+        col.addStretch(1)
+        self.tabs.addTab(page, "Verify")
+
+    def verify(self) -> None:
+        user = self.session.user
+        if user is None:
+            self.verify_result.setText("Sign in first.")
+            return
+        results = self.journal.verify()
+        lines = []
+        for r in results:
+            colour = theme.GOOD if r.ok else theme.BAD
+            lines.append(f"<span style='color:{colour}'>{'✔' if r.ok else '✘'}</span> "
+                         f"{escape(str(r))}")
+            with self.table.lock:  # one writer on the table's chain at a time
+                self.journal.append(r.table_id, "verify", {
+                    "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
+                    "bad_seq": r.bad_seq, "problem": r.problem}, user.actor)
+        ok = all(r.ok for r in results)
+        head = ("<b>The journal is intact.</b>" if ok else
+                f"<b style='color:{theme.BAD}'>The journal has been altered: see below. "
+                f"Call the operator and keep this station's database as it is.</b>")
+        self.verify_result.setText(head + "<br>" + "<br>".join(lines))
+
+    # -- following -------------------------------------------------------------------------
+
+    def on_change(self, change: Change) -> None:
+        if change.kind in ("halted", "resolved", "round.voided", "round.closed", "card",
+                           "wager.placed", "betting.closed", "startup"):
+            self.refresh_round()
+        if change.kind in ("round.closed", "round.voided") and self.isVisible():
+            self.refresh_current()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh_round()
+        self.refresh_current()
+
+    def refresh_current(self) -> None:
+        page = self.tabs.tabText(self.tabs.currentIndex())
+        if page == "Recall":
+            self.refresh_recall()
+        elif page == "Events":
+            self.refresh_events()
+        elif page == "Meters":
+            self.refresh_meters()
+
+
+def _round_detail(table: Any) -> str:
+    """A line about the open round, from whatever the table exposes."""
+    engine = getattr(table, "engine", None)
+    if engine is not None and hasattr(engine, "cards"):
+        cards = " ".join(c.label for c in engine.cards) or "none yet"
+        bets = "open" if engine.betting_open else "closed"
+        return f"cards dealt: {escape(cards)} · betting {bets} · {len(engine.wagers)} wagers"
+    describe = getattr(table, "describe_hand", None)
+    return escape(describe()) if callable(describe) else "in play"
