@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         report, took = timed("shift report (whole period, verified)",
                              lambda: build_shift_report(journal, TABLE, out=out))
         print(f"  {report.pages} pages, {out.stat().st_size:,} bytes; rounds played "
-              f"{report.rounds_played:,}")
+              f"{report.data.rounds_played:,}")
         db.close()
         verdict = "within" if took < BUDGET_SECONDS else "OVER"
         print(f"{verdict} the {BUDGET_SECONDS:.0f} s budget")

@@ -20,8 +20,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.units import mm
-
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
 from dealer_station.reports import charts
 from dealer_station.reports.source import (
@@ -145,6 +143,26 @@ def _edges(content: Mapping[str, Any], game: str) -> dict[str, tuple[Fraction, F
     return out
 
 
+class _LocalHours:
+    """The local hour a stored UTC time falls in, computed once per UTC hour where the zone's
+    offset is whole hours (then every moment of a UTC hour is in the same local hour)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, datetime | None] = {}
+
+    def __call__(self, ts: str) -> datetime:
+        key = ts[:13]
+        hit = self._cache.get(key, False)
+        if hit is False:
+            start = datetime.fromisoformat(key + ":00:00+00:00").astimezone()
+            offset = start.utcoffset()
+            whole = offset is not None and offset.total_seconds() % 3600 == 0
+            hit = self._cache[key] = start if whole else None
+        if hit is None:  # a zone offset by a part of an hour: this moment's own hour
+            hit = datetime.fromisoformat(ts).astimezone()
+        return hit.replace(minute=0, second=0, microsecond=0)
+
+
 def _hour_buckets(wins: Mapping[datetime, int]) -> tuple[list[tuple[str, int]], str]:
     if not wins:
         return [], "Win by hour"
@@ -177,10 +195,12 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         return data
     since, until = period.since_iso, period.until_iso
     opens: dict[int, tuple[str, str, str, str]] = {}
-    meters_open: dict[str, Figures] = defaultdict(Figures)
-    kinds: dict[str, Figures] = defaultdict(Figures)
+    # Plain lists [rounds, wagered, paid, house_win]: this loop runs once per round.
+    before: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    during: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     by_version: dict[tuple[str, str], int] = defaultdict(int)
     wins: dict[datetime, int] = defaultdict(int)
+    hour_of = _LocalHours()
     dealers: dict[str, DealerShift] = {}
     games: set[str] = set()
     round_nos: list[int] = []
@@ -192,13 +212,18 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
                           str(p_.get("game")), rec.ts)
             continue
         meters = p_.get("meters") or {}
-        if since is not None and rec.ts < since:
+        ts = rec.ts
+        if since is not None and ts < since:
             for k, m in meters.items():
-                meters_open[k].add(m)
+                a = before[k]
+                a[0] += 1
+                a[1] += m["wagered"]
+                a[2] += m["paid"]
+                a[3] += m["house_win"]
             continue
-        if until is not None and rec.ts >= until:
+        if until is not None and ts >= until:
             continue
-        dealer, version, game, opened = opens.get(rno, (rec.actor, "", "", rec.ts))
+        dealer, version, game, opened = opens.get(rno, (rec.actor, "", "", ts))
         if rec.kind == "void":
             data.rounds_voided += 1
         else:
@@ -206,19 +231,26 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         round_nos.append(rno)
         games.add(game)
         for k, m in meters.items():
-            kinds[k].add(m)
+            a = during[k]
+            a[0] += 1
+            a[1] += m["wagered"]
+            a[2] += m["paid"]
+            a[3] += m["house_win"]
             if k != TOTAL:
-                by_version[(k, version)] += int(m.get("wagered", 0))
+                by_version[(k, version)] += m["wagered"]
         data.versions[version] = data.versions.get(version, 0) + 1
         if TOTAL in meters:
-            hour = datetime.fromisoformat(rec.ts).astimezone().replace(
-                minute=0, second=0, microsecond=0)
-            wins[hour] += int(meters[TOTAL].get("house_win", 0))
+            wins[hour_of(ts)] += meters[TOTAL]["house_win"]
         d = dealers.get(dealer)
         if d is None:
-            d = dealers[dealer] = DealerShift(dealer, 0, opened, rec.ts)
+            d = dealers[dealer] = DealerShift(dealer, 0, opened, ts)
         d.rounds += 1
-        d.first, d.last = min(d.first, opened), max(d.last, rec.ts)
+        if opened < d.first:
+            d.first = opened
+        if ts > d.last:
+            d.last = ts
+    kinds = {k: Figures(*v) for k, v in during.items()}
+    meters_open = {k: Figures(*v) for k, v in before.items()}
     data.games = sorted(g for g in games if g)
     data.kinds = dict(sorted(kinds.items(), key=lambda kv: _kind_order(kv[0])))
     data.meters_open = dict(meters_open)

@@ -163,7 +163,7 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequenc
         ("LEFTPADDING", (0, 0), (-1, -1), 3),
         ("RIGHTPADDING", (0, 0), (-1, -1), 3),
     ]
-    for title, a, b in groups:
+    for _title, a, b in groups:
         cmds.append(("SPAN", (a, 0), (b, 0)))
         cmds.append(("ALIGN", (a, 0), (b, 0), "CENTER"))
         cmds.append(("LINEBELOW", (a, 0), (b, 0), 0.4, RULE))
