@@ -403,7 +403,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     if data.exceptions:
         r.add(grid(["Time", "Round", "What", "Who", "Why", "Detail"],
                    exception_rows(data.exceptions),
-                   [w * 0.15, w * 0.07, w * 0.1, w * 0.17, w * 0.27, w * 0.24],
+                   [w * 0.17, w * 0.06, w * 0.1, w * 0.16, w * 0.27, w * 0.24],
                    wrap=(3, 4, 5), numeric=(1,), font_size=7))
     else:
         r.add(p("No voids, corrections, misreads, device faults, reneges or other exceptions "

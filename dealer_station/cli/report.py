@@ -1,0 +1,80 @@
+"""``dealer-station report``: audit reports as PDF files, printed if asked, from the journal."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+
+from dealer_station.cli.audit import parse_time, store_options
+
+KINDS = ("shift", "recall", "events", "bourre-session", "config")
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "report", parents=[store_options()],
+        help="write an audit report as a PDF (shift, recall, events, bourre-session, config)",
+        description="Write an audit report as a PDF, built only from the journal. Every page "
+                    "shows the table, the period, page N of M, when it was printed and the "
+                    "software version; the last page shows the journal's verification and "
+                    "the hash of the last record the report covers.",
+        epilog="reports: shift (rounds, wagered/paid/won per kind, hold, charts, meters, "
+               "dealers, exceptions); recall (one round or hand: --round N, default the "
+               "latest); events (significant events); bourre-session (Bourré sessions); "
+               "config (configuration changes and par sheets). Times are local unless a zone "
+               "is given; --from is inclusive, --to exclusive.")
+    p.add_argument("kind", choices=KINDS, metavar="REPORT",
+                   help="shift, recall, events, bourre-session or config")
+    p.add_argument("--table", help="table id (may be left out when the journal holds one)")
+    p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
+                   help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
+    p.add_argument("--to", dest="until", type=parse_time, metavar="TIME",
+                   help="period end, exclusive (default: the last record)")
+    p.add_argument("--round", type=int, metavar="N",
+                   help="recall: the round or hand number (default: the latest)")
+    p.add_argument("--out", metavar="FILE.pdf",
+                   help="where to write the PDF (default: REPORT-TABLE-YYYYMMDD-HHMMSS.pdf "
+                        "here)")
+    p.add_argument("--print", dest="print_", action="store_true",
+                   help="also send it to the printer named in config/station.toml")
+    p.add_argument("--printer", metavar="QUEUE", help="print on this CUPS queue instead")
+    p.add_argument("--paper", choices=("A4", "letter"),
+                   help="paper size (default: config/station.toml, else A4)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_station.cli.audit import open_store
+    from dealer_station.errors import StationError
+    from dealer_station.reports.catalog import build_report
+    from dealer_station.reports.printing import load_print_settings, print_pdf
+    from dealer_station.reports.source import Period, pick_table
+
+    if args.kind == "recall" and (args.since or args.until):
+        raise StationError("the recall report takes --round, not --from/--to")
+    if args.kind != "recall" and args.round is not None:
+        raise StationError(f"--round applies to the recall report only, not to {args.kind}")
+    if args.printer and not args.print_:
+        args.print_ = True
+    settings = load_print_settings()
+    paper = args.paper or settings.paper
+    period = Period(args.since, args.until)
+    out = args.out
+    if out is not None and not str(out).lower().endswith(".pdf"):
+        raise StationError(f"--out {out}: give a file name ending in .pdf")
+    with open_store(args, write=False) as store:
+        table = pick_table(store.journal, args.table)
+        if out is None:
+            out = f"{args.kind}-{table}-{datetime.now():%Y%m%d-%H%M%S}.pdf"
+        report = build_report(args.kind, store.journal, table, period, out=out,
+                              round_no=args.round, paper=paper)
+    v = report.verification
+    verdict = (f"journal verified intact to record {v.last_seq:,}" if v.ok else
+               f"JOURNAL VERIFICATION FAILED at record {v.bad_seq}: {v.problem}")
+    print(f"wrote {report.title.lower()} for table {table} ({report.pages} page"
+          f"{'s' if report.pages != 1 else ''}) to {report.path}; {verdict}")
+    if args.print_:
+        answer = print_pdf(report.path, args.printer or settings.printer,
+                           title=f"{report.title} - table {table}")
+        print(f"printed: {answer}")
+    return 0 if v.ok else 1
