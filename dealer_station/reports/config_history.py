@@ -160,7 +160,8 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                 diff = differences(previous.content if previous else None, v.content)
                 title = ("What differs from the version before" if previous else
                          "The first recorded configuration: every setting")
-                r.add(p(title + f" ({len(diff)} setting(s)):", "body"))
+                r.add(p(title + f" ({len(diff)} setting(s); as stored, amounts in minor "
+                        f"units):", "body"))
                 r.add(grid(["Setting", "Before", "After"], diff or [["-", "", ""]],
                            [w * 0.34, w * 0.33, w * 0.33], wrap=(0, 1, 2), font_size=7))
             if v.version in shown:

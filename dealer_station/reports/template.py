@@ -102,7 +102,7 @@ STYLES: dict[str, ParagraphStyle] = {
     "small": _style("small", fontSize=7.5, leading=9),
     "cell": _style("cell", fontSize=7.5, leading=9),
     "cell_mono": _style("cell_mono", fontName=FONT_MONO, fontSize=7, leading=8.5),
-    "h1": _style("h1", fontName=FONT_BOLD, fontSize=12, leading=15, spaceBefore=2,
+    "h1": _style("h1", fontName=FONT_BOLD, fontSize=12, leading=15, spaceBefore=12,
                  spaceAfter=4),
     "h2": _style("h2", fontName=FONT_BOLD, fontSize=10, leading=13, spaceBefore=8,
                  spaceAfter=3),

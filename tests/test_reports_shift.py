@@ -1,0 +1,189 @@
+"""The table shift report, built from a journal made by `simulate` plus a correction, a void
+after a device fault and a configuration change; every figure is checked against the journal
+(its meters projection, rounds, events and par sheets), read back from the PDF with pypdf."""
+
+from __future__ import annotations
+
+import sqlite3
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from test_reports_journal import (  # noqa: F401  (report_journal, opened are fixtures)
+    CONFIG_REASON,
+    CORRECTION_REASON,
+    SIM_ROUNDS,
+    TABLE,
+    VOID_REASON,
+    JournalFiles,
+    check_every_page,
+    copy_journal,
+    opened,
+    pdf_text,
+    render_png,
+    report_journal,
+)
+
+from dealer_station.audit.journal import Journal
+from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label
+from dealer_station.reports.source import Period
+from dealer_station.reports.text import MoneyUnit, percent
+from dealer_station.settlement.lapaire_math import par_sheet
+
+USD = MoneyUnit("USD", 100)
+
+
+def _edges() -> dict[str, tuple[Fraction, Fraction]]:
+    out: dict[str, tuple[Fraction, Fraction]] = {}
+    for row in par_sheet(load_lapaire_config()):
+        lo, hi = out.get(row.bet, (row.house_edge, row.house_edge))
+        out[row.bet] = (min(lo, row.house_edge), max(hi, row.house_edge))
+    return out
+
+
+@pytest.fixture(scope="module")
+def whole(report_journal: JournalFiles, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]  # noqa: F811
+    journal, db = report_journal.open()
+    out = tmp_path_factory.mktemp("shift") / "shift.pdf"
+    built = build_shift_report(journal, TABLE, out=out)
+    yield journal, built, pdf_text(out)
+    db.close()  # type: ignore[attr-defined]
+
+
+def test_every_page_carries_the_template(whole) -> None:  # type: ignore[no-untyped-def]
+    _, built, _ = whole
+    assert check_every_page(built.path, "Table shift report") == built.pages >= 2
+
+
+def test_rounds_and_figures_per_wager_kind_match_the_journal(whole) -> None:  # type: ignore[no-untyped-def]
+    journal, built, text = whole
+    rounds = journal.recent_rounds(TABLE, 10_000)
+    settled = sum(r.status == "settled" for r in rounds)
+    voided = sum(r.status == "voided" for r in rounds)
+    assert (settled, voided) == (SIM_ROUNDS + 2, 1)
+    assert f"Rounds played {settled + voided} ({settled} settled, {voided} voided); rounds 1 " \
+           f"to {settled + voided}" in text
+    meters = journal.meters(TABLE)
+    edges = _edges()
+    for kind, m in meters.items():
+        label = kind_label(kind)
+        hold = percent(Fraction(m.house_win, m.wagered))
+        row = (f"{label} {m.rounds} {USD.fmt(m.wagered)} {USD.fmt(m.paid)} "
+               f"{USD.fmt(m.house_win)} {hold}")
+        assert row in text, row
+        if kind != "total":
+            lo, hi = edges[kind]
+            shown = percent(lo) if percent(lo) == percent(hi) else f"{percent(lo)} to " \
+                                                                   f"{percent(hi)}"
+            assert f"{row} {shown}" in text
+    total = meters["total"]
+    assert f"Wagered {USD.full(total.wagered)}" in text
+    assert f"Paid to players {USD.full(total.paid)}" in text
+    assert f"House win {USD.full(total.house_win)}" in text
+    assert f"Actual hold {percent(Fraction(total.house_win, total.wagered))}" in text
+    # The theoretical edge in total: the par sheet weighted by the handle of each kind.
+    lo = sum(edges[k][0] * m.wagered for k, m in meters.items() if k != "total")
+    hi = sum(edges[k][1] * m.wagered for k, m in meters.items() if k != "total")
+    assert (f"Theoretical edge {percent(lo / total.wagered)} to "
+            f"{percent(hi / total.wagered)}") in text
+    data = built.data
+    assert data.rounds_played == settled + voided
+    assert sum(v for _, v in data.hourly) == total.house_win
+
+
+def test_dealers_meters_and_configuration_versions(whole) -> None:  # type: ignore[no-untyped-def]
+    journal, _, text = whole
+    assert f"sim-dealer/dealer ({SIM_ROUNDS}), dee/dealer (3)" in text
+    t = journal.meters(TABLE)["total"]
+    assert (f"Total 0.00 0.00 0.00 {USD.fmt(t.wagered)} {USD.fmt(t.paid)} "
+            f"{USD.fmt(t.house_win)}") in text
+    versions = journal.config_versions(TABLE)
+    assert len(versions) == 2
+    assert f"{versions[1].version[:16]}... 1 " in text    # one round under the new version
+    assert CONFIG_REASON in text
+
+
+def test_every_exception_is_listed_with_who_and_why(whole) -> None:  # type: ignore[no-untyped-def]
+    journal, built, text = whole
+    events = journal.events(TABLE, kinds=EXCEPTION_KINDS)
+    kinds = [e.kind for e in events]
+    assert {"halt", "correction", "resolve", "void", "device.fault"} <= set(kinds)
+    assert f"Exceptions {len(events)} (listed below)" in text
+    assert len(built.data.exceptions) == len(events)
+    assert f"correction sue/supervisor {CORRECTION_REASON}" in text
+    assert f"void sue/supervisor {VOID_REASON}" in text
+    for e in events:   # each with who and why, as the journal has them
+        why = e.payload.get("reason") or e.payload.get("detail") or e.payload.get("note")
+        assert f"{e.round_no} {e.kind} {e.actor} {' '.join(str(why).split())}" in text
+
+
+def test_the_last_page_carries_the_verification_and_the_last_hash(whole) -> None:  # type: ignore[no-untyped-def]
+    journal, built, _ = whole
+    last = journal.last(TABLE)
+    assert last is not None
+    final = pdf_text(built.path, built.pages - 1)
+    assert "Journal verified: intact." in final
+    assert f"chain intact from record 1 to record {last.seq:,}; 1 checkpoint(s) confirmed" \
+           in final
+    assert f"Last record hash {last.hash}" in final
+    assert f"Records covered 1 to {last.seq:,}" in final
+    assert built.verification == journal.verify(TABLE)[0]
+    assert "Last record hash" not in pdf_text(built.path, 0)
+
+
+def test_a_period_counts_what_closed_in_it_and_meters_at_open(
+        report_journal: JournalFiles, opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    early = build_shift_report(opened, TABLE, Period(None, report_journal.gap_start),
+                               out=tmp_path / "early.pdf")
+    late = build_shift_report(opened, TABLE, Period(report_journal.gap_start, None),
+                              out=tmp_path / "late.pdf")
+    e, lt = early.data, late.data
+    assert (e.rounds_played, e.rounds_voided, e.exceptions) == (SIM_ROUNDS, 0, [])
+    assert (lt.rounds_played, lt.rounds_voided, lt.first_round) == (3, 1, SIM_ROUNDS + 1)
+    whole_meters = opened.meters(TABLE)
+    for kind, m in whole_meters.items():
+        before = lt.meters_open.get(kind)
+        during_early = e.kinds.get(kind)
+        # Meters at the late period's open are exactly the early period's figures...
+        assert (before.wagered if before else 0) == (during_early.wagered
+                                                     if during_early else 0)
+        # ...and at its close, the journal's meters.
+        closed = lt.meters_close[kind]
+        assert (closed.rounds, closed.wagered, closed.paid, closed.house_win) == (
+            m.rounds, m.wagered, m.paid, m.house_win)
+    text = pdf_text(early.path)
+    assert "No voids, corrections, misreads, device faults, reneges or other exceptions" \
+           in text
+    assert early.last_record is not None
+    assert early.last_record.ts < report_journal.gap_start.isoformat()
+    assert f"Last record hash {early.last_record.hash}" in text
+    assert "Rounds played 3 (2 settled, 1 voided); rounds 41 to 43" in pdf_text(late.path)
+
+
+def test_a_tampered_journal_is_reported_on_every_page(
+        report_journal: JournalFiles, tmp_path: Path) -> None:  # noqa: F811
+    files = copy_journal(report_journal, tmp_path / "copy")
+    db = sqlite3.connect(files.url.removeprefix("sqlite:///"))
+    seq = db.execute("SELECT seq FROM journal WHERE table_id=? AND kind='round.close' "
+                     "ORDER BY seq LIMIT 1 OFFSET 5", (TABLE,)).fetchone()[0]
+    db.execute("UPDATE journal SET payload=replace(payload, '\"total_win\":', "
+               "'\"total_win\":1') WHERE table_id=? AND seq=?", (TABLE, seq))
+    db.commit()
+    db.close()
+    journal, handle = files.open()
+    try:
+        built = build_shift_report(journal, TABLE, out=tmp_path / "bad.pdf")
+        assert not built.verification.ok and built.verification.bad_seq == seq
+        assert built.verification == journal.verify(TABLE)[0]
+    finally:
+        handle.close()  # type: ignore[attr-defined]
+    for i in range(built.pages):
+        assert f"JOURNAL VERIFICATION FAILED at record {seq}" in pdf_text(built.path, i)
+    assert "its content does not match its hash" in pdf_text(built.path, built.pages - 1)
+
+
+def test_pages_render_to_png(whole, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    _, built, _ = whole
+    pngs = render_png(built.path, tmp_path)
+    assert len(pngs) == built.pages
