@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 from dealer_station.ui.formatting import card_text
 
 UNPLUG_SECONDS = 3.0
+ROUND_CARDS = 3
 
 
 class DemoPanel(QFrame):
@@ -54,11 +55,12 @@ class DemoPanel(QFrame):
                   context=Qt.ShortcutContext.WindowShortcut)
 
     def _fresh_deck_for_new_round(self) -> None:
-        # One deck per round in the demo: a round never sees a card twice, whatever came before.
+        # A shoe is dealt through round after round; it is reshuffled only before a round it
+        # could not finish, so no round ever sees a card twice.
         with self.table.lock:
             engine = getattr(self.table, "engine", None)
-            fresh = engine is None or engine.stage == 0
-        if fresh:
+            starting = engine is None or engine.stage == 0
+        if starting and self.shoe.remaining < ROUND_CARDS:
             self.shoe.new_shoe()
 
     def deal(self) -> None:

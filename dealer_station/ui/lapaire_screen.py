@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -257,8 +257,7 @@ class LaPaireScreen(QWidget):
         self.wagers_view.hideColumn(WagersModel.ID)
         self.wagers_view.hideColumn(WagersModel.STAGE)
         right.addWidget(self.wagers_view, 1)
-        QShortcut(QKeySequence(Qt.Key.Key_Delete), self.wagers_view, self.remove_selected,
-                  context=Qt.ShortcutContext.WidgetShortcut)
+        self.wagers_view.installEventFilter(self)
 
         self.totals = QLabel("")
         self.totals.setWordWrap(True)
@@ -282,6 +281,15 @@ class LaPaireScreen(QWidget):
             self.chip_value = money.chips[0]
         for b in self.chip_buttons:
             b.setChecked(b.value == self.chip_value)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # Delete in the wagers list takes the chosen wager back.
+        if (watched is self.wagers_view and event.type() == QEvent.Type.KeyPress
+                and isinstance(event, QKeyEvent)
+                and event.key() in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace)):
+            self.remove_selected()
+            return True
+        return super().eventFilter(watched, event)
 
     # -- selections ------------------------------------------------------------------------
 

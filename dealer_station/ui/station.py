@@ -68,6 +68,11 @@ class Station:
             return
         self._closed = True
         try:
+            # Close the devices before the table's shutdown: it holds the table's lock while
+            # closing them, and a driver's last event (its port closed) needs that lock, so
+            # each would wait out its join timeout.
+            for handle in list(self.devices.values()):
+                handle.close()
             self.table.shutdown()
         finally:
             for closer in self.closers:

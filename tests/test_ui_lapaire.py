@@ -1,0 +1,276 @@
+"""La Pair'e through the real window, with the simulated shoe: wagers placed and taken back
+by touch and keyboard, refusals explained, staged settlement paid and confirmed, a jam, a
+misread corrected, a void — each checked on screen and in the journal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton
+from test_ui_support import (
+    WAIT_MS,
+    button_named,
+    click,
+    sign_in,
+    station_fixture,
+    tap_spot,
+    window_fixture,
+)
+
+from dealer_station.ui.main_window import MainWindow
+from dealer_station.ui.models import WagersModel
+from dealer_station.ui.station import Station
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Iterator[Station]:
+    yield from station_fixture(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
+    yield from window_fixture(qtbot, station)
+
+
+def kinds(station: Station) -> list[str]:
+    return [r.kind for r in station.journal.records(station.table_id)]
+
+
+def records(station: Station, kind: str) -> list[Any]:
+    return [r for r in station.journal.records(station.table_id) if r.kind == kind]
+
+
+def dealer_screen(qtbot: Any, w: MainWindow) -> Any:
+    sign_in(qtbot, w, "dealer", "1111")
+    assert w.current_screen == "dealer"
+    return w.screens["dealer"]
+
+
+def choose(qtbot: Any, screen: Any, seat: int, chip_index: int) -> None:
+    click(qtbot, screen.seat_buttons[seat])
+    click(qtbot, screen.chip_buttons[chip_index])
+
+
+def deal(qtbot: Any, w: MainWindow, n: int, misread: bool = False) -> None:
+    """Press the demo strip's button and wait for the card (or the stop) on screen."""
+    assert w.demo is not None
+    screen = w.screens["dealer"]
+    click(qtbot, w.demo.buttons["misread" if misread else "deal"])
+    if misread:
+        qtbot.waitUntil(lambda: w.banner.isVisible() and w.table.halt is not None,
+                        timeout=WAIT_MS)
+    else:
+        qtbot.waitUntil(lambda: screen.card_views[n - 1].card is not None, timeout=WAIT_MS)
+
+
+def test_a_complete_round_placed_removed_settled_and_confirmed(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    station.simulator("shoe").set_order(["KH", "8H", "9H"])
+    choose(qtbot, screen, 1, 1)                      # seat 1, 5.00 chips
+    tap_spot(qtbot, screen, "straight", ("K",))
+    tap_spot(qtbot, screen, "red")
+    choose(qtbot, screen, 2, 0)                      # seat 2, 1.00 chips
+    tap_spot(qtbot, screen, "split", ("2", "8"))
+    tap_spot(qtbot, screen, "split", ("8", "2"))
+    tap_spot(qtbot, screen, "poker")
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 5, timeout=WAIT_MS)
+    assert screen.seat_buttons[2].text() == "Seat 2\n3.00"
+    assert screen.layout_view.chips[("split", ("2", "8"))] == {2: 200}
+    # Take one chip back from the split (right button).
+    tap_spot(qtbot, screen, "split", ("2", "8"), Qt.MouseButton.RightButton)
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 4, timeout=WAIT_MS)
+    assert screen.layout_view.chips[("split", ("2", "8"))] == {2: 100}
+    removed = records(station, "wager.remove")
+    assert len(removed) == 1 and removed[0].actor == "dealer/dealer"
+    assert all(r.actor == "dealer/dealer" for r in records(station, "wager.place"))
+    assert records(station, "round.open")[0].payload["dealer"] == "dealer/dealer"
+
+    deal(qtbot, window, 1)
+    assert screen.layout_view.marks == {"K": 1}
+    assert screen.layout_view.outcomes[("straight", ("K",))] is True
+    assert screen.layout_view.outcomes[("split", ("2", "8"))] is False
+    assert "Seat 1" in screen.stage_label.text() and "pay <b>65.00</b>" in \
+        screen.stage_label.text()
+    wins = [r for r in screen.model.rows if r.result == "win"]
+    assert {(r.label, r.win) for r in wins} == {("Straight K", 6000), ("Red", 500)}
+    assert screen.model.data(screen.model.index(0, WagersModel.RESULT)) == "WIN"
+    assert "Pay card 1" in screen.status.text()
+    # Betting closed with the first card: a new wager is refused and nothing is written.
+    before = len(kinds(station))
+    tap_spot(qtbot, screen, "straight", ("2",))
+    assert "betting is closed" in screen.message.text().lower()
+    assert len(kinds(station)) == before
+
+    click(qtbot, screen.confirm_button)
+    qtbot.waitUntil(lambda: "Waiting for card 2" in screen.status.text(), timeout=WAIT_MS)
+    deal(qtbot, window, 2)
+    assert screen.layout_view.pair_mark == "8"
+    # Nothing settles on card 2 here: the station confirms it by itself.
+    qtbot.waitUntil(lambda: "Waiting for card 3" in screen.status.text(), timeout=WAIT_MS)
+    assert not screen.confirm_button.isEnabled()
+    deal(qtbot, window, 3)
+    assert "Poker card: 9♥</b> — Flush" in screen.stage_label.text()
+    assert "pay <b>2.00</b>" in screen.stage_label.text()
+    assert screen.layout_view.poker_hand == "Flush"
+    click(qtbot, screen.confirm_button)
+    qtbot.waitUntil(lambda: "Round 2: place wagers" in screen.status.text(), timeout=WAIT_MS)
+    assert "Round 1 complete" in screen.message.text()
+    info = station.journal.recent_rounds(station.table_id, 1)[0]
+    assert info.status == "settled" and info.summary["total_win"] == 6700
+    assert [r.actor for r in records(station, "payout.confirm")] == [
+        "dealer/dealer", "station", "dealer/dealer"]
+    # The next round starts on a clean felt.
+    choose(qtbot, screen, 3, 0)
+    tap_spot(qtbot, screen, "corner", ("2", "3", "8", "9"))
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 1, timeout=WAIT_MS)
+    assert screen.card_views[0].card is None and screen.layout_view.marks == {}
+
+
+def test_refusals_are_explained_on_the_spot_and_leave_no_trace(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    before = kinds(station)
+    choose(qtbot, screen, 1, 0)
+    tap_spot(qtbot, screen, "red")
+    assert "no first card wager" in screen.message.text().lower()
+    assert screen.layout_view._callout is not None
+    assert screen.layout_view._callout[0] == ("red", ())
+    click(qtbot, screen.chip_buttons[4])             # a 500.00 chip
+    tap_spot(qtbot, screen, "straight", ("K",))
+    assert "over the table maximum" in screen.message.text().lower()
+    click(qtbot, screen.chip_buttons[0])
+    tap_spot(qtbot, screen, "split", ("7", "JK"))
+    assert "not offered" in screen.message.text().lower()
+    tap_spot(qtbot, screen, "split", ("7", "JK"), Qt.MouseButton.RightButton)
+    assert "seat 1 has no chip on split 7-jk" in screen.message.text().lower()
+    assert kinds(station) == before
+    assert screen.model.rowCount() == 0
+
+
+def test_a_jam_stops_the_round_until_a_supervisor_resumes_it(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    shoe = station.simulator("shoe")
+    shoe.set_order(["2S", "3S", "4S", "5S"])
+    choose(qtbot, screen, 1, 0)
+    tap_spot(qtbot, screen, "straight", ("2",))
+    deal(qtbot, window, 1)
+    click(qtbot, window.demo.buttons["jam"])
+    qtbot.waitUntil(lambda: window.banner.isVisible() and window.table.halt is not None,
+                    timeout=WAIT_MS)
+    assert "JAM" in window.banner.text and "supervisor" in window.banner.text
+    qtbot.waitUntil(lambda: window.devices_bar.text("shoe") == "JAM", timeout=WAIT_MS)
+    # A card read while stopped is held, not dealt.
+    click(qtbot, window.demo.buttons["deal"])
+    qtbot.waitUntil(lambda: "card.held" in kinds(station), timeout=WAIT_MS)
+    assert screen.card_views[1].card is None
+    # The dealer may not resolve it; the supervisor may, with a reason.
+    click(qtbot, window.banner.button)
+    assert window.current_screen == "dealer"
+    click(qtbot, window.demo.buttons["ready"])
+    qtbot.waitUntil(lambda: window.devices_bar.text("shoe") == "READY", timeout=WAIT_MS)
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    assert window.current_screen == "supervisor"
+    assert "reports JAM" in sup.round_state.text()
+    click(qtbot, sup.resume_button)
+    assert "a reason is required" in sup.message.text()
+    assert window.table.halt is not None
+    qtbot.keyClicks(sup.reason, "jam cleared, shoe checked")
+    click(qtbot, sup.resume_button)
+    qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=WAIT_MS)
+    resolve = records(station, "resolve")[-1]
+    assert resolve.actor == "super/supervisor"
+    assert resolve.payload["reason"] == "jam cleared, shoe checked"
+    # The round goes on: the supervisor may deal too.
+    click(qtbot, window.nav["dealer"])
+    deal(qtbot, window, 2)
+    assert screen.card_views[1].card is not None
+
+
+def test_a_misread_card_is_corrected_by_the_supervisor(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    station.simulator("shoe").set_order(["QS", "3D", "4C"])
+    choose(qtbot, screen, 4, 1)
+    tap_spot(qtbot, screen, "straight", ("Q",))
+    deal(qtbot, window, 1, misread=True)
+    assert "not recognised" in window.banner.text and window.table.halt.fault == "misread"
+    assert "QS" in window.demo.last.text()
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    qtbot.keyClicks(sup.picker.edit, "QX")
+    qtbot.keyClicks(sup.reason, "card checked by hand")
+    click(qtbot, sup.correct_button)
+    assert "Not done" in sup.message.text() and window.table.halt is not None
+    sup.picker.clear()
+    click(qtbot, button_named(sup.picker, "Q"))
+    spades = next(b for b in sup.picker.findChildren(QPushButton)
+                  if b.accessibleName() == "Spades")
+    click(qtbot, spades)
+    assert sup.picker.code == "QS"
+    click(qtbot, sup.correct_button)
+    qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=WAIT_MS)
+    assert window.table.halt is None
+    correction = records(station, "correction")[0]
+    assert correction.actor == "super/supervisor" and correction.payload["card"] == "QS"
+    click(qtbot, window.nav["dealer"])
+    qtbot.waitUntil(lambda: screen.card_views[0].card is not None, timeout=WAIT_MS)
+    assert screen.card_views[0].card.code == "QS"
+    assert any(r.result == "win" for r in screen.model.rows)
+
+
+def test_a_supervisor_voids_the_round(qtbot: Any, window: MainWindow,
+                                      station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    station.simulator("shoe").set_order(["AS", "3D", "4C"])
+    choose(qtbot, screen, 2, 0)
+    tap_spot(qtbot, screen, "three", ("A", "2", "8"))
+    tap_spot(qtbot, screen, "any_pair")
+    deal(qtbot, window, 1)
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    qtbot.keyClicks(sup.reason, "dispute at seat 2")
+    click(qtbot, sup.void_button)
+    qtbot.waitUntil(lambda: window.table.current is None, timeout=WAIT_MS)
+    void = records(station, "void")[0]
+    assert void.actor == "super/supervisor" and void.payload["returned"] == [2]
+    click(qtbot, window.nav["dealer"])
+    qtbot.waitUntil(lambda: "voided" in screen.status.text(), timeout=WAIT_MS)
+    results = {r.label: r.result for r in screen.model.rows}
+    assert results == {"Three A-2-8": "win", "Any Pair'e": "returned"}
+    assert station.journal.recent_rounds(station.table_id, 1)[0].status == "voided"
+
+
+def test_the_dealer_screen_works_from_the_keyboard(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    station.simulator("shoe").set_order(["AH", "5D", "6C"])
+    window.activateWindow()
+    view = screen.layout_view
+    view.setFocus()
+    qtbot.waitUntil(view.hasFocus, timeout=WAIT_MS)
+    qtbot.keyClick(view, Qt.Key.Key_3)
+    qtbot.keyClick(view, Qt.Key.Key_F6)
+    assert screen.seat == 3 and screen.chip_value == 500
+    qtbot.keyClick(view, Qt.Key.Key_Right)           # the cursor starts on the Ace
+    assert view.cursor_spot == ("straight", ("A",))
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.keyClick(view, Qt.Key.Key_Right)
+    qtbot.keyClick(view, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 2, timeout=WAIT_MS)
+    second = view.cursor_spot
+    assert second is not None and second != ("straight", ("A",))
+    qtbot.keyClick(view, Qt.Key.Key_Delete)
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 1, timeout=WAIT_MS)
+    assert [(w.seat, w.bet, w.values, w.amount) for w in screen.view.wagers.values()] == [
+        (3, "straight", ("A",), 500)]
+    qtbot.keyClick(view, Qt.Key.Key_N)               # the demo strip deals
+    qtbot.waitUntil(lambda: screen.card_views[0].card is not None, timeout=WAIT_MS)
+    qtbot.keyClick(view, Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: 1 in screen.view.confirmed, timeout=WAIT_MS)
