@@ -134,6 +134,8 @@ class Verification:
         self.journal = journal
         self.table_id = table_id
         self._result: VerifyResult | None = None
+        #: How the result was reached: "ranges" (checked in parallel) or "walk" (one walk).
+        self.method = ""
         self._jobs: list[subprocess.Popen[str]] = []
         last = journal.last(table_id)
         self.size = last.seq if last is not None else 0
@@ -207,11 +209,13 @@ class Verification:
             if intact and confirmed is not None:
                 self._result = VerifyResult(self.table_id, True, self.size, self.size, head,
                                             confirmed)
+                self.method = "ranges"
                 return self._result
         results = self.journal.verify(self.table_id)
         if not results:
             raise StationError(f"table {self.table_id} has no journal to verify")
         self._result = results[0]
+        self.method = "walk"
         return self._result
 
     def cancel(self) -> None:

@@ -1,0 +1,104 @@
+"""The verification a report prints: checked in parallel ranges for a big chain, it must say
+exactly what `Journal.verify` says, intact or tampered (edited, deleted, reordered, cut off after
+a checkpoint, the wrong key)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_reports_journal import (  # noqa: F401  (report_journal is a fixture)
+    TABLE,
+    JournalFiles,
+    copy_journal,
+    report_journal,
+)
+
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import create_key, load_key
+from dealer_station.reports.verification import Verification, check_range
+
+
+def _edit(db: sqlite3.Connection) -> None:
+    db.execute("UPDATE journal SET actor='mallory/dealer' WHERE table_id=? AND seq=300",
+               (TABLE,))
+
+
+def _delete(db: sqlite3.Connection) -> None:
+    db.execute("DELETE FROM journal WHERE table_id=? AND seq=500", (TABLE,))
+
+
+def _swap(db: sqlite3.Connection) -> None:
+    db.execute("UPDATE journal SET seq=-1 WHERE table_id=? AND seq=200", (TABLE,))
+    db.execute("UPDATE journal SET seq=200 WHERE table_id=? AND seq=201", (TABLE,))
+    db.execute("UPDATE journal SET seq=201 WHERE table_id=? AND seq=-1", (TABLE,))
+
+
+def _truncate(db: sqlite3.Connection) -> None:
+    top = db.execute("SELECT max(seq) FROM journal WHERE table_id=?", (TABLE,)).fetchone()[0]
+    db.execute("DELETE FROM journal WHERE table_id=? AND seq>?", (TABLE, top - 3))
+    db.execute("DELETE FROM checkpoints")
+
+
+TAMPERING: dict[str, Callable[[sqlite3.Connection], None]] = {
+    "edited": _edit, "deleted": _delete, "reordered": _swap, "cut off": _truncate,
+}
+
+
+def _both(files: JournalFiles, key_path: Path | None = None) -> tuple[object, object, str]:
+    db = open_database(files.url, upgrade=False)
+    try:
+        key = load_key(key_path or files.key)
+        journal = Journal(db, key, anchor_path=files.key.with_name("journal.anchors"))
+        check = Verification(journal, TABLE, background_above=0, workers=3)
+        fast = check.result()
+        return fast, journal.verify(TABLE)[0], check.method
+    finally:
+        db.close()
+
+
+def test_an_intact_chain_is_confirmed_in_parallel_ranges(report_journal: JournalFiles) -> None:  # noqa: F811
+    fast, official, method = _both(report_journal)
+    assert method == "ranges"
+    assert fast == official
+    assert fast.ok and fast.checkpoints == 1   # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("how", sorted(TAMPERING))
+def test_tampering_reads_as_audit_verify_says_it(report_journal: JournalFiles,  # noqa: F811
+                                                 tmp_path: Path, how: str) -> None:
+    files = copy_journal(report_journal, tmp_path)
+    db = sqlite3.connect(files.url.removeprefix("sqlite:///"))
+    TAMPERING[how](db)
+    db.commit()
+    db.close()
+    fast, official, method = _both(files)
+    assert method == "walk"
+    assert not fast.ok and fast == official   # type: ignore[attr-defined]
+
+
+def test_the_wrong_key_fails_at_record_1(report_journal: JournalFiles, tmp_path: Path) -> None:  # noqa: F811
+    other = tmp_path / "other.key"
+    create_key(other)
+    fast, official, _ = _both(report_journal, other)
+    assert fast == official and fast.bad_seq == 1  # type: ignore[attr-defined]
+
+
+def test_a_range_checks_its_link_to_the_record_before_it(report_journal: JournalFiles,  # noqa: F811
+                                                        tmp_path: Path) -> None:
+    files = copy_journal(report_journal, tmp_path)
+    db = sqlite3.connect(files.url.removeprefix("sqlite:///"))
+    db.execute("UPDATE journal SET hash=? WHERE table_id=? AND seq=99", ("0" * 64, TABLE))
+    db.commit()
+    db.close()
+    handle = open_database(files.url, upgrade=False)
+    try:
+        journal = Journal(handle, load_key(files.key))
+        assert check_range(journal, TABLE, 100, 150)[0] is False   # record 99's hash is wrong
+        assert check_range(journal, TABLE, 1, 98)[0] is True
+        assert check_range(journal, TABLE, 101, 150)[0] is True
+    finally:
+        handle.close()
