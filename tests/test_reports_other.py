@@ -1,0 +1,150 @@
+"""The game recall / dispute report, the significant events report and the configuration
+history, each built from the simulate-made journal and read back with pypdf."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_reports_journal import (  # noqa: F401  (report_journal, opened are fixtures)
+    CONFIG_REASON,
+    CORRECTION_REASON,
+    SIM_ROUNDS,
+    TABLE,
+    VOID_REASON,
+    check_every_page,
+    opened,
+    pdf_text,
+    render_png,
+    report_journal,
+)
+
+from dealer_station.audit.journal import Journal
+from dealer_station.errors import StationError
+from dealer_station.reports.config_history import build_config_history_report, differences
+from dealer_station.reports.events import build_events_report, event_kinds
+from dealer_station.reports.recall import build_recall_report
+from dealer_station.reports.source import Period
+from dealer_station.reports.text import MoneyUnit
+from dealer_station.settlement.lapaire_config import parse_lapaire_config
+from dealer_station.settlement.lapaire_math import par_sheet, percent
+from dealer_station.table.recall import recall_round
+
+USD = MoneyUnit("USD", 100)
+CORRECTED_ROUND = SIM_ROUNDS + 1
+VOIDED_ROUND = SIM_ROUNDS + 2
+
+
+# --- recall -----------------------------------------------------------------------------------
+
+def test_recall_of_a_corrected_round_shows_everything_that_proves_it(
+        opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    built = build_recall_report(opened, TABLE, CORRECTED_ROUND, out=tmp_path / "r.pdf")
+    check_every_page(built.path, f"Game recall: round {CORRECTED_ROUND}")
+    text = pdf_text(built.path)
+    info = opened.round_info(TABLE, CORRECTED_ROUND)
+    assert info is not None
+    rc = recall_round(opened, info)
+    assert f"Round {CORRECTED_ROUND} - SETTLED" in text
+    assert f"Configuration version {info.config_version}" in text
+    # The cards in order, the corrected one with who and why.
+    assert "1 KH manual dee/dealer" in text
+    assert f"2 QS correction sue/supervisor {CORRECTION_REASON}" in text
+    # Every wager per seat with its result, and each stage's settlement.
+    for seat, wagers in rc["seats"].items():
+        for w in wagers:
+            assert (f"{seat} #{w['wager_id']} {w['label']} {USD.fmt(w['amount'])} "
+                    f"{w['stage']}") in text
+    for s in rc["stages"]:
+        assert f"{s['stage']} {s['card']}" in text and USD.fmt(s["total_win"]) in text
+    t = rc["totals"]
+    assert f"Totals: wagered {USD.full(t['wagered'])}, paid {USD.full(t['paid'])}" in text
+    assert "every result equals what was recorded" in text
+    # The journal records that prove it, each with its hash; the last one on the last page.
+    records = opened.round_records(TABLE, CORRECTED_ROUND)
+    for rec in records:
+        assert f"{rec.seq:,} " in text and rec.hash in text
+    assert f"Last record hash {records[-1].hash}" in pdf_text(built.path, built.pages - 1)
+    assert built.last_record == records[-1]
+
+
+def test_recall_of_a_voided_round_and_of_the_latest(opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    voided = build_recall_report(opened, TABLE, VOIDED_ROUND, out=tmp_path / "v.pdf")
+    text = pdf_text(voided.path)
+    assert f"Round {VOIDED_ROUND} - VOIDED" in text
+    assert f"VOIDED {VOID_REASON}" in text
+    assert "returned (void)" in text           # the wagers the void handed back
+    assert f"void sue/supervisor {VOID_REASON}" in text
+    latest = build_recall_report(opened, TABLE, None, out=tmp_path / "l.pdf")
+    assert latest.data["round_no"] == opened.recent_rounds(TABLE, 1)[0].round_no
+
+
+def test_recall_of_a_round_that_does_not_exist(opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    with pytest.raises(StationError, match=r"table T1 has no round 999 \(its rounds are 1 to"):
+        build_recall_report(opened, TABLE, 999, out=tmp_path / "x.pdf")
+    assert not (tmp_path / "x.pdf").exists()
+
+
+# --- significant events -----------------------------------------------------------------------
+
+def test_events_report_lists_every_significant_event(opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    built = build_events_report(opened, TABLE, out=tmp_path / "e.pdf")
+    check_every_page(built.path, "Significant events")
+    events = opened.events(TABLE, kinds=event_kinds())
+    text = pdf_text(built.path)
+    assert f"Events {len(events):,}" in text
+    for e in events:
+        assert f"{e.seq:,} " in text and e.kind in text
+    for kind in ("startup", "shutdown", "login", "config.change", "void", "correction",
+                 "halt", "checkpoint", "device.fault"):
+        assert kind in [e.kind for e in events]
+    assert f"config.change olga/operator game: lapaire; reason: {CONFIG_REASON}" in text
+
+
+def test_events_report_for_a_quiet_period(report_journal, opened: Journal,  # type: ignore[no-untyped-def]  # noqa: F811
+                                          tmp_path: Path) -> None:
+    built = build_events_report(opened, TABLE, Period(report_journal.gap_start,
+                                                      report_journal.gap_end),
+                                out=tmp_path / "q.pdf")
+    text = pdf_text(built.path)
+    assert "No significant events in the period." in text
+    assert "none: the journal holds no record of this table in the period" in text
+    assert "Journal verified: intact." in text
+
+
+# --- configuration history --------------------------------------------------------------------
+
+def test_config_history_shows_who_when_what_why_and_par_sheets(
+        opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    built = build_config_history_report(opened, TABLE, out=tmp_path / "c.pdf")
+    check_every_page(built.path, "Configuration history")
+    text = pdf_text(built.path)
+    versions = opened.config_versions(TABLE)
+    changes = list(opened.records(TABLE, kinds=["config.change"]))
+    assert f"Changes recorded {len(changes)}" in text
+    last = changes[-1]
+    assert f"Who {last.actor}" in text and f"Why {CONFIG_REASON}" in text
+    assert f"Journal record {last.seq:,}, hash {last.hash}" in text
+    # What changed, computed from the stored versions.
+    assert "wagers.poker.offered true false" in text
+    assert "wagers.straight.min 100 200" in text
+    assert "wagers.straight.max 10000 5000" in text
+    # Each version's par sheet, exactly.
+    for v in versions:
+        config = parse_lapaire_config(v.content, "<journal>")
+        for row in par_sheet(config):
+            assert (f"{row.label} {row.payout} {float(row.probability):.6f} "
+                    f"{percent(row.rtp, 3)} {percent(row.house_edge, 3)}") in text
+    assert "3rd Card Poker" in text
+
+
+def test_config_differences_name_every_setting() -> None:
+    old = {"a": {"b": 1, "c": [1, 2]}, "gone": True}
+    new = {"a": {"b": 2, "c": [1, 2]}, "added": "x"}
+    assert differences(old, new) == [["a.b", "1", "2"], ["added", "(not set)", '"x"'],
+                                     ["gone", "true", "(removed)"]]
+
+
+def test_the_other_reports_render_to_png(opened: Journal, tmp_path: Path) -> None:  # noqa: F811
+    recall = build_recall_report(opened, TABLE, CORRECTED_ROUND, out=tmp_path / "r.pdf")
+    assert len(render_png(recall.path, tmp_path)) == recall.pages
