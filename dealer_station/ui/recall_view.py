@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from dealer_station.settlement.lapaire_config import Money
+from dealer_station.settlement.lapaire_config import KIND_LABELS, Money
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import amount, card_text, local_time
 
@@ -48,7 +48,7 @@ def recall_html(r: dict[str, Any], money: Money | None = None) -> str:
                 result, theme.MUTED)
             win = _money(money, w["win"]) if result == "win" else ""
             rows.append(f"<tr><td>{seat}</td><td>#{w['wager_id']}</td>"
-                        f"<td>{escape(str(w['label']))}</td>"
+                        f"<td>{escape(_wager_label(w))}</td>"
                         f"<td align='right'>{_money(money, w['amount'])}</td>"
                         f"<td align='center'>{w['stage']}</td>"
                         f"<td style='color:{rc}'>{result}</td><td align='right'>{win}</td>"
@@ -89,6 +89,12 @@ def recall_html(r: dict[str, Any], money: Money | None = None) -> str:
         out.append("<p><b>Journal records</b></p><table cellpadding='2' "
                    "style='color:#a9b4c0; font-size:14px'>" + records + "</table>")
     return "".join(out)
+
+
+def _wager_label(w: dict[str, Any]) -> str:
+    name = KIND_LABELS.get(str(w.get("bet")), str(w.get("label")))
+    values = w.get("values") or []
+    return f"{name} {'-'.join(values)}" if values else name
 
 
 def _text_html(r: dict[str, Any]) -> str:

@@ -1,0 +1,96 @@
+"""The supervisor's screen: game recall, significant events, meters and journal verification,
+all read from the journal after rounds played through the table service."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_ui_support import WAIT_MS, click, sign_in, station_fixture, window_fixture
+
+from dealer_station.settlement.lapaire import Wager
+from dealer_station.ui.main_window import MainWindow
+from dealer_station.ui.models import EventsModel, MetersModel, RecallModel
+from dealer_station.ui.station import Station
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Iterator[Station]:
+    yield from station_fixture(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
+    yield from window_fixture(qtbot, station)
+
+
+def play_round(station: Station, cards: list[str]) -> None:
+    t: Any = station.table
+    t.place_many([Wager(1, "straight", ("K",), 500), Wager(2, "split", ("2", "3"), 100),
+                  Wager(2, "red", (), 100)], actor="dealer/dealer")
+    for c in cards:
+        t.deal(c)
+        for n in t.unconfirmed():
+            t.confirm_payout(n)
+
+
+def test_recall_shows_every_detail_of_the_last_rounds(qtbot: Any, window: MainWindow,
+                                                      station: Station) -> None:
+    play_round(station, ["KH", "2C", "9D"])
+    play_round(station, ["3S", "4C", "5D"])
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    sup.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: sup.recall_model.rowCount() == 2, timeout=WAIT_MS)
+    model = sup.recall_model
+    assert model.data(model.index(0, RecallModel.ROUND)) == "2"      # newest first
+    assert model.data(model.index(1, RecallModel.CARDS)) == "KH  2C  9D"
+    assert model.data(model.index(1, RecallModel.PAID)) == "61.00"
+    html = sup.recall_detail.toPlainText()
+    assert "Round 2" in html and "Split 2-3" in html and "dealer/dealer" in html
+    sup.recall_view.selectRow(1)
+    qtbot.waitUntil(lambda: "Round 1" in sup.recall_detail.toPlainText(), timeout=WAIT_MS)
+    text = sup.recall_detail.toPlainText()
+    assert "K♥" in text and "payout confirmed" in text and "Journal records" in text
+
+
+def test_events_meters_and_verification(qtbot: Any, window: MainWindow,
+                                        station: Station) -> None:
+    play_round(station, ["KH", "2C", "9D"])
+    sign_in(qtbot, window, "dealer", "0000")           # a failure, a significant event
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    sup.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: sup.events_model.rowCount() > 0, timeout=WAIT_MS)
+    events = [sup.events_model.data(sup.events_model.index(r, EventsModel.EVENT))
+              for r in range(sup.events_model.rowCount())]
+    assert "login.failed" in events and "login" in events and "user.add" in events
+    sup.tabs.setCurrentIndex(3)
+    qtbot.waitUntil(lambda: sup.meters_model.rowCount() > 0, timeout=WAIT_MS)
+    m = sup.meters_model
+    assert m.data(m.index(0, MetersModel.METER)) == "total"
+    assert m.data(m.index(0, MetersModel.WAGERED)) == "7.00"
+    assert m.data(m.index(0, MetersModel.PAID)) == "61.00"
+    assert m.data(m.index(0, MetersModel.HOUSE_WIN)) == "-60.00"
+    sup.tabs.setCurrentIndex(4)
+    click(qtbot, sup.verify_button)
+    assert "The journal is intact" in sup.verify_result.text()
+    verify = [r for r in station.journal.records(station.table_id) if r.kind == "verify"]
+    assert verify and verify[-1].actor == "super/supervisor" and verify[-1].payload["ok"]
+
+
+def test_tampering_is_reported_by_verify(qtbot: Any, window: MainWindow,
+                                         station: Station) -> None:
+    play_round(station, ["KH", "2C", "9D"])
+    from sqlalchemy import text
+    with station.journal.db.write() as conn:
+        conn.execute(text("UPDATE journal SET payload = replace(payload, '500', '5000') "
+                          "WHERE table_id = 'T1' AND kind = 'wager.place'"))
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    sup.tabs.setCurrentIndex(4)
+    click(qtbot, sup.verify_button)
+    assert "has been altered" in sup.verify_result.text()
+    assert "FAILED" in sup.verify_result.text()
