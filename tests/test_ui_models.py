@@ -1,0 +1,79 @@
+"""The table models pass Qt's model checks, empty and filled, and read their rows right."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from dealer_station.audit.journal import Meter, Record
+from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.settlement.lapaire_math import par_sheet
+from dealer_station.ui import theme
+from dealer_station.ui.models import (
+    EventsModel,
+    MetersModel,
+    ParSheetModel,
+    RecallModel,
+    WagerRow,
+    WagersModel,
+)
+
+CONFIG = load_lapaire_config()
+
+
+def record(seq: int, kind: str, payload: dict[str, Any]) -> Record:
+    return Record("T1", seq, "2026-01-31T20:15:00.000000Z", "super/supervisor", kind, None,
+                  payload, "0" * 64, "1" * 64)
+
+
+def test_wagers_model(qtmodeltester: Any) -> None:
+    m = WagersModel(CONFIG.money)
+    qtmodeltester.check(m)
+    m.set_rows([WagerRow(1, 1, "Straight K", 500, 1, "win", 6000, "dealer/dealer"),
+                WagerRow(2, 2, "Red", 100, 1, "lose", 0),
+                WagerRow(3, 2, "Poker", 100, 3, "pending", 0)])
+    qtmodeltester.check(m)
+    assert m.rowCount() == 3 and m.columnCount() == len(WagersModel.HEADERS)
+    assert m.data(m.index(0, WagersModel.PAY)) == "60.00"
+    assert m.data(m.index(1, WagersModel.PAY)) == ""
+    assert m.data(m.index(0, WagersModel.RESULT)) == "WIN"
+    assert m.data(m.index(0, WagersModel.RESULT), Qt.ItemDataRole.ForegroundRole).name() == \
+        theme.GOOD
+    assert m.data(m.index(2, WagersModel.ID), Qt.ItemDataRole.UserRole) == 3
+    assert m.data(m.index(0, WagersModel.STAKE), Qt.ItemDataRole.ToolTipRole) == \
+        "placed by dealer/dealer"
+    assert m.headerData(WagersModel.STAKE, Qt.Orientation.Horizontal) == "Stake"
+
+
+def test_par_sheet_model(qtmodeltester: Any) -> None:
+    rows = par_sheet(CONFIG.with_changes(offered={"split 7-JK": True},
+                                         limits={"straight": (100, 200)}))
+    m = ParSheetModel()
+    m.set_rows(rows)
+    qtmodeltester.check(m)
+    labels = [m.data(m.index(r, ParSheetModel.WAGER)) for r in range(m.rowCount())]
+    row = labels.index("Split 7-JK")
+    assert m.data(m.index(row, ParSheetModel.PAYS)) == "7 to 1"
+    assert m.data(m.index(row, ParSheetModel.HOUSE_EDGE)) == "11.11%"
+
+
+def test_recall_events_and_meters_models(qtmodeltester: Any) -> None:
+    recall = RecallModel(CONFIG.money)
+    recall.set_rows([{"round_no": 4, "status": "voided", "cards": [{"card": "KH"}],
+                      "totals": {"wagered": 700, "paid": 0}, "dealer": "dealer/dealer",
+                      "ended_at": None}])
+    qtmodeltester.check(recall)
+    assert recall.data(recall.index(0, RecallModel.WAGERED)) == "7.00"
+    assert recall.data(recall.index(0, RecallModel.STATUS),
+                       Qt.ItemDataRole.ForegroundRole).name() == theme.BAD
+    events = EventsModel()
+    events.set_rows([record(5, "halt", {"reason": "shoe reports JAM", "fault": "jam"}),
+                     record(6, "login", {"user_id": "super", "role": "supervisor"})])
+    qtmodeltester.check(events)
+    assert events.data(events.index(0, EventsModel.DETAIL)) == "shoe reports JAM"
+    assert events.data(events.index(1, EventsModel.DETAIL)) == "super"
+    meters = MetersModel(CONFIG.money)
+    meters.set_rows([Meter("T1", "total", 3, 1000, 250, 750)])
+    qtmodeltester.check(meters)
+    assert meters.data(meters.index(0, MetersModel.HOLD)) == "75.00%"

@@ -1,0 +1,133 @@
+"""The operator changes what the table offers: the par sheet is shown first, a reason is
+required, and the change reaches the dealer's felt between rounds, never in the middle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_ui_support import (
+    WAIT_MS,
+    click,
+    sign_in,
+    station_fixture,
+    tap_spot,
+    window_fixture,
+)
+
+from dealer_station.settlement.lapaire import Wager
+from dealer_station.ui.main_window import MainWindow
+from dealer_station.ui.models import ParSheetModel
+from dealer_station.ui.station import Station
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Iterator[Station]:
+    yield from station_fixture(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
+    yield from window_fixture(qtbot, station)
+
+
+def operator(qtbot: Any, w: MainWindow) -> Any:
+    sign_in(qtbot, w, "operator", "3333")
+    assert w.current_screen == "operator"
+    return w.screens["operator"]
+
+
+def shown_kinds(w: MainWindow) -> set[str]:
+    return {s.bet for s in w.screens["dealer"].layout_view.spots}
+
+
+def test_withdrawing_a_wager_between_rounds(qtbot: Any, window: MainWindow,
+                                            station: Station) -> None:
+    op = operator(qtbot, window)
+    assert not op.apply_button.isEnabled()
+    op.kind_boxes["poker"].setChecked(False)
+    assert "3rd Card Poker: <b>withdrawn</b>" in op.changes.text()
+    assert not op.apply_button.isEnabled()             # the par sheet comes first
+    click(qtbot, op.preview_button)
+    assert op.apply_button.isEnabled()
+    labels = [op.par_model.data(op.par_model.index(r, ParSheetModel.WAGER))
+              for r in range(op.par_model.rowCount())]
+    assert "Straight-up K" in labels and "3rd Card Poker" not in labels
+    edge = op.par_model.data(op.par_model.index(labels.index("Straight-up K"),
+                                                ParSheetModel.HOUSE_EDGE))
+    assert edge == "3.70%"
+    click(qtbot, op.apply_button)                      # no reason yet
+    assert "reason is required" in op.message.text()
+    assert station.table.config.poker.offered          # type: ignore[attr-defined]
+    qtbot.keyClicks(op.reason, "poker withdrawn for the evening")
+    click(qtbot, op.apply_button)
+    assert "in force from now" in op.message.text()
+    change = [r for r in station.journal.records(station.table_id)
+              if r.kind == "config.change"][-1]
+    assert change.actor == "operator/operator"
+    assert change.payload["changes"] == {"offered": {"poker": False}}
+    qtbot.waitUntil(lambda: "poker" not in shown_kinds(window), timeout=WAIT_MS)
+    # The dealer's felt no longer has the box; the table refuses the wager.
+    sign_in(qtbot, window, "dealer", "1111")
+    screen = window.screens["dealer"]
+    tap_spot(qtbot, screen, "straight", ("K",))
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 1, timeout=WAIT_MS)
+    tap_spot(qtbot, screen, "poker")                   # no box: the touch lands on the felt
+    assert screen.model.rowCount() == 1
+    reason = station.table.can_place(Wager(1, "poker", (), 100))  # type: ignore[attr-defined]
+    assert reason is not None and "not offered" in reason
+
+
+def test_a_change_made_during_a_round_waits_for_the_next(qtbot: Any, window: MainWindow,
+                                                         station: Station) -> None:
+    t: Any = station.table
+    t.place(Wager(1, "straight", ("K",), 100))
+    op = operator(qtbot, window)
+    op.kind_boxes["red"].setChecked(False)
+    lo, hi = op.limit_boxes["straight"]
+    hi.setValue(5000)
+    click(qtbot, op.preview_button)
+    # Editing after the preview asks for the par sheet again.
+    lo.setValue(200)
+    assert not op.apply_button.isEnabled()
+    click(qtbot, op.preview_button)
+    qtbot.keyClicks(op.reason, "quieter table")
+    click(qtbot, op.apply_button)
+    assert "when this round is over" in op.message.text()
+    assert t.pending is not None and t.config.red.offered
+    assert "red" in shown_kinds(window)                # this round keeps its layout
+    for card in ("KS", "2C", "3D"):
+        t.deal(card)
+        for n in t.unconfirmed():
+            t.confirm_payout(n)
+    # Between rounds the felt shows what the next round will offer.
+    qtbot.waitUntil(lambda: "red" not in shown_kinds(window), timeout=WAIT_MS)
+    t.place(Wager(1, "straight", ("K",), 200))
+    assert t.config.straight.limits.maximum == 5000 and not t.config.red.offered
+    qtbot.waitUntil(lambda: "saved" not in op.in_force.text(), timeout=WAIT_MS)
+    assert t.version[:12] in op.in_force.text()
+
+
+def test_the_paytable_and_a_spot(qtbot: Any, window: MainWindow, station: Station) -> None:
+    op = operator(qtbot, window)
+    op.paytable.setCurrentText("alternative")
+    assert "Straight 5 to 1" in op.paytable_text.text()
+    op.spot_boxes["split 7-JK"].setChecked(True)
+    click(qtbot, op.preview_button)
+    labels = [op.par_model.data(op.par_model.index(r, ParSheetModel.WAGER))
+              for r in range(op.par_model.rowCount())]
+    assert "Split 7-JK" in labels
+    qtbot.keyClicks(op.reason, "alternative paytable, joker split offered")
+    click(qtbot, op.apply_button)
+    config: Any = station.table.config
+    assert config.poker.paytable == "alternative"
+    assert config.split.spot(("7", "JK")).offered
+    # A limit that the configuration refuses is explained, not applied.
+    lo, hi = op.limit_boxes["corner"]
+    lo.setValue(900)
+    hi.setValue(800)
+    assert "cannot be made" in op.changes.text()
+    click(qtbot, op.preview_button)
+    assert "cannot be made" in op.message.text() and not op.apply_button.isEnabled()
