@@ -44,6 +44,8 @@ from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 
 SEATS = 7
+#: The right-hand column (cards, payouts, wagers), fixed so the felt keeps the rest.
+RIGHT_WIDTH = 430
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
 
@@ -99,13 +101,14 @@ class SeatButton(QPushButton):
         super().__init__(parent)
         self.seat = seat
         self.setCheckable(True)
-        self.setMinimumHeight(66)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumHeight(72)
+        self.setMinimumWidth(60)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.setAccessibleName(f"Seat {seat}")
         colour = theme.seat_colour(seat).name()
         self.setStyleSheet(
-            f"QPushButton {{ border-left: 9px solid {colour}; font-size: 16px;"
-            f" padding: 2px 6px; }}"
+            f"QPushButton {{ border-left: 9px solid {colour}; font-size: 15px;"
+            f" padding: 0px 2px; }}"
             f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
             f" border-left: 9px solid {colour}; }}")
         self.set_total("")
@@ -155,7 +158,7 @@ class LaPaireScreen(QWidget):
 
         left = QVBoxLayout()
         left.setSpacing(8)
-        root.addLayout(left, 66)
+        root.addLayout(left, 1)
         self.layout_view = LaPaireLayoutView(self.config)
         self.layout_view.spot_activated.connect(self.place_on)
         self.layout_view.spot_remove.connect(self.remove_from)
@@ -204,7 +207,8 @@ class LaPaireScreen(QWidget):
 
         right_frame = QFrame()
         right_frame.setObjectName("panel")
-        root.addWidget(right_frame, 34)
+        right_frame.setFixedWidth(RIGHT_WIDTH)
+        root.addWidget(right_frame)
         right = QVBoxLayout(right_frame)
         right.setContentsMargins(12, 10, 12, 10)
         right.setSpacing(8)
@@ -226,8 +230,9 @@ class LaPaireScreen(QWidget):
             cap = QLabel(STAGE_NAMES[n])
             cap.setObjectName("muted")
             cap.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            cap.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             col.addWidget(cap)
-            cards.addLayout(col)
+            cards.addLayout(col, 1)
         right.addLayout(cards)
 
         self.stage_label = QLabel("")
@@ -471,7 +476,7 @@ class LaPaireScreen(QWidget):
                 continue
             text = amount(money, t.staked)
             if t.win or t.lost:
-                text += f"  {'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
+                text += f"\n{'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
             b.set_total(text)
         # Wagers and results.
         rows = []

@@ -1,0 +1,194 @@
+"""Screenshots of the station's main screens, made by driving the real window.
+
+Each scene builds a station on a throw-away journal with simulated devices, brings the window
+(1280x800) into one state through the same calls a dealer's touches make, and saves a PNG.
+``dealer-station screenshots --out DIR`` runs them; docs/ui.md shows the results.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import QApplication
+
+from dealer_station.ui import theme
+from dealer_station.ui.app import make_app
+from dealer_station.ui.main_window import MainWindow
+from dealer_station.ui.station import Station, fast_hasher, open_station
+
+SETTLE_SECONDS = 5.0
+
+
+def wait_for(app: QApplication, condition: Callable[[], bool],
+             timeout: float = SETTLE_SECONDS) -> None:
+    """Run the event loop until ``condition()`` holds (the simulated devices are threads)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the station did not reach the state for a screenshot")
+        app.processEvents()
+        time.sleep(0.002)
+    for _ in range(5):
+        app.processEvents()
+
+
+@contextmanager
+def scene(game: str = "lapaire") -> Iterator[tuple[QApplication, Station, MainWindow]]:
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import create_key
+
+    app = make_app()
+    with tempfile.TemporaryDirectory(prefix="dealer-station-shots-") as tmp:
+        db = open_database(f"sqlite:///{Path(tmp) / 'journal.db'}")
+        journal = Journal(db, create_key(Path(tmp) / "journal.key"))
+        station = open_station(journal, game=game, simulate=True, hasher=fast_hasher(),
+                               seed=11)
+        station.closers.append(db.close)
+        window = MainWindow(station)
+        window.setFixedSize(*theme.WINDOW_SIZE)
+        window.show()
+        try:
+            wait_for(app, lambda: all(h.state.value == "connected"
+                                      for h in station.devices.values()))
+            yield app, station, window
+        finally:
+            window.shutdown()
+            window.close()
+            station.close()
+            window.deleteLater()
+            app.processEvents()
+
+
+def _save(app: QApplication, window: MainWindow, path: Path) -> Path:
+    for _ in range(5):
+        app.processEvents()
+    window.grab().save(str(path))
+    return path
+
+
+def _place(screen: Any, seat: int, chip_value: int, bet: str, values: tuple[str, ...] = ()
+           ) -> None:
+    screen.select_seat(seat)
+    screen.select_chip(chip_value)
+    screen.place_on(bet, values)
+
+
+def _betting(screen: Any) -> None:
+    _place(screen, 1, 500, "straight", ("K",))
+    _place(screen, 1, 500, "red")
+    _place(screen, 1, 100, "poker")
+    _place(screen, 2, 2500, "corner", ("2", "3", "8", "9"))
+    _place(screen, 2, 100, "lapaire", ("9",))
+    _place(screen, 3, 100, "split", ("9", "10"))
+    _place(screen, 3, 500, "three", ("7", "K", "JK"))
+    _place(screen, 3, 100, "any_pair")
+    _place(screen, 5, 10000, "straight", ("JK",))
+    _place(screen, 6, 500, "split", ("Q", "K"))
+    _place(screen, 6, 100, "black")
+
+
+def lapaire_scenes(out: Path) -> list[Path]:
+    saved: list[Path] = []
+    with scene() as (app, _station, w):
+        saved.append(_save(app, w, out / "login.png"))
+
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen: Any = w.screens["dealer"]
+        _betting(screen)
+        _place(screen, 4, 500, "red")                  # refused: explained on the spot
+        wait_for(app, lambda: screen.model.rowCount() == 11)
+        saved.append(_save(app, w, out / "lapaire-betting.png"))
+
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen = w.screens["dealer"]
+        _betting(screen)
+        shoe = station.simulator("shoe")
+        shoe.set_order(["9H", "9D", "9S"])
+        for n in (1, 2, 3):
+            w.demo.deal()  # type: ignore[union-attr]
+            wait_for(app, lambda n=n: screen.card_views[n - 1].card is not None)
+            if n < 3:
+                screen.confirm()
+                wait_for(app, lambda n=n: n in screen.view.confirmed)
+        saved.append(_save(app, w, out / "lapaire-results.png"))
+
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen = w.screens["dealer"]
+        _betting(screen)
+        shoe = station.simulator("shoe")
+        shoe.set_order(["4C", "QD", "2H"])
+        w.demo.deal()  # type: ignore[union-attr]
+        wait_for(app, lambda: screen.card_views[0].card is not None)
+        w.demo.status("JAM")  # type: ignore[union-attr]
+        wait_for(app, lambda: w.banner.isVisible() and w.devices_bar.text("shoe") == "JAM")
+        saved.append(_save(app, w, out / "fault-banner.png"))
+
+    with scene() as (app, station, w):
+        _play_rounds(station)
+        w.session.sign_in("super", "2222")
+        sup: Any = w.screens["supervisor"]
+        sup.tabs.setCurrentIndex(1)
+        wait_for(app, lambda: sup.recall_model.rowCount() > 0)
+        sup.recall_view.selectRow(1)
+        wait_for(app, lambda: "Round 2" in sup.recall_detail.toPlainText())
+        saved.append(_save(app, w, out / "supervisor-recall.png"))
+
+    with scene() as (app, station, w):
+        w.session.sign_in("operator", "3333")
+        op: Any = w.screens["operator"]
+        op.kind_boxes["black"].setChecked(False)
+        op.spot_boxes["split 7-JK"].setChecked(True)
+        op.paytable.setCurrentText("alternative")
+        op.preview()
+        op.reason.setText("alternative paytable for the weekend")
+        saved.append(_save(app, w, out / "operator-parsheet.png"))
+    return saved
+
+
+def _play_rounds(station: Station) -> None:
+    from dealer_station.settlement.lapaire import Wager
+
+    t: Any = station.table
+    rounds = (["KH", "2C", "9D"], ["7S", "JK", "KC"], ["AD", "AS", "3H"])
+    for i, cards in enumerate(rounds):
+        t.place_many([Wager(1, "straight", ("K",), 500), Wager(2, "split", ("2", "8"), 1000),
+                      Wager(2, "any_pair", (), 100), Wager(3, "three", ("A", "2", "8"), 2500),
+                      Wager(3, "poker", (), 200)], actor="dealer/dealer")
+        for n, card in enumerate(cards, start=1):
+            if i == 1 and n == 2:
+                t.void(station.users.authenticate("super", "2222", table_id=t.table_id),
+                       "seat 2 disputed the first card; video checked")
+                break
+            t.deal(card)
+            for stage in t.unconfirmed():
+                t.confirm_payout(stage, actor="dealer/dealer")
+
+
+def bourre_scenes(out: Path) -> list[Path]:
+    from dealer_station.ui.bourre_screen import screenshot_scene
+
+    with scene("bourre") as (app, station, w):
+        return [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
+
+
+SCENES: dict[str, Callable[[Path], list[Path]]] = {
+    "lapaire": lapaire_scenes,
+    "bourre": bourre_scenes,
+}
+
+
+def take_screenshots(out: Path, games: tuple[str, ...] = ("lapaire", "bourre")) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    saved: list[Path] = []
+    for game in games:
+        saved.extend(SCENES[game](out))
+    return saved
