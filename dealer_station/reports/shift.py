@@ -356,8 +356,10 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
             "sheet of the configuration version each round was played under, weighted by the "
             "amount wagered; where a kind's spots are priced differently, the range from all "
             "its wagers on its lowest-edge spot to all on its highest. Voided rounds count "
-            "with the stages settled before the void; returned wagers count nowhere.",
-            "note"))
+            "with the stages settled before the void; returned wagers count nowhere."
+            + (" Bourré pots: wagered is what players put in (antes, stays, penalties), paid "
+               "is the pots won, house win is the house collection."
+               if "bourre" in data.games else ""), "note"))
     if data.hourly:
         r.heading("Charts")
         r.add(charts.win_by_hour(data.hourly, money, w, data.hourly_title))

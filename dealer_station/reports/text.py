@@ -114,7 +114,9 @@ def describe_payload(payload: Mapping[str, Any], skip: tuple[str, ...] = ()) -> 
         v = payload[k]
         if v is None or v == [] or v == {}:
             continue
-        if isinstance(v, list):
+        if isinstance(v, bool):
+            v = "yes" if v else "no"
+        elif isinstance(v, list):
             v = ", ".join(str(x) for x in v)
         elif isinstance(v, dict):
             v = ", ".join(f"{a}={b}" for a, b in sorted(v.items()))
