@@ -94,7 +94,7 @@ def test_a_complete_round_placed_removed_settled_and_confirmed(
     assert screen.layout_view.marks == {"K": 1}
     assert screen.layout_view.outcomes[("straight", ("K",))] is True
     assert screen.layout_view.outcomes[("split", ("2", "8"))] is False
-    assert "Seat 1" in screen.stage_label.text() and "pay <b>65.00</b>" in \
+    assert "<b>1</b>" in screen.stage_label.text() and "pay <b>65.00</b>" in \
         screen.stage_label.text()
     wins = [r for r in screen.model.rows if r.result == "win"]
     assert {(r.label, r.win) for r in wins} == {("Straight K", 6000), ("Red", 500)}

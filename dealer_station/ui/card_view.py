@@ -22,7 +22,7 @@ class CardView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def sizeHint(self) -> QSize:
-        return QSize(120, 168)
+        return QSize(110, 150)
 
     def set_card(self, card: Card | None, *, highlight: bool = False) -> None:
         if card != self.card or highlight != self.highlight:

@@ -27,7 +27,7 @@ class DevicePill(QLabel):
         self.status = ""
         self.fault = ""
         self.setObjectName(f"device-{role}")
-        self.setMinimumWidth(150)
+        self.setMinimumWidth(130)
         self.refresh()
 
     @property

@@ -224,7 +224,7 @@ class LaPaireScreen(QWidget):
             col = QVBoxLayout()
             col.setSpacing(2)
             cv = CardView(f"Card {n}\n{STAGE_NAMES[n]}")
-            cv.setMinimumHeight(150)
+            cv.setMinimumHeight(96)
             self.card_views.append(cv)
             col.addWidget(cv, 1)
             cap = QLabel(STAGE_NAMES[n])
@@ -548,15 +548,17 @@ class LaPaireScreen(QWidget):
                 back = sum(r.wager.amount for r in s.results if r.wager.seat == seat and r.won)
                 parts.append(f"<span style='color:{theme.GOOD}'>pay "
                              f"<b>{amount(money, t.win)}</b></span>"
-                             f" <span style='color:{theme.MUTED}'>+ stake "
-                             f"{amount(money, back)}</span>")
+                             f"<span style='color:{theme.MUTED}'> +{amount(money, back)}"
+                             f"</span>")
             if t.lost:
                 parts.append(f"<span style='color:{theme.BAD}'>take "
                              f"{amount(money, t.lost)}</span>")
-            cells.append(f"<td style='padding:2px 10px 2px 0'><span style='color:{colour}'>"
-                         f"■</span> <b>Seat {seat}</b></td><td>{' · '.join(parts)}</td>")
-        rows = "".join(f"<tr>{c}</tr>" for c in cells)
-        self.stage_label.setText(f"{head}<table style='font-size:18px'>{rows}</table>")
+            cells.append(f"<td style='padding:1px 4px 1px 0'><span style='color:{colour}'>"
+                         f"■</span> <b>{seat}</b></td><td style='padding-right:12px'>"
+                         f"{' · '.join(parts)}</td>")
+        # Two seats a line: seven seats fit beside the cards without scrolling.
+        rows = "".join(f"<tr>{''.join(cells[i:i + 2])}</tr>" for i in range(0, len(cells), 2))
+        self.stage_label.setText(f"{head}<table style='font-size:17px'>{rows}</table>")
 
 
 #: Short names for lists where room is tight (the felt and messages use KIND_LABELS).

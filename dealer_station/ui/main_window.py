@@ -155,14 +155,16 @@ class MainWindow(QMainWindow):
         row.addWidget(self.user_label)
         self.nav: dict[str, QPushButton] = {}
         for name in ("dealer", "supervisor", "operator"):
-            b = QPushButton(f"{SCREEN_TITLES[name]}  {SCREEN_KEYS[name]}")
+            b = QPushButton(SCREEN_TITLES[name])
             b.setObjectName("nav")
+            b.setToolTip(f"{SCREEN_TITLES[name]} screen ({SCREEN_KEYS[name]})")
             b.setCheckable(True)
             b.clicked.connect(lambda _=False, n=name: self.show_screen(n))
             self.nav[name] = b
             row.addWidget(b)
-        self.lock_button = QPushButton("Lock  Ctrl+L")
+        self.lock_button = QPushButton("Lock")
         self.lock_button.setObjectName("nav")
+        self.lock_button.setToolTip("Lock the station (Ctrl+L)")
         self.lock_button.clicked.connect(self.lock)
         row.addWidget(self.lock_button)
         return bar

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -126,12 +127,13 @@ class OperatorScreen(QWidget):
 
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(520)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFixedWidth(560)
         form = QWidget()
         scroll.setWidget(form)
         self.form = QVBoxLayout(form)
         self.form.setSpacing(10)
-        root.addWidget(scroll, 44)
+        root.addWidget(scroll)
 
         self.in_force = QLabel("")
         self.in_force.setWordWrap(True)
@@ -182,9 +184,9 @@ class OperatorScreen(QWidget):
         self.form.addStretch(1)
 
         right = QVBoxLayout()
-        root.addLayout(right, 56)
+        root.addLayout(right, 1)
         bar = QHBoxLayout()
-        self.preview_button = QPushButton("Show the par sheet of this change")
+        self.preview_button = QPushButton("Show the par sheet")
         self.preview_button.clicked.connect(self.preview)
         bar.addWidget(self.preview_button)
         self.revert_button = QPushButton("Start again")
@@ -198,6 +200,10 @@ class OperatorScreen(QWidget):
         right.addWidget(self.changes)
         self.par_model = ParSheetModel(self)
         self.par_view = table_view(self.par_model, ParSheetModel.WARNING)
+        # Long poker payouts are cut here; the cell's tooltip has them whole.
+        header = self.par_view.horizontalHeader()
+        header.setSectionResizeMode(ParSheetModel.PAYS, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(ParSheetModel.PAYS, 150)
         right.addWidget(self.par_view, 1)
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("Reason for the change (required)")
@@ -236,7 +242,7 @@ class OperatorScreen(QWidget):
                 cb.setChecked(bool(s and s.offered))
                 cb.toggled.connect(self.edited)
                 self.spot_boxes[key] = cb
-                self.offered_grid.addWidget(cb, base_row + i // 2, i % 2)
+                self.offered_grid.addWidget(cb, base_row + i, 0, 1, 2)
             self.paytable.clear()
             names = [p.name for p in config.paytables]
             self.paytable.addItems(names)
