@@ -108,15 +108,13 @@ def make_table(journal: Journal, game: str, table_id: str, *, config_path: str |
         return LaPaireTable(journal, table_id, load_lapaire_config(config_path),
                             dealer=dealer, prefer_journal_config=config_path is None)
     if game == "bourre":
-        try:
-            from dealer_station.table.bourre_table import BourreTable
-        except ImportError as exc:
-            raise StationError(f"the Bourré table is not available in this build ({exc})"
-                               ) from None
-        from dealer_station.ui.bourre_support import make_bourre_table
+        from dealer_station.gameconfig import load_bourre_profiles
+        from dealer_station.table.bourre_table import BourreTable
 
-        return make_bourre_table(BourreTable, journal, table_id, config_path=config_path,
-                                 dealer=dealer)
+        profiles = load_bourre_profiles(config_path)
+        profile = profiles.get("tournament") or next(iter(profiles.values()))
+        return BourreTable(journal, table_id, profile, dealer=dealer,
+                           prefer_journal_config=config_path is None)
     raise StationError(f"unknown game {game!r}: expected {' or '.join(GAMES)}")
 
 
