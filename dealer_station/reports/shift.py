@@ -152,8 +152,9 @@ class _LocalHours:
 
     def __call__(self, ts: str) -> datetime:
         key = ts[:13]
-        hit = self._cache.get(key, False)
-        if hit is False:
+        if key in self._cache:
+            hit = self._cache[key]
+        else:
             start = datetime.fromisoformat(key + ":00:00+00:00").astimezone()
             offset = start.utcoffset()
             whole = offset is not None and offset.total_seconds() % 3600 == 0

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -124,7 +124,7 @@ def rich(markup: str, style: str = "body") -> Paragraph:
 
 # --- tables ------------------------------------------------------------------------------------
 
-Cell = str | Flowable
+Cell: TypeAlias = "str | Flowable"
 
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
@@ -210,7 +210,7 @@ class PageMeta:
     pages: int = 0
 
 
-class _PagedCanvas(Canvas):
+class _PagedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
     """Holds every page until save(), then writes headers and footers knowing the total."""
 
     def __init__(self, *args: Any, meta: PageMeta, **kwargs: Any) -> None:

@@ -30,6 +30,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import select
 
@@ -69,8 +70,9 @@ def _hasher(secret: bytes, table_id: str) -> Callable[..., str]:
         return record_hash(secret, table_id=table_id, seq=seq, ts=ts, actor=actor, kind=kind,
                            payload=payload, prev_hash=prev_hash)
 
-    sample = {"seq": 12, "ts": "2026-01-31T20:15:00.000001+00:00", "actor": "ann/dealer",
-              "kind": "wager.place#3", "payload": '{"a":"\u00e9"}', "prev_hash": "0" * 64}
+    sample: dict[str, Any] = {
+        "seq": 12, "ts": "2026-01-31T20:15:00.000001+00:00", "actor": "ann/dealer",
+        "kind": "wager.place#3", "payload": '{"a":"\u00e9"}', "prev_hash": "0" * 64}
     return fast if fast(**sample) == slow(**sample) else slow
 
 
@@ -84,10 +86,11 @@ def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool
         prev = journal.genesis(table_id)
     else:
         with journal.db.read() as conn:
-            prev = conn.execute(select(J.c.hash).where(J.c.table_id == table_id,
-                                                       J.c.seq == lo - 1)).scalar()
-        if prev is None:
+            before = conn.execute(select(J.c.hash).where(J.c.table_id == table_id,
+                                                         J.c.seq == lo - 1)).scalar()
+        if before is None:
             return False, None
+        prev = str(before)
     expected = lo
     stmt = (select(J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
                    J.c.prev_hash, J.c.hash)
