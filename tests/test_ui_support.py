@@ -57,7 +57,8 @@ def window_fixture(qtbot: Any, station: Station, **options: Any) -> Iterator[Mai
 
 
 def click(qtbot: Any, button: QWidget) -> None:
-    assert button.isVisible() and button.isEnabled(), f"{button} cannot be clicked"
+    """Click ``button`` once it can be clicked (screens update after the change, queued)."""
+    qtbot.waitUntil(lambda: button.isVisible() and button.isEnabled(), timeout=WAIT_MS)
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
 
 
