@@ -1,0 +1,71 @@
+"""``dealer-station run`` and ``dealer-station screenshots`` as a person starts them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from dealer_station.ui.station import DEMO_USERS, load_devices_file
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "dealer_station", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def store(tmp_path: Path) -> list[str]:
+    return ["--db", f"sqlite:///{tmp_path / 'journal.db'}", "--key",
+            str(tmp_path / "journal.key")]
+
+
+def test_run_simulate_starts_and_closes(tmp_path: Path) -> None:
+    done = cli("run", "--simulate", "--exit-after", "1", *store(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "station ready in" in done.stdout
+    assert "shoe simulated" in done.stdout and "reader simulated" in done.stdout
+    for user, _name, role, pin in DEMO_USERS:
+        assert f"{user} (PIN {pin}, {role})" in done.stdout
+    # A second start finds the users and the journal as they were.
+    again = cli("run", "--simulate", "--game", "bourre", "--table", "B1", "--exit-after",
+                "0.5", *store(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert "table B1 (Bourré)" in again.stdout
+
+
+def test_run_reads_the_devices_file(tmp_path: Path) -> None:
+    devices = tmp_path / "devices.toml"
+    devices.write_text('[devices.shoe]\nbackend = "simulated"\ndevice_id = "SHOE7"\n')
+    done = cli("run", "--devices", str(devices), "--exit-after", "0.5", *store(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "devices: shoe simulated" in done.stdout
+    devices.write_text('[devices.shoe]\nbackend = "serial"\nbaudrate = 9601\n')
+    bad = cli("run", "--devices", str(devices), "--exit-after", "0.5", *store(tmp_path))
+    assert bad.returncode == 2
+    assert "devices.shoe" in bad.stderr and "url" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_the_shipped_devices_file_names_both_devices() -> None:
+    devices = load_devices_file(ROOT / "config" / "devices.toml")
+    assert devices["shoe"].url == "/dev/dealer-shoe"
+    assert devices["reader"].url == "/dev/dealer-reader"
+    assert {d.backend for d in devices.values()} == {"serial"}
+
+
+def test_screenshots_are_written_at_1280x800(tmp_path: Path) -> None:
+    done = cli("screenshots", "--out", str(tmp_path), timeout=120)
+    assert done.returncode == 0, done.stderr
+    names = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert names == ["bourre-play.png", "fault-banner.png", "lapaire-betting.png",
+                     "lapaire-results.png", "login.png", "operator-parsheet.png",
+                     "supervisor-recall.png"]
+    for p in tmp_path.glob("*.png"):
+        image = QImage(str(p))
+        assert (image.width(), image.height()) == (1280, 800), p.name
