@@ -4,12 +4,13 @@ Some PySide6 wheels (6.12.0 was seen doing it) return ``None`` from every C++ ``
 function without taking a new reference to it. From Python 3.12 on, ``None`` is immortal and
 this is harmless; on Python 3.11 each such call lowers ``None``'s reference count by one, and a
 window that calls a few thousand of them a second brings it to zero within minutes, when the
-interpreter aborts ("deallocating None").
+interpreter aborts ("deallocating None"). ``True`` and ``False`` lose references too, which
+shows as the same abort when the interpreter exits.
 
 :func:`guard_none` detects the fault (it calls a void function a hundred times and watches the
-count) and, only if it is present, gives ``None`` a reference count so large that no station
-shift can use it up. ``None`` is never freed in a healthy interpreter anyway, so this changes
-nothing else.
+count) and, only if it is present, gives ``None``, ``True`` and ``False`` reference counts so
+large that no station shift can use them up. They are never freed in a healthy interpreter
+anyway, so this changes nothing else.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def guard_none() -> bool:
         return False
     import ctypes
 
-    # ob_refcnt is the first field of every object in CPython 3.11.
-    ctypes.c_ssize_t.from_address(id(None)).value += HEADROOM
+    # ob_refcnt is the first field of every object in CPython 3.11. The same builds also
+    # lose references to True and False (seen when the interpreter exits), which are just
+    # as static, so they get the same headroom.
+    for singleton in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value += HEADROOM
     return True

@@ -149,6 +149,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
         op.spot_boxes["split 7-JK"].setChecked(True)
         op.paytable.setCurrentText("alternative")
         op.preview()
+        op.par_view.scrollToBottom()                   # the optional wagers and poker
         op.reason.setText("alternative paytable for the weekend")
         saved.append(_save(app, w, out / "operator-parsheet.png"))
     return saved

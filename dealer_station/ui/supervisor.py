@@ -227,6 +227,7 @@ class SupervisorScreen(QWidget):
         self.recall_model = RecallModel(self._money(), self)
         self.recall_view = table_view(self.recall_model, RecallModel.CARDS)
         self.recall_view.hideColumn(RecallModel.ENDED)
+        self.recall_view.hideColumn(RecallModel.DEALER)   # in the detail, beside it
         self.recall_view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: self.show_recalled(cur.row()))
         split.addWidget(self.recall_view)
