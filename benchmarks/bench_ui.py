@@ -23,13 +23,13 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dealer_station.audit.db import open_database  # noqa: E402
-from dealer_station.audit.journal import Journal  # noqa: E402
-from dealer_station.audit.keys import create_key  # noqa: E402
-from dealer_station.settlement.lapaire import Wager  # noqa: E402
-from dealer_station.ui.app import make_app  # noqa: E402
-from dealer_station.ui.main_window import MainWindow  # noqa: E402
-from dealer_station.ui.station import fast_hasher, open_station  # noqa: E402
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import create_key
+from dealer_station.settlement.lapaire import Wager
+from dealer_station.ui.app import make_app
+from dealer_station.ui.main_window import MainWindow
+from dealer_station.ui.station import fast_hasher, open_station
 
 ROUNDS = 25
 STARTS = 5
