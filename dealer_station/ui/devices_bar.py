@@ -84,10 +84,10 @@ class DevicesBar(QWidget):
     def on_change(self, change: Change) -> None:
         d = change.data
         if change.kind in ("resolved", "round.voided", "round.closed"):
-            for pill in self.pills.values():
-                if pill.fault:
-                    pill.fault = ""
-                    pill.refresh()
+            for each in self.pills.values():
+                if each.fault:
+                    each.fault = ""
+                    each.refresh()
             return
         pill = self.pills.get(str(d.get("device", "")))
         if pill is None:

@@ -61,7 +61,7 @@ def _game_screens(station: Station, events: TableEvents, session: SignInSession
         from dealer_station.ui.operator_screen import OperatorScreen
 
         table: Any = station.table
-        demo = (DemoPanel(table, station.simulator("shoe"))
+        demo: QWidget | None = (DemoPanel(table, station.simulator("shoe"))
                 if station.simulated and station.simulator("shoe") else None)
         return (LaPaireScreen(table, events, session), OperatorScreen(table, events, session),
                 demo)

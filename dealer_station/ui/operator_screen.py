@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QShowEvent, QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -68,13 +68,10 @@ class MoneySpinBox(QSpinBox):
         parsed = self._parse(text)
         return parsed if parsed is not None else self.value()
 
-    def validate(self, text: str, pos: int) -> object:
-        from PySide6.QtGui import QValidator
-
-        if not text.strip():
-            return QValidator.State.Intermediate
-        ok = self._parse(text) is not None
-        return QValidator.State.Acceptable if ok else QValidator.State.Intermediate
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        ok = bool(text.strip()) and self._parse(text) is not None
+        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate, text,
+                pos)
 
     def _parse(self, text: str) -> int | None:
         digits = len(str(self.money.minor_units)) - 1

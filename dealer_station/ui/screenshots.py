@@ -114,10 +114,17 @@ def lapaire_scenes(out: Path) -> list[Path]:
         shoe.set_order(["9H", "9D", "9S"])
         for n in (1, 2, 3):
             w.demo.deal()  # type: ignore[union-attr]
-            wait_for(app, lambda n=n: screen.card_views[n - 1].card is not None)
+
+            def shown(n: int = n) -> bool:
+                return screen.card_views[n - 1].card is not None
+
+            def confirmed(n: int = n) -> bool:
+                return n in screen.view.confirmed
+
+            wait_for(app, shown)
             if n < 3:
                 screen.confirm()
-                wait_for(app, lambda n=n: n in screen.view.confirmed)
+                wait_for(app, confirmed)
         saved.append(_save(app, w, out / "lapaire-results.png"))
 
     with scene() as (app, station, w):
