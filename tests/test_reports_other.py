@@ -26,7 +26,8 @@ from dealer_station.reports.events import build_events_report, event_kinds
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import MoneyUnit
-from dealer_station.settlement.lapaire_config import parse_lapaire_config
+from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
+from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.settlement.lapaire_math import par_sheet, percent
 from dealer_station.table.recall import recall_round
 
@@ -53,7 +54,8 @@ def test_recall_of_a_corrected_round_shows_everything_that_proves_it(
     # Every wager per seat with its result, and each stage's settlement.
     for seat, wagers in rc["seats"].items():
         for w in wagers:
-            assert (f"{seat} #{w['wager_id']} {w['label']} {USD.fmt(w['amount'])} "
+            label = f"{KIND_LABELS[w['bet']]} {spot_label(tuple(w['values']))}".strip()
+            assert (f"{seat} #{w['wager_id']} {label} {USD.fmt(w['amount'])} "
                     f"{w['stage']}") in text
     for s in rc["stages"]:
         assert f"{s['stage']} {s['card']}" in text and USD.fmt(s["total_win"]) in text

@@ -348,6 +348,7 @@ def build_bourre_session_report(journal: Journal, table: str, period: Period | N
             if i:
                 r.add(PageBreak())
             _session_section(r, s, money)
-        return r.build(out, verification.result(), cov.first, cov.last, data=sessions)
+        return r.build(out, verification.result(), cov.first, cov.last, data=sessions,
+                       signatures=("Tournament director", "Pit supervisor"))
     finally:
         verification.cancel()

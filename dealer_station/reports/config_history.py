@@ -16,7 +16,7 @@ from typing import Any
 from reportlab.platypus import Flowable
 
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
-from dealer_station.reports.source import Period, config_in_force, coverage, game_label
+from dealer_station.reports.source import Period, config_changes, coverage, game_label
 from dealer_station.reports.template import (
     FONT_MONO,
     BuiltReport,
@@ -113,10 +113,11 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
             rec for rec in journal.records(table, kinds=["config.change"],
                                            to_seq=cov.last.seq if cov.last else 0)
             if period.contains(rec.ts)]
-        earlier = (config_in_force(journal, table, period.since_iso, versions)
-                   if period.since is not None else None)
-        if earlier is not None and earlier.created_at >= (period.since_iso or ""):
-            earlier = None  # the first version was recorded inside the period
+        before = [c for c in config_changes(journal, table)
+                  if period.since_iso is not None and c.ts < period.since_iso]
+        earlier_change = before[-1] if before else None
+        earlier = (by_version.get(str(earlier_change.payload.get("version")))
+                   if earlier_change is not None else None)
         r = ReportBuilder(kind="config", title="Configuration history", table=table,
                           period=cov.label, paper=paper)
         w = r.width
@@ -133,9 +134,10 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
         if earlier is not None:
             r.heading(f"In force at the start of the period: version {earlier.version[:16]}",
                       level=1)
+            assert earlier_change is not None
             r.add(facts([("Version", _mono(earlier.version)),
-                         ("Recorded", f"{local(earlier.created_at)} by {earlier.created_by}"),
-                         ("Why", earlier.reason)]))
+                         ("Recorded", f"{local(earlier_change.ts)} by {earlier_change.actor}"),
+                         ("Why", str(earlier_change.payload.get("reason", "")))]))
             r.add(*_version_body(r, earlier))
             shown.add(earlier.version)
         for n, c in enumerate(changes, 1):
@@ -158,19 +160,24 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                         "a start-up); nothing differs.", "note"))
             else:
                 diff = differences(previous.content if previous else None, v.content)
-                title = ("What differs from the version before" if previous else
-                         "The first recorded configuration: every setting")
-                r.add(p(title + f" ({len(diff)} setting(s); as stored, amounts in minor "
-                        f"units):", "body"))
-                r.add(grid(["Setting", "Before", "After"], diff or [["-", "", ""]],
-                           [w * 0.34, w * 0.33, w * 0.33], wrap=(0, 1, 2), font_size=7))
+                if previous is not None:
+                    r.add(p(f"What differs from the version before ({len(diff)} setting(s); "
+                            f"as stored, amounts in minor units):", "body"))
+                    r.add(grid(["Setting", "Before", "After"], diff or [["-", "", ""]],
+                               [w * 0.34, w * 0.33, w * 0.33], wrap=(0, 1, 2), font_size=7))
+                else:
+                    r.add(p(f"The first recorded configuration: every setting ({len(diff)}; "
+                            f"as stored, amounts in minor units):", "body"))
+                    r.add(grid(["Setting", "Value"], [[k, after] for k, _, after in diff],
+                               [w * 0.4, w * 0.6], wrap=(0, 1), font_size=7))
             if v.version in shown:
                 r.add(p(f"Par sheet: as printed above for version {v.version[:16]}.", "note"))
             else:
                 r.add(*_version_body(r, v))
                 shown.add(v.version)
             previous = v
-        return r.build(out, verification.result(), cov.first, cov.last, data=changes)
+        return r.build(out, verification.result(), cov.first, cov.last, data=changes,
+                       signatures=("Operator", "Approved by"))
     finally:
         verification.cancel()
 

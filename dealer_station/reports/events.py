@@ -43,7 +43,7 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
         counts = Counter(e.kind for e in events)
         r.add(facts([("Table", table), ("Period", cov.label),
                      ("Events", f"{len(events):,}"),
-                     ("Kinds listed", ", ".join(event_kinds()).replace("*", "..."))]))
+                     ("Kinds listed", ", ".join(event_kinds()).replace(".*", ".(any)"))]))
         r.heading("Events by kind")
         r.add(grid(["Kind", "Count"], [[k, f"{n:,}"] for k, n in sorted(counts.items())]
                    or [["none", "0"]], [w * 0.3, w * 0.12], numeric=(1,)))
@@ -57,6 +57,7 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
                        numeric=(1, 2), wrap=(3, 4, 5), font_size=7))
         else:
             r.add(p("No significant events in the period."))
-        return r.build(out, verification.result(), cov.first, cov.last, data=events)
+        return r.build(out, verification.result(), cov.first, cov.last, data=events,
+                       signatures=("Reviewed by",))
     finally:
         verification.cancel()

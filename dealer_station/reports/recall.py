@@ -73,7 +73,7 @@ def _exceptions(r: ReportBuilder, rc: dict[str, Any]) -> None:
                                                   "remedy"))]
             for e in rc["exceptions"]]
     r.add(grid(["Time", "What", "Who", "Why", "Detail"], rows,
-               [w * 0.18, w * 0.1, w * 0.17, w * 0.29, w * 0.26], wrap=(2, 3, 4)))
+               [w * 0.17, w * 0.1, w * 0.2, w * 0.28, w * 0.25], wrap=(2, 3, 4)))
 
 
 def _replay(r: ReportBuilder, rc: dict[str, Any]) -> None:
@@ -102,7 +102,7 @@ def _lapaire(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
     rows = []
     for seat, wagers in rc["seats"].items():
         for wg in wagers:
-            rows.append([seat, f"#{wg['wager_id']}", wg["label"], fmt(wg["amount"]),
+            rows.append([seat, f"#{wg['wager_id']}", _bet_label(wg), fmt(wg["amount"]),
                          str(wg["stage"]), RESULT_WORDS.get(wg["result"], wg["result"]),
                          fmt(wg["win"]), str(wg.get("placed_by") or "")])
     r.add(grid(["Seat", "Wager", "Bet", "Amount", "Stage", "Result", "Win", "Placed by"],
@@ -120,6 +120,18 @@ def _lapaire(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
     t = rc["totals"]
     r.add(p(f"Totals: wagered {money.full(t['wagered'])}, paid {money.full(t['paid'])}, "
             f"lost by players {money.full(t['lost'])}."))
+
+
+def _bet_label(wager: dict[str, Any]) -> str:
+    """``Straight-up K``, ``Corner 2-3-8-9``, ``Any Pair'e`` (as on the layout)."""
+    from dealer_station.settlement.lapaire_config import KIND_LABELS
+    from dealer_station.settlement.lapaire_layout import spot_label
+
+    name = KIND_LABELS.get(str(wager["bet"]))
+    if name is None:
+        return str(wager["label"])
+    spot = spot_label(tuple(wager.get("values") or ()))
+    return f"{name} {spot}" if spot else name
 
 
 def _bourre(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
@@ -226,7 +238,8 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
         _replay(r, rc)
         r.heading(f"Journal records of this {unit} ({len(rc['records'])})")
         r.add(_records_table(r, rc["records"]))
-        return r.build(out, verification.result(), first, last, data=rc)
+        return r.build(out, verification.result(), first, last, data=rc,
+                       signatures=("Supervisor", "Reviewed by"))
     finally:
         verification.cancel()
 

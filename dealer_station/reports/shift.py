@@ -25,6 +25,7 @@ from dealer_station.reports import charts
 from dealer_station.reports.source import (
     Coverage,
     Period,
+    config_changes,
     config_in_force,
     coverage,
     game_label,
@@ -119,6 +120,8 @@ class ShiftData:
     theoretical: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
     exceptions: list[Record] = field(default_factory=list)
     version_info: dict[str, ConfigVersion] = field(default_factory=dict)
+    #: The first config.change record of each version (who recorded it, when, why).
+    recorded: dict[str, Record] = field(default_factory=dict)
 
     @property
     def rounds_played(self) -> int:
@@ -194,6 +197,8 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
                      version_info={v.version: v for v in versions})
     if cov.last is None:
         return data
+    for c in config_changes(journal, table, cov.last.seq):
+        data.recorded.setdefault(str(c.payload.get("version")), c)
     since, until = period.since_iso, period.until_iso
     opens: dict[int, tuple[str, str, str, str]] = {}
     # Plain lists [rounds, wagered, paid, house_win]: this loop runs once per round.
@@ -395,10 +400,11 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     r.heading("Configuration versions played")
     version_rows = []
     for version, n in data.versions.items():
-        v = data.version_info.get(version)
+        rec = data.recorded.get(version)
         version_rows.append([short_hash(version, 16), f"{n:,}",
-                             local(v.created_at) if v else "-", v.created_by if v else "-",
-                             v.reason if v else "not in the journal"])
+                             local(rec.ts) if rec else "-", rec.actor if rec else "-",
+                             str(rec.payload.get("reason", "")) if rec else
+                             "no configuration change records this version"])
     r.add(grid(["Version", "Rounds", "Recorded", "By", "Why"], version_rows or
                [["-", "", "", "", ""]], [w * 0.22, w * 0.1, w * 0.24, w * 0.16, w * 0.28],
                numeric=(1,), wrap=(4,)))
@@ -406,12 +412,13 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     if data.exceptions:
         r.add(grid(["Time", "Round", "What", "Who", "Why", "Detail"],
                    exception_rows(data.exceptions),
-                   [w * 0.17, w * 0.06, w * 0.1, w * 0.16, w * 0.27, w * 0.24],
+                   [w * 0.17, w * 0.06, w * 0.1, w * 0.18, w * 0.26, w * 0.23],
                    wrap=(3, 4, 5), numeric=(1,), font_size=7))
     else:
         r.add(p("No voids, corrections, misreads, device faults, reneges or other exceptions "
                 "in the period."))
-    return r.build(out, verification.result(), cov.first, cov.last, data=data)
+    return r.build(out, verification.result(), cov.first, cov.last, data=data,
+                       signatures=("Pit supervisor", "Shift manager"))
 
 
 def build_shift_report(journal: Journal, table: str, period: Period | None = None, *,

@@ -105,14 +105,27 @@ def coverage(journal: Journal, table: str, period: Period) -> Coverage:
                     _record_at(journal, table, last_seq))
 
 
+def config_changes(journal: Journal, table: str, to_seq: int | None = None) -> list[Record]:
+    """The table's ``config.change`` records, oldest first: who recorded which version, when
+    and why (hash-chained, unlike the stored versions' own dates)."""
+    return list(journal.records(table, kinds=["config.change"], to_seq=to_seq))
+
+
 def config_in_force(journal: Journal, table: str, at: str | None,
                     versions: list[ConfigVersion] | None = None) -> ConfigVersion | None:
-    """The newest configuration version recorded before ``at`` (or the first one there is)."""
+    """The configuration version the last ``config.change`` before ``at`` recorded (or the
+    first one recorded, for a time before any)."""
     versions = journal.config_versions(table) if versions is None else versions
     if not versions:
         return None
-    before = [v for v in versions if at is None or v.created_at < at]
-    return before[-1] if before else versions[0]
+    by_id = {v.version: v for v in versions}
+    changes = [c for c in config_changes(journal, table)
+               if str(c.payload.get("version")) in by_id]
+    before = [c for c in changes if at is None or c.ts < at]
+    chosen = before[-1] if before else (changes[0] if changes else None)
+    if chosen is None:
+        return versions[-1]
+    return by_id[str(chosen.payload["version"])]
 
 
 def money_for(journal: Journal, table: str, at: str | None) -> MoneyUnit:

@@ -317,6 +317,32 @@ def verification_section(result: VerifyResult, first: Record | None, last: Recor
     return KeepTogether(block)
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def signature_block(roles: Sequence[str], width: float) -> Flowable:
+    """Lines for the people who sign the printed report."""
+    gap = width * 0.04
+    body = [[p(role, "small"), "", "", "", "", ""] for role in roles]
+    head = [["", "Name", "", "Signature", "", "Date and time"]]
+    t = Table(head + body, colWidths=[width * 0.18, width * 0.28, gap, width * 0.28, gap,
+                                      width * 0.18], rowHeights=[12] + [26] * len(roles),
+              hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, 0), FONT, 7),
+        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
+        ("VALIGN", (0, 1), (-1, -1), "BOTTOM"),
+        ("LINEBELOW", (1, 1), (1, -1), 0.5, INK),
+        ("LINEBELOW", (3, 1), (3, -1), 0.5, INK),
+        ("LINEBELOW", (5, 1), (5, -1), 0.5, INK),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    ]))
+    return KeepTogether([Spacer(1, 5 * mm), rich("Sign-off", "h2"), t])
+
+
 class ReportBuilder:
     """Collects a report's body and writes the PDF with the page template."""
 
@@ -348,8 +374,12 @@ class ReportBuilder:
         self.story.append(Spacer(1, height))
 
     def build(self, out: Path | str, verification: VerifyResult, first: Record | None,
-              last: Record | None, *, note: str = "", data: Any = None) -> BuiltReport:
-        """Write the PDF to ``out`` (atomically: a failed build leaves no half file)."""
+              last: Record | None, *, note: str = "", data: Any = None,
+              signatures: Sequence[str] = ()) -> BuiltReport:
+        """Write the PDF to ``out`` (atomically: a failed build leaves no half file).
+
+        ``signatures``: roles that sign the paper (a line each for name, signature, date).
+        """
         out = Path(out)
         m = self.meta
         if verification.ok:
@@ -357,6 +387,9 @@ class ReportBuilder:
         else:
             m.verified = f"JOURNAL VERIFICATION FAILED at record {verification.bad_seq}"
             m.verified_ok = False
+        if signatures:
+            self.story.append(signature_block(signatures, self.width))
+        # Last, so that it is always on the last page.
         self.story.append(verification_section(verification, first, last, note))
         folder = out.parent if str(out.parent) else Path(".")
         if not folder.is_dir():
@@ -378,6 +411,7 @@ class ReportBuilder:
             doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
             canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
             doc.build(self.story, canvasmaker=canvasmaker)
+            os.chmod(tmp, 0o666 & ~_umask())   # a report is an ordinary file, not a secret
             os.replace(tmp, out)
         except OSError as e:
             raise StationError(f"cannot write the report to {out}: {e.strerror or e}") from None

@@ -1,0 +1,167 @@
+"""Sample reports for the documentation, from a journal made the way a floor makes one.
+
+    .venv/bin/python -m dealer_station.reports.samples docs/samples
+
+A La Pair'e table T1 plays an eight-hour shift through the real table service and simulated
+shoe (two dealers, a misread corrected by a supervisor, a device fault and a void, a
+configuration change), and a Bourré table B1 plays a 30-minute session and the start of the
+next under a profile with a house collection. Every report is written from that journal, and
+its pages rendered to PNG with pdftoppm where it is installed.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import create_key
+from dealer_station.table.lapaire_table import LaPaireTable
+
+SHIFT_START = datetime(2026, 3, 6, 23, 0, tzinfo=UTC)   # 17:00 in Louisiana
+SECONDS_PER_APPEND = 11
+ROUNDS_PER_DEALER = 230
+
+
+class _Clock:
+    def __init__(self, start: datetime, step: float) -> None:
+        self.now, self.step = start, timedelta(seconds=step)
+        self.lock = threading.Lock()
+
+    def __call__(self) -> datetime:
+        with self.lock:
+            self.now += self.step
+            return self.now
+
+
+def _play(t: LaPaireTable, rounds: int, rng: random.Random) -> None:
+    """Rounds as a dealer plays them: random legal wagers, three cards from the shoe."""
+    from dealer_station.cards import LAPAIRE_DECK
+    from dealer_station.table.lapaire_sim import random_wagers
+
+    for _ in range(rounds):
+        t.place_many(random_wagers(rng, t.config))
+        for card in LAPAIRE_DECK.shuffled(rng)[:3]:
+            t.deal(card, source="shoe", actor="device:shoe:SHOE-07")
+            for stage in t.unconfirmed():
+                t.confirm_payout(stage)
+
+
+def _lapaire(journal: Journal, clock: _Clock) -> None:
+    from dealer_station.audit.users import Users
+    from dealer_station.cards import LAPAIRE_DECK
+    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.hardware.backends import open_device
+    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.table.base import Change
+
+    users = Users(journal)
+    for uid, name, role in (("ann", "Ann Example", "dealer"), ("bob", "Bob Example", "dealer"),
+                            ("sue", "Sue Example", "supervisor"),
+                            ("olga", "Olga Example", "operator")):
+        users.add(uid, name, role, "2468", actor="setup/operator")
+    t = LaPaireTable(journal, "T1", load_lapaire_config(), dealer="ann/dealer")
+    t.startup()
+    _play(t, ROUNDS_PER_DEALER, random.Random(25))
+    sue = users.authenticate("sue", "2468", table_id="T1")
+    olga = users.authenticate("olga", "2468", table_id="T1")
+    def pay() -> None:
+        for stage in t.unconfirmed():
+            t.confirm_payout(stage)
+
+    halted = threading.Event()
+    t.subscribe(lambda c: halted.set() if isinstance(c, Change) and c.kind == "halted"
+                else None)
+    shoe = open_device("shoe", "simulated", device_id="SHOE-07", deck=LAPAIRE_DECK,
+                       on_event=t.on_device_event)
+    t.attach("shoe", shoe)
+    sim = shoe.simulator
+    assert sim is not None
+    try:
+        t.place_many([Wager(1, "straight", ("K",), 2500), Wager(1, "any_pair", (), 500),
+                      Wager(3, "split", ("7", "K"), 1000), Wager(5, "corner",
+                                                                 ("2", "3", "8", "9"), 2000)])
+        t.deal("KH")
+        pay()
+        sim.report_error("MISREAD", "card not recognised")
+        halted.wait(10)
+        halted.clear()
+        t.correct_card(sue, "QS", "card turned face up by the dealer was QS; camera 4 agrees")
+        pay()
+        t.deal("9D")
+        pay()
+        t.place_many([Wager(2, "corner", ("2", "3", "8", "9"), 3000), Wager(2, "red", (), 1000),
+                      Wager(2, "poker", (), 500)])
+        t.deal("3H")
+        pay()
+        sim.report_error("JAM", "card jammed in the shoe")
+        halted.wait(10)
+        t.void(sue, "shoe jammed after card 1; stage 1 stands, the rest returned")
+    finally:
+        shoe.close()
+        t.devices.clear()
+    new = t.config.with_changes(offered={"poker": False}, limits={"straight": (200, 5000)})
+    t.change_config(olga, new, "poker withdrawn for the night; straight-up minimum raised",
+                    {"poker": "withdrawn", "straight": "min 2.00, max 50.00"})
+    t.dealer = "bob/dealer"   # the dealers change over at the break
+    _play(t, ROUNDS_PER_DEALER, random.Random(31))
+    t.shutdown()
+    journal.checkpoint("T1", "console:operator")
+
+
+def _bourre(journal: Journal, where: Path) -> None:
+    from dealer_station.gameconfig import config_dir
+    from dealer_station.table.bourre_sim import simulate_bourre
+
+    text = (config_dir() / "bourre.toml").read_text()
+    text = text.replace('collection = "none"', 'collection = "percent"', 1)
+    text = text.replace("percent = 0", "percent = 10", 1).replace('cap = "none"', "cap = 3", 1)
+    config = where / "bourre-house.toml"
+    config.write_text(text)
+    simulate_bourre(journal, "B1", hands=33, seed=5, config_path=str(config), quiet=True)
+
+
+def make_samples(out: Path) -> list[Path]:
+    from dealer_station.reports.catalog import build_report
+
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(tmp)
+        db = open_database(f"sqlite:///{where / 'journal.db'}")
+        try:
+            clock = _Clock(SHIFT_START, SECONDS_PER_APPEND)
+            journal = Journal(db, create_key(where / "journal.key"), clock=clock)
+            _lapaire(journal, clock)
+            clock.step = timedelta(seconds=0.8)   # a Bourré hand is ~70 records a minute
+            _bourre(journal, where)
+            for kind, table, name in (("shift", "T1", "shift"), ("recall", "T1", "recall"),
+                                      ("events", "T1", "events"), ("config", "T1", "config"),
+                                      ("bourre-session", "B1", "bourre-session")):
+                round_no = ROUNDS_PER_DEALER + 1 if kind == "recall" else None
+                report = build_report(kind, journal, table, out=out / f"{name}.pdf",
+                                      round_no=round_no)
+                written.append(report.path)
+        finally:
+            db.close()
+    exe = shutil.which("pdftoppm")
+    for pdf in written:
+        for old in out.glob(f"{pdf.stem}-*.png"):
+            old.unlink()
+        if exe:
+            subprocess.run([exe, "-r", "72", "-png", str(pdf), str(out / pdf.stem)],
+                           check=True)
+    return written
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/samples")
+    for path in make_samples(target):
+        print(f"wrote {path}")
