@@ -131,3 +131,14 @@ def test_the_paytable_and_a_spot(qtbot: Any, window: MainWindow, station: Statio
     assert "cannot be made" in op.changes.text()
     click(qtbot, op.preview_button)
     assert "cannot be made" in op.message.text() and not op.apply_button.isEnabled()
+
+
+def test_limits_are_typed_as_money(qtbot: Any, window: MainWindow) -> None:
+    op = operator(qtbot, window)
+    _lo, hi = op.limit_boxes["any_pair"]
+    hi.lineEdit().selectAll()
+    qtbot.keyClicks(hi, "75.50")
+    assert hi.value() == 7550 and hi.text() == "75.50"
+    hi.lineEdit().selectAll()
+    qtbot.keyClicks(hi, "1.234x")                      # a third decimal is not money
+    assert hi.value() == 123 and hi.text() == "1.23"

@@ -69,9 +69,14 @@ class MoneySpinBox(QSpinBox):
         return parsed if parsed is not None else self.value()
 
     def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        ok = bool(text.strip()) and self._parse(text) is not None
-        return (QValidator.State.Acceptable if ok else QValidator.State.Intermediate, text,
-                pos)
+        t = text.strip()
+        if self._parse(t) is not None:
+            state = QValidator.State.Acceptable
+        elif t in ("", ".") or (t.endswith(".") and self._parse(t[:-1]) is not None):
+            state = QValidator.State.Intermediate   # on the way to an amount
+        else:
+            state = QValidator.State.Invalid        # the keystroke is refused
+        return state, text, pos
 
     def _parse(self, text: str) -> int | None:
         digits = len(str(self.money.minor_units)) - 1
