@@ -71,7 +71,7 @@ def _line(event: object) -> str:
 
 
 def _list_ports() -> int:
-    from serial.tools import list_ports  # type: ignore[import-untyped]
+    from serial.tools import list_ports
 
     ports = sorted(list_ports.comports(), key=lambda port: port.device)
     if not ports:

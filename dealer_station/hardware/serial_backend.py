@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import serial  # type: ignore[import-untyped]
+import serial
 
 from dealer_station.cards import DeckSpec
 from dealer_station.hardware.backends import DeviceHandle, split_options

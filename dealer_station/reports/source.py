@@ -108,7 +108,9 @@ def coverage(journal: Journal, table: str, period: Period) -> Coverage:
 def config_changes(journal: Journal, table: str, to_seq: int | None = None) -> list[Record]:
     """The table's ``config.change`` records, oldest first: who recorded which version, when
     and why (hash-chained, unlike the stored versions' own dates)."""
-    return list(journal.records(table, kinds=["config.change"], to_seq=to_seq))
+    # events() walks the (table, kind, time) index: records() would scan the whole chain.
+    changes = sorted(journal.events(table, kinds=["config.change"]), key=lambda r: r.seq)
+    return [c for c in changes if to_seq is None or c.seq <= to_seq]
 
 
 def config_in_force(journal: Journal, table: str, at: str | None,

@@ -117,10 +117,13 @@ class TableService:
         self.emit("startup")
 
     def shutdown(self) -> None:
+        # Devices close outside the lock: a driver's last event ("port closed") takes it.
         with self.lock:
-            for handle in list(self.devices.values()):
-                handle.close()
+            handles = list(self.devices.values())
             self.devices.clear()
+        for handle in handles:
+            handle.close()
+        with self.lock:
             self.record("shutdown", {"version": __version__})
 
     def check_clock(self) -> float | None:

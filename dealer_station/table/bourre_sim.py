@@ -8,7 +8,7 @@ import random
 import threading
 
 from dealer_station.audit.journal import Journal
-from dealer_station.cards import BOURRE_DECK, Card
+from dealer_station.cards import BOURRE_DECK
 from dealer_station.settlement.bourre import DrawSource, Phase
 from dealer_station.table.base import Change, TableError
 from dealer_station.table.bourre_table import BourreTable
@@ -73,8 +73,8 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
             pending = set(table.current.discards.get(seat, []))  # type: ignore[union-attr]
             left = [c for c in hand.held(seat) if c.code not in pending]
             want = rng.randint(0, min(hand.profile.draw_limit, len(left)))
-            for card in rng.sample(left, max(0, want - len(pending))):
-                waiter.send(lambda c=card, s=seat: sim_reader.send_card(c, s))
+            for discard in rng.sample(left, max(0, want - len(pending))):
+                waiter.send(lambda c=discard, s=seat: sim_reader.send_card(c, s))
             table.finish_discard(seat)
             continue
         now = hand.draw_source()
@@ -89,7 +89,7 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
         assert seat is not None
         legal = hand.legal_cards(seat)
         illegal = [c for c in hand.held(seat) if c not in legal]
-        card: Card = (rng.choice(illegal) if illegal and rng.random() < RENEGE_RATE
+        card = (rng.choice(illegal) if illegal and rng.random() < RENEGE_RATE
                       else rng.choice(legal))
         waiter.send(lambda c=card, s=seat: sim_reader.send_card(c, s))
 

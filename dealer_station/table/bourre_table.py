@@ -20,7 +20,11 @@ from dealer_station.cards import Card, CardError, parse_card
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.bourre import BourreHand, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile
-from dealer_station.settlement.bourre_session import SessionResult, TournamentRecord
+from dealer_station.settlement.bourre_session import (
+    BourreSession,
+    SessionResult,
+    TournamentRecord,
+)
 from dealer_station.table.base import STATION_ACTOR, Halt, TableError, TableService
 from dealer_station.table.bourre_rounds import (
     GAME,
@@ -123,7 +127,7 @@ class BourreTable(TableService):
     # -- state -----------------------------------------------------------------------------
 
     @property
-    def session(self) -> Any:
+    def session(self) -> BourreSession | None:
         return self.state.session
 
     @property
@@ -180,7 +184,6 @@ class BourreTable(TableService):
             tags.verify_can_seat(list(names.values()))
             start = dict(chips) if chips else {s: self.profile.session_chips for s in seats}
             # Checked by the engine now, so a refused session leaves no trace.
-            from dealer_station.settlement.bourre_session import BourreSession
             BourreSession(self.profile, seats, first_dealer, players=names, chips=start)
             session_id = uuid.uuid4().hex[:12]
             self._write([Fact("session.open", {

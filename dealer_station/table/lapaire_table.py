@@ -163,7 +163,9 @@ class LaPaireTable(TableService):
         """None if ``wager`` may be placed now, else the reason it may not."""
         if self.halt is not None:
             return f"the round is stopped: {self.halt.reason}"
-        engine = self.current.engine if self.current else LaPaireRound(self.config)
+        # Between rounds, the next round's configuration decides (an operator's pending one).
+        upcoming = self.pending[0] if self.pending else self.config
+        engine = self.current.engine if self.current else LaPaireRound(upcoming)
         try:
             engine.verify_place(wager)
         except ValueError as exc:
