@@ -273,3 +273,17 @@ def test_replay_reports_a_round_paid_differently_from_its_rules(
     assert not report.ok
     assert any("stage 1" in d and "99" in d for d in report.differences)
     assert sqlite_journal.verify("T1")[0].ok
+
+
+def test_a_refused_opening_consumes_neither_round_number_nor_pending_config(
+        sqlite_journal: Journal) -> None:
+    t = table(sqlite_journal)
+    op = make_user(sqlite_journal, "olga", "operator")
+    version = t.change_config(op, t.config.with_changes(offered={"red": False}), "no red")
+    assert t.version == version            # no round open: in force at once
+    t.change_config(op, t.config.with_changes(offered={"black": False}), "no black")
+    with pytest.raises(WagerError):
+        t.place(RED)                       # refused: no First Card wager
+    assert t.current is None and t.last_round_no() == 0
+    t.place(K_STRAIGHT)
+    assert t.round_no == 1

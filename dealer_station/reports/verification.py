@@ -29,7 +29,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy import select
@@ -92,20 +92,39 @@ def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool
             return False, None
         prev = str(before)
     expected = lo
-    stmt = (select(J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
-                   J.c.prev_hash, J.c.hash)
-            .where(J.c.table_id == table_id, J.c.seq >= lo, J.c.seq <= hi).order_by(J.c.seq))
-    with journal.db.engine.connect() as conn:
-        for seq, ts, actor, kind, round_no, payload, prev_hash, h in (
-                conn.execution_options(yield_per=5000).execute(stmt)):
-            if seq != expected or prev_hash != prev:
-                return False, None
-            if hasher(seq=seq, ts=ts, actor=actor, kind=hashed_kind(kind, round_no),
-                      payload=payload, prev_hash=prev_hash) != h:
-                return False, None
-            prev = h
-            expected += 1
+    for seq, ts, actor, kind, round_no, payload, prev_hash, h in _rows(journal, table_id, lo,
+                                                                      hi):
+        if seq != expected or prev_hash != prev:
+            return False, None
+        if hasher(seq=seq, ts=ts, actor=actor, kind=hashed_kind(kind, round_no),
+                  payload=payload, prev_hash=prev_hash) != h:
+            return False, None
+        prev = h
+        expected += 1
     return expected == hi + 1, prev
+
+
+def _rows(journal: Journal, table_id: str, lo: int, hi: int) -> Iterator[tuple[Any, ...]]:
+    """Records ``lo..hi`` as plain tuples, through the database driver itself: a result row
+    object per record costs more than hashing it."""
+    engine = journal.db.engine
+    mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+    sql = (f"SELECT seq, ts, actor, kind, round_no, payload, prev_hash, hash FROM {J.name} "
+           f"WHERE table_id = {mark} AND seq >= {mark} AND seq <= {mark} ORDER BY seq")
+    raw = engine.raw_connection()
+    try:
+        # PostgreSQL: a server-side cursor, so a million records are not all held at once.
+        cur = (raw.cursor(name="report_verify") if engine.dialect.name == "postgresql"
+               else raw.cursor())
+        cur.execute(sql, (table_id, lo, hi))
+        while True:
+            rows = cur.fetchmany(5000)
+            if not rows:
+                break
+            yield from rows
+        cur.close()
+    finally:
+        raw.close()
 
 
 def _child_main() -> int:

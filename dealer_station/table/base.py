@@ -88,6 +88,7 @@ class TableService:
         self.devices: dict[str, Any] = {}
         self.device_state: dict[str, str] = {}
         self._clock_mark = (time.time(), time.monotonic())
+        self._last_round: int | None = None
 
     # -- listeners -------------------------------------------------------------------------
 
@@ -259,8 +260,12 @@ class TableService:
     # -- helpers for subclasses ------------------------------------------------------------
 
     def last_round_no(self) -> int:
-        rounds = self.journal.recent_rounds(self.table_id, last=1)
-        return rounds[0].round_no if rounds else 0
+        """The table's last round number: read once, then counted here (one writer per
+        table; a second one would be refused by the database's unique round number)."""
+        if self._last_round is None:
+            rounds = self.journal.recent_rounds(self.table_id, last=1)
+            self._last_round = rounds[0].round_no if rounds else 0
+        return self._last_round
 
     @staticmethod
     def parse_time(ts: str) -> datetime:

@@ -231,6 +231,7 @@ class BourreTable(TableService):
                 "chips": {str(s): session.chips[s] for s in active}, "pot": session.pot,
                 "elapsed": int(secs), "session_id": session.session_id}, actor, round_no)],
                 also)
+            self._last_round = round_no
             self.emit("hand.opened", round_no=round_no)
             return round_no
 

@@ -174,20 +174,25 @@ class LaPaireTable(TableService):
 
     # -- intents ---------------------------------------------------------------------------
 
-    def _open_fact(self, round_no: int) -> Fact:
-        return Fact("round.open", {"game": GAME, "config_version": self.version,
-                                   "dealer": self.dealer}, self.dealer, round_no)
-
     def _start_round(self) -> tuple[RebuiltRound, list[Fact]]:
-        """A fresh in-memory round and the fact that opens it (written with the caller's)."""
-        if self.pending is not None:
+        """A fresh in-memory round and the fact that opens it (written with the caller's).
+
+        Nothing is consumed here: the round number and an operator's pending configuration
+        are taken only once the opening is committed (see ``_opened``).
+        """
+        config, version = self.pending if self.pending else (self.config, self.version)
+        round_no = self.last_round_no() + 1
+        rb = RebuiltRound(round_no, version, self.dealer, LaPaireRound(config))
+        return rb, [Fact("round.open", {"game": GAME, "config_version": version,
+                                        "dealer": self.dealer}, self.dealer, round_no)]
+
+    def _opened(self, rb: RebuiltRound) -> None:
+        self._last_round = rb.round_no
+        if self.pending is not None and self.pending[1] == rb.config_version:
             self.config, self.version = self.pending
             self.pending = None
-        round_no = self.last_round_no() + 1
-        rb = RebuiltRound(round_no, self.version, self.dealer, LaPaireRound(self.config))
         for handle in self.devices.values():
             handle.start_round(LAPAIRE_DECK)
-        return rb, [self._open_fact(round_no)]
 
     def _commit(self, rb: RebuiltRound, facts: list[Fact], opening: bool,
                 closing: bool = False) -> None:
@@ -210,6 +215,8 @@ class LaPaireTable(TableService):
             # Memory ran ahead of the journal: put it back to what is recorded.
             self.current = None if opening else self._rebuild(rb.round_no)
             raise
+        if opening:
+            self._opened(rb)
         self.current = rb
 
     def _payout_facts(self, rb: RebuiltRound, actor: str, confirm: int | None
