@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Build the station as a PyInstaller one-folder bundle in dist/dealer-station, with its manifest.
+#
+#   installer/build.sh                 # build the committed HEAD (a clean export of it)
+#   installer/build.sh --ref v1.2.0    # build another commit or tag
+#   installer/build.sh --worktree      # build the working tree as it is (development only)
+#
+# Reproducible: the sources come from `git archive` of the commit (never from a working tree
+# with local edits), the bundler and every run-time dependency are pinned
+# (installer/requirements-build.txt, installer/requirements-lock.txt) in a build venv of their
+# own, SOURCE_DATE_EPOCH is the commit's time, PYTHONHASHSEED is fixed, and PyInstaller runs
+# with --noconfirm --clean. The last line printed is the bundle's overall hash.
+#
+# Environment: PYTHON (the Python 3.11+ to build with, default python3), BUILD_VENV (default
+# build/venv; kept between builds so the pinned packages are installed once).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+PYTHON=${PYTHON:-python3}
+VENV=${BUILD_VENV:-$ROOT/build/venv}
+REF=HEAD
+WORKTREE=0
+DIST=$ROOT/dist
+WORK=$ROOT/build/pyinstaller
+
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --ref) REF=${2:?--ref needs a commit or tag}; shift 2 ;;
+    --worktree) WORKTREE=1; shift ;;
+    --dist) DIST=${2:?--dist needs a folder}; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) echo "build.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { echo "build: $*"; }
+started=$(date +%s)
+
+# --- the sources ------------------------------------------------------------------------------
+SRC=$ROOT/build/src
+rm -rf "$SRC"
+mkdir -p "$SRC"
+if [ "$WORKTREE" = 1 ] || ! git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+  say "sources: the working tree $ROOT (not a commit: for development only)"
+  COMMIT=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
+  [ "$WORKTREE" = 1 ] && COMMIT="$COMMIT+worktree"
+  tar -C "$ROOT" --exclude=./.git --exclude=./.venv --exclude=./build --exclude=./dist \
+      --exclude='__pycache__' -cf - . | tar -C "$SRC" -xf -
+  SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null \
+                                           || date +%s)}
+else
+  COMMIT=$(git -C "$ROOT" rev-parse --verify "$REF^{commit}")
+  if [ "$REF" = HEAD ] && [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no)" ]; then
+    say "note: the working tree has uncommitted changes; they are NOT in this build"
+  fi
+  say "sources: commit $COMMIT (git archive)"
+  git -C "$ROOT" archive --format=tar "$COMMIT" | tar -C "$SRC" -xf -
+  SOURCE_DATE_EPOCH=$(git -C "$ROOT" log -1 --format=%ct "$COMMIT")
+fi
+export SOURCE_DATE_EPOCH
+export PYTHONHASHSEED=0
+export PYTHONDONTWRITEBYTECODE=1
+export DEALER_STATION_SRC=$SRC
+VERSION=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$SRC/dealer_station/__init__.py")
+say "version $VERSION, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH"
+
+# --- the build venv (pinned bundler and dependencies) -----------------------------------------
+stamp=$VENV/.dealer-station-build
+want=$(cat "$ROOT/installer/requirements-build.txt" "$ROOT/installer/requirements-lock.txt" \
+       | sha256sum | cut -d' ' -f1)
+if [ ! -x "$VENV/bin/python" ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  say "preparing the build venv $VENV"
+  rm -rf "$VENV"
+  "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+      -r "$ROOT/installer/requirements-lock.txt" -r "$ROOT/installer/requirements-build.txt"
+  echo "$want" > "$stamp"
+fi
+say "$("$VENV/bin/pyinstaller" --version | sed 's/^/PyInstaller /')"
+
+# --- PyInstaller ------------------------------------------------------------------------------
+rm -rf "$DIST/dealer-station"
+(cd "$SRC" && "$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
+    --distpath "$DIST" --workpath "$WORK" "$SRC/installer/dealer-station.spec")
+BUNDLE=$DIST/dealer-station
+[ -x "$BUNDLE/dealer-station" ] || { echo "build: no executable in $BUNDLE" >&2; exit 1; }
+# Stray bytecode caches are not part of the software.
+find "$BUNDLE" -name __pycache__ -type d -prune -exec rm -rf {} +
+# Same times on every file, so an archive of the bundle is byte-for-byte repeatable too.
+find "$BUNDLE" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+
+# --- the manifest -----------------------------------------------------------------------------
+"$VENV/bin/python" "$SRC/installer/write_manifest.py" "$BUNDLE" --version "$VERSION" \
+    --commit "$COMMIT" --source-date-epoch "$SOURCE_DATE_EPOCH"
+touch -h -d "@$SOURCE_DATE_EPOCH" "$BUNDLE/manifest.json" "$BUNDLE/SHA256SUMS"
+size=$(du -sh "$BUNDLE" | cut -f1)
+say "bundle $BUNDLE ($size) built in $(( $(date +%s) - started )) s"
+echo "overall hash: $(sha256sum "$BUNDLE/SHA256SUMS" | cut -d' ' -f1)"
