@@ -102,3 +102,33 @@ def test_a_range_checks_its_link_to_the_record_before_it(report_journal: Journal
         assert check_range(journal, TABLE, 101, 150)[0] is True
     finally:
         handle.close()
+
+
+@pytest.mark.postgres
+def test_reports_on_postgresql(pg_db_url: str, tmp_path: Path) -> None:
+    """The same report and parallel verification on a PostgreSQL floor database."""
+    from test_reports_journal import pay, pdf_text
+
+    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.reports.shift import build_shift_report
+    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.table.lapaire_table import LaPaireTable
+
+    db = open_database(pg_db_url)
+    try:
+        journal = Journal(db, create_key(tmp_path / "pg.key"))
+        t = LaPaireTable(journal, TABLE, load_lapaire_config(), dealer="dee/dealer")
+        for cards in (("KH", "2C", "9D"), ("5S", "5H", "JK")):
+            t.place_many([Wager(1, "straight", ("K",), 500), Wager(1, "any_pair", (), 200)])
+            for card in cards:
+                t.deal(card)
+                pay(t)
+        check = Verification(journal, TABLE, background_above=0, workers=2)
+        assert check.result() == journal.verify(TABLE)[0] and check.method == "ranges"
+        built = build_shift_report(journal, TABLE, out=tmp_path / "pg.pdf", background_above=0)
+        meters = journal.meters(TABLE)["total"]
+    finally:
+        db.close()
+    assert built.verification.ok and built.data.rounds_played == 2
+    assert "Rounds played 2 (2 settled, 0 voided)" in pdf_text(built.path)
+    assert built.data.total.wagered == meters.wagered
