@@ -172,7 +172,9 @@ class Verification:
         url = journal.db.engine.url
         in_memory = url.get_backend_name() == "sqlite" and url.database in (None, "",
                                                                             ":memory:")
-        if self.size > background_above and not in_memory:
+        # A frozen (packaged) station has no interpreter to run ``-m`` with: walk in-process.
+        frozen = bool(getattr(sys, "frozen", False))
+        if self.size > background_above and not in_memory and not frozen:
             n = workers or max(2, min(4, os.cpu_count() or 2))
             self._start(url.render_as_string(hide_password=False), n)
 
