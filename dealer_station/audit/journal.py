@@ -74,8 +74,9 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "clock.jump",
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
-# device.fault, user.add, user.pin, user.deactivate, user.unlock, ...).
-SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.")
+# device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
+# integrity.mismatch, integrity.ack: the software check at start, see dealer_station/integrity.py).
+SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.")
 
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
