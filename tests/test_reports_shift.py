@@ -5,6 +5,7 @@ after a device fault and a configuration change; every figure is checked against
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC
 from fractions import Fraction
 from pathlib import Path
 
@@ -187,3 +188,19 @@ def test_pages_render_to_png(whole, tmp_path: Path) -> None:  # type: ignore[no-
     _, built, _ = whole
     pngs = render_png(built.path, tmp_path)
     assert len(pngs) == built.pages
+
+
+def test_win_by_hour_fills_quiet_hours_and_folds_long_periods_by_hour_of_day() -> None:
+    from datetime import datetime, timedelta
+
+    from dealer_station.reports.shift import _hour_buckets
+
+    start = datetime(2026, 3, 6, 17, tzinfo=UTC).astimezone()
+    short, title = _hour_buckets({start: 500, start + timedelta(hours=3): -200})
+    assert [v for _, v in short] == [500, 0, 0, -200]
+    assert title.startswith("House win by hour")
+    long, title = _hour_buckets({start: 500, start + timedelta(days=3): -200,
+                                 start + timedelta(days=4, hours=1): 7})
+    assert len(long) == 24 and sum(v for _, v in long) == 307
+    assert dict(long)[f"{start.hour:02d}:00"] == 300
+    assert "hour of day" in title

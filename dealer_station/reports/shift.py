@@ -75,12 +75,6 @@ class Figures:
     paid: int = 0
     house_win: int = 0
 
-    def add(self, m: Mapping[str, Any]) -> None:
-        self.rounds += 1
-        self.wagered += int(m.get("wagered", 0))
-        self.paid += int(m.get("paid", 0))
-        self.house_win += int(m.get("house_win", 0))
-
     @property
     def hold(self) -> Fraction | None:
         return ratio(self.house_win, self.wagered)
