@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.audit.users import User
+from dealer_station.integrity import start_gate
 from dealer_station.table.base import Change
 from dealer_station.ui import theme
 from dealer_station.ui.banner import HaltBanner
@@ -39,7 +40,10 @@ from dealer_station.ui.login import LoginPanel
 from dealer_station.ui.session import DEFAULT_LOCK_AFTER, SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.station import Station
-from dealer_station.ui.supervisor import SupervisorScreen
+from dealer_station.ui.supervisor import IntegrityTiltScreen, SupervisorScreen
+
+if TYPE_CHECKING:
+    from dealer_station.integrity import IntegrityReport
 
 #: The screens each role may open, the first being where a sign-in lands.
 ROLE_SCREENS = {
@@ -79,10 +83,14 @@ def _game_screens(station: Station, events: TableEvents, session: SignInSession
 
 class MainWindow(QMainWindow):
     def __init__(self, station: Station, *, lock_after: float = DEFAULT_LOCK_AFTER,
+                 integrity: IntegrityReport | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.station = station
         self.table = station.table
+        # The software check of this start (``integrity``: a report made elsewhere, for tests),
+        # journaled before anyone can sign in; a mismatch holds the tilt screen.
+        self.integrity = start_gate(station.table, integrity)
         self.setWindowTitle(f"Dealer Station — table {station.table_id} · {station.game_name}")
         self.events = TableEvents(station.table, self)
         self.session = SignInSession(station.users, station.table_id, lock_after=lock_after,
@@ -111,9 +119,15 @@ class MainWindow(QMainWindow):
             "login": self.login,
             "dealer": dealer,
             "supervisor": SupervisorScreen(station.table, self.events, self.session,
-                                           station.journal),
+                                           station.journal, integrity=self.integrity),
             "operator": operator,
         }
+        self.tilt_screen: IntegrityTiltScreen | None = None
+        if self.integrity.report.tilt:
+            self.tilt_screen = IntegrityTiltScreen(self.integrity, self.session)
+            self.tilt_screen.acknowledged.connect(lambda: self._user_changed(self.session.user))
+            self.tilt_screen.sign_in_requested.connect(lambda: self.show_screen("login"))
+            self.screens["tilt"] = self.tilt_screen
         for w in self.screens.values():
             self.stack.addWidget(w)
         self.demo = demo
@@ -177,6 +191,8 @@ class MainWindow(QMainWindow):
 
     def allowed(self) -> tuple[str, ...]:
         user = self.session.user
+        if self.integrity.tilted:
+            return ()
         return ROLE_SCREENS.get(user.role, ()) if user is not None else ()
 
     def _user_changed(self, user: User | None) -> None:
@@ -184,9 +200,12 @@ class MainWindow(QMainWindow):
         for name, b in self.nav.items():
             b.setVisible(name in allowed)
         self.lock_button.setVisible(user is not None)
+        tilted = self.integrity.tilted
+        if self.tilt_screen is not None:
+            self.tilt_screen.refresh()
         if user is None:
             self.user_label.setText("<span style='color:#a9b4c0'>nobody signed in</span>")
-            self.show_screen("login")
+            self.show_screen("tilt" if tilted else "login")
             return
         if user.role == "dealer":
             # Rounds opened from now on name this dealer.
@@ -195,7 +214,7 @@ class MainWindow(QMainWindow):
         self.user_label.setText(f"<b>{user.name}</b> · <span style='color:{theme.GOLD}'>"
                                 f"{user.role}</span>")
         self.user_label.setToolTip(f"signed in as {user.user_id} ({user.role})")
-        self.show_screen(allowed[0])
+        self.show_screen("tilt" if tilted else allowed[0])
 
     def _locked(self, user_id: str) -> None:
         minutes = self.session.lock_after / 60
@@ -208,7 +227,9 @@ class MainWindow(QMainWindow):
         self.login.reset()
 
     def show_screen(self, name: str) -> None:
-        if name != "login" and name not in self.allowed():
+        if self.integrity.tilted and name != "login":
+            name = "tilt"   # nothing else opens until the mismatch is acknowledged
+        elif name != "login" and name not in self.allowed():
             if self.session.user is None:
                 name = "login"
             else:

@@ -8,9 +8,9 @@ checks the role and records who did what and why. The screen only shows the answ
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -40,6 +40,9 @@ from dealer_station.ui.recall_view import recall_html
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 
+if TYPE_CHECKING:
+    from dealer_station.integrity import IntegrityGate
+
 RECALL_ROUNDS = 20
 EVENTS_SHOWN = 300
 
@@ -63,11 +66,13 @@ def table_view(model: RowsModel[Any], stretch: int | None = None) -> QTableView:
 
 class SupervisorScreen(QWidget):
     def __init__(self, table: TableService, events: TableEvents, session: SignInSession,
-                 journal: Journal, parent: QWidget | None = None) -> None:
+                 journal: Journal, parent: QWidget | None = None, *,
+                 integrity: IntegrityGate | None = None) -> None:
         super().__init__(parent)
         self.table = table
         self.session = session
         self.journal = journal
+        self.integrity = integrity
         self.tabs = QTabWidget()
         col = QVBoxLayout(self)
         col.setContentsMargins(10, 8, 10, 8)
@@ -323,6 +328,15 @@ class SupervisorScreen(QWidget):
         self.verify_result.setTextFormat(Qt.TextFormat.RichText)
         self.verify_result.setStyleSheet("font-size: 19px;")
         col.addWidget(self.verify_result)
+        software = QGroupBox("Software (checked at every start against the build's manifest)")
+        scol = QVBoxLayout(software)
+        self.software_label = QLabel(software_html(self.integrity))
+        self.software_label.setWordWrap(True)
+        self.software_label.setTextFormat(Qt.TextFormat.RichText)
+        self.software_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        scol.addWidget(self.software_label)
+        col.addWidget(software)
         col.addStretch(1)
         self.tabs.addTab(page, "Verify")
 
@@ -362,6 +376,7 @@ class SupervisorScreen(QWidget):
         self.refresh_current()
 
     def refresh_current(self) -> None:
+        self.software_label.setText(software_html(self.integrity))
         page = self.tabs.tabText(self.tabs.currentIndex())
         if page == "Recall":
             self.refresh_recall()
@@ -380,3 +395,120 @@ def _round_detail(table: Any) -> str:
         return f"cards dealt: {escape(cards)} · betting {bets} · {len(engine.wagers)} wagers"
     describe = getattr(table, "describe_hand", None)
     return escape(describe()) if callable(describe) else "in play"
+
+
+def software_html(gate: IntegrityGate | None) -> str:
+    """The start-up software check for the supervisor: the overall hash a regulator compares
+    with the approved build's."""
+    if gate is None:
+        return "Not checked in this window."
+    r = gate.report
+    if r.development:
+        return f"<span style='color:{theme.WARN}'>{escape(r.summary())}</span>"
+    lines = [f"Overall hash: <b style='font-family: monospace'>{escape(r.overall)}</b>",
+             f"{r.files} files in {escape(str(r.root))}"
+             + (f" · version {escape(r.version)}" if r.version else "")
+             + (f" · commit {escape(r.commit[:12])}" if r.commit else "")]
+    if r.ok:
+        lines.insert(0, f"<span style='color:{theme.GOOD}'>✔ The software matches its "
+                        f"manifest.</span>")
+    else:
+        lines.insert(0, f"<span style='color:{theme.BAD}'>✘ {escape(r.summary())}</span>")
+        lines.append(f"Manifest's overall hash: {escape(r.expected or 'none')}")
+        if gate.acknowledged_by:
+            lines.append(f"Acknowledged by {escape(gate.acknowledged_by)} (recorded).")
+    return "<br>".join(lines)
+
+
+class IntegrityTiltScreen(QWidget):
+    """The station stopped because its software does not match the approved build's manifest.
+
+    It names the changed file and stays until a supervisor (or operator) signs in and
+    acknowledges with a reason; the acknowledgement is journaled (``integrity.ack``).
+    """
+
+    acknowledged = Signal()
+    sign_in_requested = Signal()
+
+    def __init__(self, gate: IntegrityGate, session: SignInSession,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.gate = gate
+        self.session = session
+        r = gate.report
+        col = QVBoxLayout(self)
+        col.setContentsMargins(40, 30, 40, 30)
+        col.setSpacing(14)
+        title = QLabel("STATION STOPPED — the software has changed")
+        title.setObjectName("title")
+        title.setStyleSheet(f"font-size: 30px; color: {theme.BAD};")
+        col.addWidget(title)
+        problems = r.problems()
+        shown = "".join(f"<li>{escape(p)}</li>" for p in problems[:8])
+        more = f"<li>… and {len(problems) - 8} more</li>" if len(problems) > 8 else ""
+        self.detail = QLabel(
+            f"<p style='font-size: 22px'>The file <b>{escape(r.first_file)}</b> does not match "
+            f"the approved build's manifest.</p><ul>{shown}{more}</ul>"
+            f"<p>Overall hash now: <tt>{escape(r.overall or '-')}</tt><br>"
+            f"In the manifest: <tt>{escape(r.expected or '-')}</tt></p>"
+            f"<p>No game may be dealt on software that is not the approved build. Call the "
+            f"operator to reinstall it. A supervisor may acknowledge to run this software "
+            f"anyway: the acknowledgement, their name and the reason are recorded in the "
+            f"journal.</p>")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        col.addWidget(self.detail)
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("Reason (required), e.g. operator informed, reinstall "
+                                       "booked")
+        self.reason.setAccessibleName("Reason")
+        col.addWidget(self.reason)
+        row = QHBoxLayout()
+        self.ack_button = QPushButton("Acknowledge and run this software")
+        self.ack_button.setObjectName("danger")
+        self.ack_button.clicked.connect(self.acknowledge)
+        row.addWidget(self.ack_button)
+        self.sign_in_button = QPushButton("Supervisor sign-in")
+        self.sign_in_button.setObjectName("primary")
+        self.sign_in_button.clicked.connect(self.sign_in_requested.emit)
+        row.addWidget(self.sign_in_button)
+        row.addStretch(1)
+        col.addLayout(row)
+        self.message = QLabel("")
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        col.addWidget(self.message)
+        col.addStretch(1)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show what the signed-in person may do here."""
+        user = self.session.user
+        may = user is not None and user.role in ("supervisor", "operator")
+        self.reason.setVisible(may)
+        self.ack_button.setVisible(may)
+        self.sign_in_button.setVisible(user is None)
+        if user is not None and not may:
+            self._say(f"{user.name} is a {user.role}: only a supervisor or operator may "
+                      f"acknowledge. Lock the station and let a supervisor sign in.", "info")
+        elif user is None:
+            self.message.hide()
+
+    def _say(self, text: str, tone: str) -> None:
+        self.message.setText(text)
+        theme.set_tone(self.message, tone)
+        self.message.show()
+
+    def acknowledge(self) -> None:
+        user = self.session.user
+        if user is None:
+            self._say("Sign in first.", "bad")
+            return
+        try:
+            self.gate.acknowledge(user, self.reason.text())
+        except StationError as exc:
+            self._say(f"Not done: {exc}", "bad")
+            return
+        self.reason.clear()
+        self.acknowledged.emit()
