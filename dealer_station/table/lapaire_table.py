@@ -78,7 +78,7 @@ class LaPaireTable(TableService):
         def also(conn: Any) -> None:
             self.journal.record_config_version(conn, table_id=self.table_id, game=GAME,
                                                content=content, created_by=actor,
-                                               reason=reason)
+                                               reason=reason, created_at=self.journal.now())
         self.append([Fact("config.change", {"version": version, "game": GAME,
                                             "reason": reason, "changes": what}, actor)], also)
 
