@@ -82,3 +82,6 @@ def test_the_station_locks_after_inactivity(qtbot: Any, station: Station) -> Non
     assert blocker.args == ["dealer"]
     assert w.current_screen == "login" and w.session.user is None
     assert "without activity" in w.login.notice.text()
+    logout = [r for r in station.journal.records(station.table_id) if r.kind == "logout"]
+    assert len(logout) == 1 and logout[0].actor == "dealer/dealer"
+    assert "without activity" in logout[0].payload["why"]

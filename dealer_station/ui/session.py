@@ -51,10 +51,13 @@ class SignInSession(QObject):
         self.user_changed.emit(user)
         return user
 
-    def sign_out(self) -> None:
+    def sign_out(self, why: str = "signed out") -> None:
         self._timer.stop()
         if self.user is not None:
-            self.user = None
+            user, self.user = self.user, None
+            # Journaled as a significant event, like the sign-in it ends.
+            self.users.journal.append(self.table_id, "logout", {"user": user.user_id,
+                                                                "why": why}, user.actor)
             self.user_changed.emit(None)
 
     def touch(self) -> None:
@@ -65,7 +68,7 @@ class SignInSession(QObject):
     def _idle(self) -> None:
         if self.user is not None:
             who = self.user.user_id
-            self.sign_out()
+            self.sign_out(f"locked after {self.lock_after:.0f} s without activity")
             self.locked.emit(who)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
