@@ -261,7 +261,13 @@ def load_udev_matches(path: Path | str) -> dict[str, UsbMatch]:
     return found
 
 
+USB_KEYS = ("usb_vendor", "usb_product", "usb_serial")
+
+
 def _usb_match(sec: Section, role: str) -> UsbMatch:
+    unknown = sorted(set(sec.data) - set(USB_KEYS))
+    if unknown:   # before "is required": a misspelt key is the likelier mistake
+        raise sec.error(unknown[0], f"unknown key ({', '.join(USB_KEYS)})")
     vendor = sec.str("usb_vendor")
     product = sec.str("usb_product")
     serial = sec.str("usb_serial", "")
