@@ -74,8 +74,13 @@ if [ ! -x "$VENV/bin/python" ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$
   say "preparing the build venv $VENV"
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+  if ! "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
       -r "$ROOT/installer/requirements-lock.txt" -r "$ROOT/installer/requirements-build.txt"
+  then
+    rm -rf "$VENV"
+    echo "build: cannot install the pinned bundler and dependencies (see above)" >&2
+    exit 77   # told apart from a failed build by installer/ci-build-check.sh
+  fi
   echo "$want" > "$stamp"
 fi
 say "$("$VENV/bin/pyinstaller" --version | sed 's/^/PyInstaller /')"
