@@ -51,6 +51,11 @@ _CHUNK = 1 << 20
 _BAD_PATH_CHARS = ("\n", "\r", "\\")
 
 #: Journal kinds (significant: see ``SIGNIFICANT_PREFIXES`` in the journal).
+#: The approved build's overall hash, when the installation pins it (install.sh
+#: --expect-hash writes it into station.env): any other overall hash is a mismatch, even if
+#: the bundle agrees with a manifest someone rewrote.
+APPROVED_ENV = "DEALER_STATION_APPROVED_HASH"
+
 KIND_OK = "integrity.ok"
 KIND_MISMATCH = "integrity.mismatch"
 KIND_ACK = "integrity.ack"
@@ -235,11 +240,17 @@ class IntegrityReport:
 
     @property
     def first_file(self) -> str:
-        """The first file named by a problem (the tilt screen's headline)."""
+        """The first file named by a problem ("" when the problem is not one file's)."""
         for group in (self.changed, self.missing, self.extra):
             if group:
                 return group[0]
-        return MANIFEST_NAME
+        return ""
+
+    def headline(self) -> str:
+        """What the tilt screen says first."""
+        if self.first_file:
+            return f"The file {self.first_file} does not match the approved build's manifest."
+        return self.problem or "The software does not match its manifest."
 
     def summary(self) -> str:
         """One line in plain words."""
@@ -265,8 +276,9 @@ class IntegrityReport:
         return data
 
 
-def verify_bundle(root: Path | str) -> IntegrityReport:
-    """Recompute every file's hash under ``root`` and compare with its manifest."""
+def verify_bundle(root: Path | str, approved: str | None = None) -> IntegrityReport:
+    """Recompute every file's hash under ``root`` and compare with its manifest, and with
+    ``approved`` (the approved build's overall hash) when given."""
     root = Path(root)
     started = time.perf_counter()
     try:
@@ -296,6 +308,10 @@ def verify_bundle(root: Path | str) -> IntegrityReport:
     if not problem and overall_hash(expected) != manifest.overall:
         problem = (f"{root / MANIFEST_NAME}: its overall hash does not match its own file "
                    f"list (the manifest was edited)")
+    if not problem and approved is not None and approved.strip().lower() != overall:
+        problem = (f"the overall hash {overall} is not the approved build's "
+                   f"{approved.strip()} ({APPROVED_ENV}): this is another build, or its "
+                   f"manifest was rewritten")
     bad = bool(changed or missing or extra or problem)
     return IntegrityReport(MISMATCH if bad else OK, root, overall=overall,
                            expected=manifest.overall, version=manifest.version,
@@ -311,13 +327,19 @@ def running_bundle() -> Path | None:
     return None
 
 
+def approved_hash() -> str | None:
+    """The approved overall hash from ``$DEALER_STATION_APPROVED_HASH`` (None: not pinned)."""
+    value = os.environ.get(APPROVED_ENV, "").strip()
+    return value or None
+
+
 def check_running() -> IntegrityReport:
-    """Verify the software that is running now (a frozen build); a development checkout has
-    no manifest and says so."""
+    """Verify the software that is running now (a frozen build), against the approved hash
+    when one is pinned; a development checkout has no manifest and says so."""
     root = running_bundle()
     if root is None:
         return IntegrityReport(DEVELOPMENT, None)
-    return verify_bundle(root)
+    return verify_bundle(root, approved_hash())
 
 
 # --- at start: journal, tilt and acknowledgement -------------------------------------------
@@ -362,8 +384,8 @@ class IntegrityGate:
         self.table.require_supervisor(user, "acknowledge a software mismatch")
         why = self.table.require_reason(reason)
         payload = {"overall": self.report.overall, "expected": self.report.expected,
-                   "file": self.report.first_file, "problems": self.report.problems()[:50],
-                   "reason": why}
+                   "file": self.report.first_file or self.report.headline(),
+                   "problems": self.report.problems()[:50], "reason": why}
         with self.table.lock:
             record = self.table.record(KIND_ACK, payload, user.actor)
         self.acknowledged_by = user.actor
@@ -380,8 +402,8 @@ def start_gate(table: TableService, report: IntegrityReport | None = None) -> In
 
 
 __all__ = [
-    "DEVELOPMENT_TEXT", "KIND_ACK", "KIND_MISMATCH", "KIND_OK", "MANIFEST_NAME", "SUMS_NAME",
-    "IntegrityError", "IntegrityGate", "IntegrityReport", "Manifest", "check_running",
-    "hash_file", "load_manifest", "overall_hash", "running_bundle", "scan", "start_gate",
-    "sums_text", "verify_bundle", "write_manifest",
+    "APPROVED_ENV", "DEVELOPMENT_TEXT", "KIND_ACK", "KIND_MISMATCH", "KIND_OK", "MANIFEST_NAME",
+    "SUMS_NAME", "IntegrityError", "IntegrityGate", "IntegrityReport", "Manifest",
+    "approved_hash", "check_running", "hash_file", "load_manifest", "overall_hash",
+    "running_bundle", "scan", "start_gate", "sums_text", "verify_bundle", "write_manifest",
 ]

@@ -24,7 +24,7 @@ WORKTREE=0
 DIST=$ROOT/dist
 WORK=$ROOT/build/pyinstaller
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --ref) REF=${2:?--ref needs a commit or tag}; shift 2 ;;

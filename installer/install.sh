@@ -11,7 +11,9 @@
 #                   Without it the bundle's default configuration is installed, never
 #                   replacing a file already in /etc/dealer-station (the new default is left
 #                   beside it as FILE.dist).
-# --expect-hash HEX refuse a bundle whose overall hash is not HEX (the approved build's).
+# --expect-hash HEX refuse a bundle whose overall hash is not HEX (the approved build's), and
+#                   pin it: the station then stops at start if it finds any other build, and
+#                   a later install.sh takes another bundle only with its --expect-hash.
 # --prefix DIR      install into DIR as if it were / (an image being prepared, or a scratch
 #                   folder for tests). Files name the final paths (/opt/..., /etc/...); with a
 #                   prefix other than / no user is created, nothing is chowned and systemd and
@@ -43,7 +45,7 @@ DISPLAY_KIND=wayland
 NO_START=0
 
 die() { echo "install.sh: error: $*" >&2; exit 2; }
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --bundle) BUNDLE=${2:?--bundle needs a folder}; shift 2 ;;
@@ -124,6 +126,22 @@ if [ -n "$EXPECT" ] && [ "$EXPECT" != "$OVERALL" ]; then
   die "the bundle's overall hash is $OVERALL, not the approved $EXPECT: refusing to install it"
 fi
 echo "install.sh: bundle verified, overall hash $OVERALL"
+
+# An installation pinned to an approved build (--expect-hash, kept in station.env) takes
+# another build only when it is named as the newly approved one.
+OLD_ENV=$P$ETC/station.env
+OLD_DB=
+PIN=$EXPECT
+if [ -f "$OLD_ENV" ]; then
+  OLD_DB=$(sed -n 's/^DEALER_STATION_DB=//p' "$OLD_ENV" | tail -n 1)
+  old_pin=$(sed -n 's/^DEALER_STATION_APPROVED_HASH=//p' "$OLD_ENV" | tail -n 1)
+  if [ -z "$EXPECT" ] && [ -n "$old_pin" ]; then
+    [ "$old_pin" = "$OVERALL" ] || die "this station is pinned to the approved build \
+$old_pin ($ETC/station.env); this bundle is $OVERALL. If it is the newly approved build, \
+run again with --expect-hash $OVERALL"
+    PIN=$old_pin
+  fi
+fi
 
 # --- the configuration to install, and the udev names in it -------------------------------------
 SRC_CONFIG=${CONFIG:-$BUNDLE/_internal/config}
@@ -257,16 +275,22 @@ place() {
 }
 for f in "${CONFIG_FILES[@]}"; do place "$f" "$(basename "$f")"; done
 
-ENV_TMP=$(mktemp)
-trap 'rm -f "$ENV_TMP"' EXIT
-cat > "$ENV_TMP" <<EOF
-# The installed station's settings (written by install.sh; read by the systemd unit and by
-# $BIN). Use postgresql+psycopg://user@host/db for DEALER_STATION_DB on a floor database.
-DEALER_STATION_CONFIG=$ETC
-DEALER_STATION_DB=sqlite:///$VAR/journal.db
-DEALER_STATION_KEY=$VAR/journal.key
-EOF
-place "$ENV_TMP" station.env
+# station.env is the installer's own: written each time, keeping a floor database's URL.
+{
+  echo "# The installed station's settings (written by install.sh; read by the systemd unit and"
+  echo "# by $BIN). DEALER_STATION_DB may name a floor database"
+  echo "# (postgresql+psycopg://user@host/db): install.sh keeps it when it runs again."
+  echo "DEALER_STATION_CONFIG=$ETC"
+  echo "DEALER_STATION_DB=${OLD_DB:-sqlite:///$VAR/journal.db}"
+  echo "DEALER_STATION_KEY=$VAR/journal.key"
+  if [ -n "$PIN" ]; then
+    echo "# The approved build: the station stops at start if its software is any other."
+    echo "DEALER_STATION_APPROVED_HASH=$PIN"
+  fi
+} > "$OLD_ENV"
+chmod 0640 "$OLD_ENV"
+own_as "root:$SERVICE_USER" "$OLD_ENV"
+note "settings $ETC/station.env${PIN:+ (approved build $PIN)}"
 
 # --- the journal's home and its key --------------------------------------------------------------
 mkdir -p "$P$VAR"

@@ -22,7 +22,7 @@ SERVICE_USER=dealer-station
 KEEP_USER=0
 
 die() { echo "uninstall.sh: error: $*" >&2; exit 2; }
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) PREFIX=${2:?--prefix needs a folder}; shift 2 ;;

@@ -224,6 +224,21 @@ def test_a_file_changed_after_the_build_fails_the_software_check(
     assert "Reinstall the approved build" in software
 
 
+def test_a_pinned_approved_hash_is_checked(site: Site, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer_station.integrity import APPROVED_ENV, load_manifest
+
+    status, out = doctor(site, capsys)
+    assert f"not pinned: set {APPROVED_ENV}" in line(out, "software", "ok")
+    monkeypatch.setenv(APPROVED_ENV, load_manifest(site.bundle).overall)
+    status, out = doctor(site, capsys)
+    assert status == 0 and "the approved build's" in line(out, "software", "ok")
+    monkeypatch.setenv(APPROVED_ENV, "f" * 64)
+    status, out = doctor(site, capsys)
+    assert status == 1
+    assert f"is not the approved build's {'f' * 64}" in line(out, "software", "FAIL")
+
+
 def test_a_bad_config_value_is_named_with_file_and_key(site: Site,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     station = site.config / "station.toml"

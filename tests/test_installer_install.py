@@ -359,3 +359,28 @@ def test_the_scripts_explain_themselves() -> None:
         assert done.returncode == 0 and "--" in done.stdout, script
         assert not done.stdout.startswith("#!"), script
 
+
+
+def test_an_approved_hash_is_pinned_and_sticks(scratch: Scratch, tmp_path: Path) -> None:
+    scratch.install("--expect-hash", scratch.overall)
+    env = scratch.path(f"{ETC}/station.env")
+    assert f"DEALER_STATION_APPROVED_HASH={scratch.overall}" in env.read_text().splitlines()
+    # A floor database named by the technician survives the next install.
+    env.write_text(env.read_text().replace(
+        "sqlite:////var/lib/dealer-station/journal.db", "postgresql+psycopg://station@floor/db"))
+    scratch.install()                                  # the same build: the pin holds
+    text = env.read_text()
+    assert "DEALER_STATION_DB=postgresql+psycopg://station@floor/db" in text
+    assert f"DEALER_STATION_APPROVED_HASH={scratch.overall}" in text
+    # Another build is refused until it is named as the newly approved one.
+    newer, manifest = make_bundle(tmp_path / "newer", version="10.0.0")
+    scratch.bundle = newer
+    assert manifest.overall != scratch.overall
+    done = scratch.install(ok=False)
+    assert done.returncode == 2
+    assert f"pinned to the approved build {scratch.overall}" in done.stderr
+    assert f"--expect-hash {manifest.overall}" in done.stderr
+    assert verify_bundle(scratch.path("opt/dealer-station")).version == "9.9.9"   # untouched
+    scratch.install("--expect-hash", manifest.overall)
+    assert f"DEALER_STATION_APPROVED_HASH={manifest.overall}" in env.read_text()
+    assert verify_bundle(scratch.path("opt/dealer-station")).version == "10.0.0"

@@ -45,6 +45,7 @@ def make_bundle(where: Path, *, version: str = "9.9.9") -> tuple[Path, Manifest]
     exe.write_text(f"#!/bin/sh\n# a stand-in for the frozen station: this checkout's CLI\n"
                    f"PYTHONPATH={ROOT} exec {sys.executable} -m dealer_station \"$@\"\n")
     exe.chmod(0o755)
+    (internal / "VERSION").write_text(version + "\n")   # builds of other versions differ
     manifest = write_manifest(bundle, version=version, commit="0" * 40, source_date_epoch=1)
     return bundle, manifest
 

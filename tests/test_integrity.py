@@ -23,6 +23,7 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied, Users
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.integrity import (
+    APPROVED_ENV,
     DEVELOPMENT_TEXT,
     KIND_ACK,
     KIND_MISMATCH,
@@ -30,6 +31,7 @@ from dealer_station.integrity import (
     MANIFEST_NAME,
     SUMS_NAME,
     IntegrityError,
+    approved_hash,
     check_running,
     load_manifest,
     start_gate,
@@ -136,6 +138,25 @@ def test_a_rewritten_manifest_verifies_but_its_overall_hash_differs(bundle: Path
     write_manifest(bundle)
     report = verify_bundle(bundle)
     assert report.ok and report.overall != approved
+
+
+def test_a_pinned_approved_hash_refuses_any_other_build(bundle: Path) -> None:
+    approved = load_manifest(bundle).overall
+    assert verify_bundle(bundle, approved).ok
+    assert verify_bundle(bundle, approved.upper() + " ").ok      # as pasted by a person
+    (bundle / "_internal/config/lapaire.toml").write_text("# replaced\n")
+    write_manifest(bundle)                                       # a consistent forgery
+    report = verify_bundle(bundle, approved)
+    assert report.tilt and report.changed == () and report.first_file == ""
+    assert f"is not the approved build's {approved}" in report.problem
+    assert report.headline() == report.problem
+
+
+def test_check_running_reads_the_pin_only_for_a_frozen_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(APPROVED_ENV, "0" * 64)
+    assert approved_hash() == "0" * 64
+    assert check_running().development              # a checkout has nothing to compare
 
 
 def test_no_manifest_in_a_bundle_is_a_mismatch(bundle: Path) -> None:

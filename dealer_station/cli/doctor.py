@@ -477,18 +477,27 @@ def _run_tool(command: list[str]) -> str | None:
 # --- software -------------------------------------------------------------------------------
 
 def check_software(bundle_arg: str | None) -> Check:
-    from dealer_station.integrity import DEVELOPMENT_TEXT, running_bundle, verify_bundle
+    from dealer_station.integrity import (
+        APPROVED_ENV,
+        DEVELOPMENT_TEXT,
+        approved_hash,
+        running_bundle,
+        verify_bundle,
+    )
 
     root = Path(bundle_arg) if bundle_arg else running_bundle()
     if root is None:
         return Check("software", WARN, f"{DEVELOPMENT_TEXT} ({Path(sys.argv[0]).name} runs "
                                        f"from a development checkout; --bundle DIR checks an "
                                        f"installed build)")
-    report = verify_bundle(root)
+    approved = approved_hash()
+    report = verify_bundle(root, approved)
     if report.ok:
         version = f" version {report.version}," if report.version else ""
+        pinned = (f", the approved build's ({APPROVED_ENV})" if approved else
+                  f" (not pinned: set {APPROVED_ENV} to refuse any other build)")
         return Check("software", OK, f"{root}:{version} {report.files} files match the "
-                                     f"manifest; overall hash {report.overall}")
+                                     f"manifest; overall hash {report.overall}{pinned}")
     problems = report.problems()
     shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more"
                                        if len(problems) > 5 else "")

@@ -420,6 +420,13 @@ def software_html(gate: IntegrityGate | None) -> str:
     return "<br>".join(lines)
 
 
+def _headline_html(report: Any) -> str:
+    if report.first_file:
+        return (f"The file <b>{escape(report.first_file)}</b> does not match the approved "
+                f"build's manifest.")
+    return escape(report.headline())
+
+
 class IntegrityTiltScreen(QWidget):
     """The station stopped because its software does not match the approved build's manifest.
 
@@ -447,8 +454,7 @@ class IntegrityTiltScreen(QWidget):
         shown = "".join(f"<li>{escape(p)}</li>" for p in problems[:8])
         more = f"<li>… and {len(problems) - 8} more</li>" if len(problems) > 8 else ""
         self.detail = QLabel(
-            f"<p style='font-size: 22px'>The file <b>{escape(r.first_file)}</b> does not match "
-            f"the approved build's manifest.</p><ul>{shown}{more}</ul>"
+            f"<p style='font-size: 22px'>{_headline_html(r)}</p><ul>{shown}{more}</ul>"
             f"<p>Overall hash now: <tt>{escape(r.overall or '-')}</tt><br>"
             f"In the manifest: <tt>{escape(r.expected or '-')}</tt></p>"
             f"<p>No game may be dealt on software that is not the approved build. Call the "
