@@ -364,11 +364,13 @@ fi
 if [ "$DISPLAY_KIND" = wayland ]; then
   START="/usr/bin/cage -- $OPT/dealer-station run --fullscreen"
   QPA=wayland
-  NEEDS="cage (apt-get install cage)"
+  NEEDS="cage (apt-get install cage xwayland libwayland-cursor0 libwayland-egl1)"
+  LIBS="libwayland-client.so.0 libwayland-cursor.so.0 libwayland-egl.so.1"
 else
   START="/usr/bin/xinit $OPT/dealer-station run --fullscreen -- :0 vt1 -nolisten tcp -s 0 -dpms"
   QPA=xcb
-  NEEDS="xinit and an X server (apt-get install xinit xserver-xorg)"
+  NEEDS="xinit and an X server (apt-get install xinit xserver-xorg libxcb-icccm4 libxcb-keysyms1)"
+  LIBS="libxcb-icccm.so.4 libxcb-keysyms.so.1"
 fi
 mkdir -p "$SYSTEMD_DIR"
 cat > "$SYSTEMD_DIR/$UNIT" <<EOF
@@ -428,6 +430,12 @@ else
 fi
 if [ "$REAL" = 1 ]; then
   command -v "${START%% *}" >/dev/null || note "WARNING: ${START%% *} is not installed: install $NEEDS"
+  # The window's Qt platform plugin loads these from the system, not from the bundle.
+  for lib in $LIBS; do
+    if ! ldconfig -p 2>/dev/null | grep -q "$lib"; then
+      note "WARNING: $lib is missing: the station's window cannot open; install $NEEDS"
+    fi
+  done
 fi
 if [ "$REAL_SYSTEMD" = 1 ]; then
   run systemctl daemon-reload
