@@ -84,14 +84,15 @@ def _walk(root: Path) -> Iterator[str]:
     """Every regular file under ``root`` as a ``/``-separated relative path (symbolic links
     followed when they stay inside the bundle, so what is hashed is what is loaded)."""
     real_root = root.resolve()
-    seen_dirs: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         here = Path(dirpath)
+        # A folder that is (a link to) one of its own ancestors is a loop: not entered, as
+        # `find -L` does (install.sh lists the bundle with it), so both list the same files.
         real = os.path.realpath(here)
-        if real in seen_dirs:            # a link loop: walk each real folder once
+        ancestors = {os.path.realpath(root / p) for p in here.relative_to(root).parents}
+        if real in ancestors:
             dirnames[:] = []
             continue
-        seen_dirs.add(real)
         dirnames.sort()
         for name in sorted(filenames):
             path = here / name

@@ -358,3 +358,19 @@ def test_fake_bundle_layout_matches_what_the_checks_expect(tmp_path: Path) -> No
     report = verify_bundle(bundle)
     assert report.missing == ("_internal/lib/libstation.so.1", "_internal/libstation.so.1")
     assert manifest.overall == report.expected
+
+
+def test_linked_folders_are_listed_as_find_lists_them(bundle: Path) -> None:
+    """A link to a folder lists its files under both names; a link back to an ancestor is a
+    loop and not entered. install.sh lists a bundle with `find -L`: both must agree."""
+    os.symlink("lib", bundle / "_internal/lib-alias")
+    os.symlink("..", bundle / "_internal/lib/up")              # a loop
+    write_manifest(bundle)
+    files = set(load_manifest(bundle).files)
+    assert {"_internal/lib/libstation.so.1", "_internal/lib-alias/libstation.so.1"} <= files
+    assert not any("/up/" in f for f in files)
+    found = subprocess.run(["find", "-L", ".", "-type", "f"], cwd=bundle, capture_output=True,
+                           text=True, check=False).stdout.split()
+    listed = {f.removeprefix("./") for f in found} - {MANIFEST_NAME, SUMS_NAME}
+    assert listed == files
+    assert verify_bundle(bundle).ok
