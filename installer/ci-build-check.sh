@@ -11,7 +11,8 @@
 # 4. the bundle's `doctor`: config, key, database, journal chain, both devices answering
 #    QUERY, the software against its manifest (the clock is the CI machine's: skipped);
 # 5. a copy of the bundle with one file changed: the station journals integrity.mismatch
-#    naming it, and doctor fails naming it.
+#    naming it, and doctor fails naming it;
+# 6. a second build of the same commit into another folder has the same overall hash.
 # Exit 0 when all of that holds; 77 when the bundler could not be installed; else 1.
 set -euo pipefail
 
@@ -102,4 +103,15 @@ fi
 grep "software" "$T/doctor2.log"
 grep -q "FAIL  software .*changed: $CHANGED" "$T/doctor2.log" || fail "doctor did not name $CHANGED"
 
-echo "ci-build-check: passed (build $((built - started)) s, checks $(( $(date +%s) - built )) s)"
+step "reproducible: a second build of the same commit, elsewhere"
+checked=$(date +%s)
+first=$(sha256sum "$BUNDLE/SHA256SUMS" | cut -d' ' -f1)
+bash installer/build.sh "$@" --dist "$T/rebuild" > "$T/rebuild.log" 2>&1 \
+  || fail "the second build failed: $(tail -n 20 "$T/rebuild.log")"
+second=$(sha256sum "$T/rebuild/dealer-station/SHA256SUMS" | cut -d' ' -f1)
+[ "$first" = "$second" ] || fail "two builds differ: $first, then $second: \
+$(diff "$BUNDLE/SHA256SUMS" "$T/rebuild/dealer-station/SHA256SUMS" | head -n 10)"
+echo "both builds: overall hash $first"
+
+echo "ci-build-check: passed (build $((built - started)) s, checks $((checked - built)) s, \
+second build $(( $(date +%s) - checked )) s)"

@@ -1,6 +1,6 @@
 """The PyInstaller build: its pins, and (slow) the whole CI check, which builds the bundle from
 the commit and uses it as a table would (emulated devices, the station offscreen, doctor, a
-changed file caught)."""
+changed file caught), then builds it again to show the build is reproducible."""
 
 from __future__ import annotations
 
@@ -55,4 +55,5 @@ def test_ci_builds_the_bundle_and_it_passes_doctor() -> None:
     assert "integrity.ok" in out
     assert "all 11 checks passed" in out
     assert "FAIL  software" in out and "changed: _internal/config/lapaire.toml" in out
+    assert "both builds: overall hash" in out                    # reproducible
     assert "ci-build-check: passed" in out
