@@ -192,6 +192,15 @@ def test_a_device_with_another_id_does_not_pass(site: Site, emulators: dict[str,
     assert "frames from device 'READER1', but the reader is configured as 'READER9'" in reader
 
 
+def test_a_devices_file_named_but_missing_fails(site: Site,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    site.devices.unlink()
+    status, out = doctor(site, capsys)
+    assert status == 1
+    assert f"{site.devices}: missing" in line(out, "config", "FAIL")
+    assert f"none configured in {site.devices}" in line(out, "devices", "warn")
+
+
 def test_a_tampered_journal_fails(site: Site, capsys: pytest.CaptureFixture[str]) -> None:
     with sqlite3.connect(site.db_file) as conn:
         conn.execute("UPDATE journal SET payload = '{\"n\":7}' WHERE table_id = 'T1' "

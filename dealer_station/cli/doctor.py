@@ -114,7 +114,7 @@ def run_checks(args: argparse.Namespace) -> Iterator[Check]:
         yield Check("config", WARN, "skipped")
     else:
         found: dict[str, DeviceConfig] | None = None
-        for check, result in check_config(conf, devices_file):
+        for check, result in check_config(conf, devices_file, named=bool(args.devices)):
             yield check
             if result is not None:
                 found = result
@@ -155,9 +155,10 @@ def run_checks(args: argparse.Namespace) -> Iterator[Check]:
 
 # --- config ---------------------------------------------------------------------------------
 
-def check_config(conf: Path, devices_file: Path
+def check_config(conf: Path, devices_file: Path, *, named: bool = False
                  ) -> Iterator[tuple[Check, dict[str, DeviceConfig] | None]]:
-    """One check per configuration file; the devices file's result is passed along."""
+    """One check per configuration file; the devices file's result is passed along.
+    ``named``: the devices file was given by name, so it must exist."""
     from dealer_station.gameconfig import (
         BOURRE_FILE,
         LAPAIRE_FILE,
@@ -186,7 +187,7 @@ def check_config(conf: Path, devices_file: Path
                   lambda _c: "La Pair'e")[0], None
     yield attempt(BOURRE_FILE, conf / BOURRE_FILE, load_bourre_profiles,
                   lambda p: f"Bourré profiles: {', '.join(p)}")[0], None
-    if devices_file.exists():
+    if devices_file.exists() or named:
         check, devices = attempt(DEVICES_FILE, devices_file, load_devices_file,
                                  lambda d: "devices: " + (", ".join(
                                      f"{r} {c.backend} {c.url or ''}".strip()
