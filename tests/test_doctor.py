@@ -304,6 +304,8 @@ def test_skipped_checks_are_listed(site: Site, capsys: pytest.CaptureFixture[str
     status, out = doctor(site, capsys, "--skip", "key", "--skip", "journal")
     assert status == 0
     assert line(out, "key", "warn") == "skipped" and line(out, "journal", "warn") == "skipped"
+    status, out = doctor(site, capsys, "--skip", "database")
+    assert "skipped with the database check" in line(out, "journal", "warn")
 
 
 def test_bad_timeout_is_refused_without_a_traceback(site: Site,
