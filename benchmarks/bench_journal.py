@@ -17,18 +17,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from databases import BACKENDS, on_databases
 from sqlalchemy import Connection
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Fact, Journal, MeterDelta, add_meters, upsert_round
 from dealer_station.audit.keys import create_key
-from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
 
 ROUND_KINDS = ["round.open", "wager", "wager", "wager", "wager", "betting.closed", "card",
                "card", "card", "settle", "payout", "round.close"]
@@ -156,19 +154,10 @@ def bench(url: str, key_dir: Path, events: int, label: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--backend", choices=BACKENDS, default="both")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="ds-bench-") as tmp:
-        root = Path(tmp)
-        if args.backend in ("sqlite", "both"):
-            bench(f"sqlite:///{root / 'journal.db'}", root, args.events, "sqlite")
-        if args.backend in ("postgresql", "both"):
-            bindir = find_bindir()
-            if bindir is None:
-                print(f"\n== postgresql: skipped: {MISSING_MESSAGE}", file=sys.stderr)
-            else:
-                with PgCluster(bindir, durable=True) as cluster:
-                    bench(cluster.create_database("bench"), root, args.events, "postgresql")
+    on_databases(args.backend,
+                 lambda url, root, label: bench(url, root, args.events, label))
     return 0
 
 

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
-import tempfile
 import time
 from pathlib import Path
+
+from databases import BACKENDS, on_databases
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
-from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.table.bourre_sim import simulate_bourre
@@ -75,19 +74,10 @@ def bench(url: str, key_dir: Path, rounds: int, label: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=2000)
-    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--backend", choices=BACKENDS, default="both")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="ds-bench-") as tmp:
-        root = Path(tmp)
-        if args.backend in ("sqlite", "both"):
-            bench(f"sqlite:///{root / 'journal.db'}", root, args.rounds, "sqlite")
-        if args.backend in ("postgresql", "both"):
-            bindir = find_bindir()
-            if bindir is None:
-                print(f"postgresql: skipped: {MISSING_MESSAGE}", file=sys.stderr)
-            else:
-                with PgCluster(bindir, durable=True) as cluster:
-                    bench(cluster.create_database("bench"), root, args.rounds, "postgresql")
+    on_databases(args.backend,
+                 lambda url, root, label: bench(url, root, args.rounds, label))
     return 0
 
 
