@@ -45,6 +45,12 @@ M = schema.meters
 
 # Statements built once: building and cache-keying a Core statement per call costs more than
 # running it on SQLite, and these run several times in every committed stage of a round.
+_COLS = ("table_id", "seq", "ts", "actor", "kind", "round_no", "payload", "prev_hash", "hash")
+# On SQLite the two statements of every append go to the driver as plain SQL: compiling and
+# cache-keying Core constructs costs more than running them (see benchmarks/bench_table.py).
+_HEAD_SQLITE = "SELECT seq, hash FROM journal WHERE table_id = ? ORDER BY seq DESC LIMIT 1"
+_INSERT_SQLITE = (f"INSERT INTO journal ({', '.join(_COLS)}) "
+                  f"VALUES ({', '.join('?' for _ in _COLS)})")
 _HEAD = (select(J.c.seq, J.c.hash).where(J.c.table_id == bindparam("t"))
          .order_by(J.c.seq.desc()).limit(1))
 _IN_ROUND = (J.c.table_id == bindparam("t"), J.c.round_no == bindparam("r"))
@@ -498,7 +504,10 @@ class Journal:
                 # Writers of one table queue here rather than collide on (table_id, seq).
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtextextended(:t, 0))"),
                              {"t": table_id})
-            head = conn.execute(_HEAD, {"t": table_id}).first()
+            if conn.dialect.name == "sqlite":
+                head = conn.exec_driver_sql(_HEAD_SQLITE, (table_id,)).first()
+            else:
+                head = conn.execute(_HEAD, {"t": table_id}).first()
             seq, prev = (head[0], head[1]) if head is not None else (0, self.genesis(table_id))
             ts = self.now()
             rows: list[dict[str, Any]] = []
@@ -514,7 +523,11 @@ class Journal:
                 records.append(Record(table_id, seq, ts, actor, kind, round_no, payload, prev, h))
                 prev = h
             try:
-                conn.execute(J.insert(), rows)
+                if conn.dialect.name == "sqlite":
+                    conn.exec_driver_sql(_INSERT_SQLITE, [tuple(r[c] for c in _COLS)
+                                                          for r in rows])
+                else:
+                    conn.execute(J.insert(), rows)
             except IntegrityError:
                 raise JournalConflict(
                     f"table {table_id}: another writer appended record {records[0].seq} at the "
