@@ -26,6 +26,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetricsF,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -386,6 +387,15 @@ class LaPaireLayoutView(QWidget):
         f.setBold(bold)
         return f
 
+    def _fitted(self, text: str, px: float, width: float) -> QFont:
+        """The label font at ``px``, made smaller until ``text`` fits ``width`` (a word such
+        as JOKER must never be clipped by its cell)."""
+        f = self._font(px)
+        while px > 8 and QFontMetricsF(f).horizontalAdvance(text) > width:
+            px -= 1
+            f = self._font(px)
+        return f
+
     def _paint_cell(self, p: QPainter, s: Spot, line: QPen, text: str, px: float,
                     price: str | None) -> None:
         r = s.rect
@@ -415,7 +425,7 @@ class LaPaireLayoutView(QWidget):
             p.drawText(QRectF(c.x() - 12, c.y() - 12, 24, 24), Qt.AlignmentFlag.AlignCenter,
                        str(marked))
         p.setPen(QColor(theme.FELT_LINE if offered else "#5d8f76"))
-        p.setFont(self._font(px))
+        p.setFont(self._fitted(text, px, r.width() - 26))
         p.drawText(r.adjusted(0, 0, 0, -r.height() * 0.18), Qt.AlignmentFlag.AlignCenter, text)
         p.setFont(self._font(min(15, px * 0.42), bold=False))
         small = r.adjusted(6, 4, -6, -4)
@@ -471,9 +481,10 @@ class LaPaireLayoutView(QWidget):
             p.drawRoundedRect(r, 10, 10)
             colour = {"red": "#ff6b5b", "black": "#f4f4f4"}.get(s.bet, theme.FELT_LINE)
             p.setPen(QColor(colour))
-            p.setFont(self._font(22))
-            p.drawText(r.adjusted(0, 2, 0, -r.height() * 0.4), Qt.AlignmentFlag.AlignCenter,
-                       BOX_TITLES[s.bet])
+            # The words keep clear of the chips stacked at the box's right end.
+            words = r.adjusted(6, 2, -52, -r.height() * 0.4)
+            p.setFont(self._fitted(BOX_TITLES[s.bet], 22, words.width()))
+            p.drawText(words, Qt.AlignmentFlag.AlignCenter, BOX_TITLES[s.bet])
             p.setPen(QColor("#cfe6d7"))
             p.setFont(self._font(14, bold=False))
             sub = _price(self.config, s.bet, ())
@@ -481,7 +492,7 @@ class LaPaireLayoutView(QWidget):
                 sub = self.poker_hand
             elif s.bet == "poker":
                 sub = f"paytable: {sub}"
-            p.drawText(r.adjusted(0, r.height() * 0.5, 0, -4), Qt.AlignmentFlag.AlignCenter,
+            p.drawText(r.adjusted(6, r.height() * 0.5, -52, -4), Qt.AlignmentFlag.AlignCenter,
                        sub)
 
     def _paint_zones(self, p: QPainter) -> None:
