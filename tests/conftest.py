@@ -10,4 +10,5 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG_DIR = ROOT / "config"
 
-pytest_plugins = ["fixtures_db"]
+# Database fixtures for every test; the UI tests' station and window (overridable per module).
+pytest_plugins = ["fixtures_db", "ui_support"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from hw_support import drain, start_emulator, stop_emulator
-from test_installer_support import CONFIG, ROOT, make_bundle
+from installer_support import CONFIG, ROOT, make_bundle
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal

@@ -8,9 +8,9 @@ import subprocess
 import tomllib
 
 import pytest
+from installer_support import INSTALLER, ROOT
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-from test_installer_support import INSTALLER, ROOT
 
 SKIP_STATUS = 77          # ci-build-check.sh / build.sh: the bundler could not be installed
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from test_installer_support import INSTALLER, ROOT, make_bundle, station_config, tree
+from installer_support import INSTALLER, ROOT, make_bundle, station_config, tree
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.keys import load_key

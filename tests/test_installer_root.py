@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_installer_support import INSTALLER, make_bundle, station_config
+from installer_support import INSTALLER, make_bundle, station_config
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("unshare") is None,

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
-from test_installer_support import make_bundle
-from test_ui_support import WAIT_MS, click, make_station
+from installer_support import make_bundle
+from ui_support import WAIT_MS, click, make_station
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal, is_significant

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_ui_support import WAIT_MS, click, sign_in, station_fixture, window_fixture
+from ui_support import WAIT_MS, click, sign_in, station_fixture
 
 from dealer_station.settlement.bourre import Phase
 from dealer_station.ui.card_view import CardView
@@ -20,11 +20,6 @@ from dealer_station.ui.station import Station
 @pytest.fixture
 def station(tmp_path: Path) -> Iterator[Station]:
     yield from station_fixture(tmp_path, game="bourre")
-
-
-@pytest.fixture
-def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
-    yield from window_fixture(qtbot, station)
 
 
 def shown_cards(screen: Any) -> set[str]:

@@ -4,36 +4,21 @@ misread corrected, a void — each checked on screen and in the journal."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
-from test_ui_support import (
+from ui_support import (
     WAIT_MS,
     button_named,
     click,
     sign_in,
-    station_fixture,
     tap_spot,
-    window_fixture,
 )
 
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import WagersModel
 from dealer_station.ui.station import Station
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Iterator[Station]:
-    yield from station_fixture(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
-    yield from window_fixture(qtbot, station)
 
 
 def kinds(station: Station) -> list[str]:

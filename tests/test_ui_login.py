@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_ui_support import WAIT_MS, click, open_window, sign_in, station_fixture
+from ui_support import WAIT_MS, click, open_window, sign_in, station_fixture
 
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.station import Station

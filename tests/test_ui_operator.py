@@ -3,34 +3,19 @@ required, and the change reaches the dealer's felt between rounds, never in the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_ui_support import (
+from ui_support import (
     WAIT_MS,
     click,
     sign_in,
-    station_fixture,
     tap_spot,
-    window_fixture,
 )
 
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import ParSheetModel
 from dealer_station.ui.station import Station
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Iterator[Station]:
-    yield from station_fixture(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
-    yield from window_fixture(qtbot, station)
 
 
 def operator(qtbot: Any, w: MainWindow) -> Any:

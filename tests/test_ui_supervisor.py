@@ -3,27 +3,14 @@ all read from the journal after rounds played through the table service."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_ui_support import WAIT_MS, click, sign_in, station_fixture, window_fixture
+from ui_support import WAIT_MS, click, sign_in
 
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import EventsModel, MetersModel, RecallModel
 from dealer_station.ui.station import Station
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Iterator[Station]:
-    yield from station_fixture(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
-    yield from window_fixture(qtbot, station)
 
 
 def play_round(station: Station, cards: list[str]) -> None:

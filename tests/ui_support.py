@@ -1,5 +1,7 @@
-"""Shared set-up for the UI tests (no tests here): a station on its own SQLite journal with
-simulated devices, its real window offscreen, and helpers that click like a person would."""
+"""Shared set-up for the UI tests (a pytest plugin, no tests here): a station on its own SQLite
+journal with simulated devices, its real window offscreen, and helpers that click like a person
+would. The ``station`` fixture is a La Pair'e table; a module overrides it for another game or
+other options, and ``window`` opens whichever station the module has."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
@@ -54,6 +57,16 @@ def window_fixture(qtbot: Any, station: Station, **options: Any) -> Iterator[Mai
     w = open_window(qtbot, station, **options)
     yield w
     w.shutdown()
+
+
+@pytest.fixture
+def station(tmp_path: Path) -> Iterator[Station]:
+    yield from station_fixture(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: Any, station: Station) -> Iterator[MainWindow]:
+    yield from window_fixture(qtbot, station)
 
 
 def click(qtbot: Any, button: QWidget) -> None:
