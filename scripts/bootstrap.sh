@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 need_apt=()
 have() { dpkg -s "$1" >/dev/null 2>&1; }
 # Qt offscreen/xcb needs these; the PostgreSQL server binaries back the journal's floor tests;
-# poppler-utils renders report PDFs to PNG; xvfb lets a person watch the real window;
+# poppler-utils renders report PDFs to PNG (and pdffonts checks them); qpdf --check checks
+# their structure; xvfb lets a person watch the real window;
 # cups-client gives `lp` for printing reports; DejaVu fonts print any name on paper.
 for pkg in libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
-           libglib2.0-0 postgresql poppler-utils xvfb cups-client fonts-dejavu-core; do
+           libglib2.0-0 postgresql poppler-utils qpdf xvfb cups-client fonts-dejavu-core; do
   have "$pkg" || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -74,3 +74,26 @@ def record_hash(key: bytes, *, table_id: str, seq: int, ts: str, actor: str, kin
 def config_version(config_text: str) -> str:
     """The version id of a configuration: SHA-256 of its canonical JSON form."""
     return hashlib.sha256(config_text.encode()).hexdigest()
+
+
+MAC_DOMAIN_PREFIX = "dealer-station/"
+
+
+def keyed_mac(key: bytes, domain: str, *fields: str) -> str:
+    """HMAC-SHA-256 under the journal key of length-prefixed ``fields``, domain-separated.
+
+    Binds values kept beside the chain (a PIN hash, a projection row) to the journal key, so
+    that someone who can edit the database but not read the key cannot forge or move them.
+    ``domain`` names the use, e.g. ``"pin/v1"``; it never equals a record or genesis domain.
+    """
+    if not domain or "\x00" in domain:
+        raise ValueError(f"bad MAC domain {domain!r}")
+    message = (MAC_DOMAIN_PREFIX + "mac/" + domain).encode() + b"\x00" + b"".join(
+        _field(f.encode()) for f in fields)
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def derived_secret(key: bytes, purpose: str) -> bytes:
+    """A secret for one purpose derived from the journal key (e.g. the PIN pepper)."""
+    return hmac.new(key, (MAC_DOMAIN_PREFIX + "derive/" + purpose).encode(),
+                    hashlib.sha256).digest()

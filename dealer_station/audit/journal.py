@@ -15,6 +15,7 @@ both are committed or neither.
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -33,7 +34,9 @@ from dealer_station.audit.hashing import (
     CanonicalJsonError,
     canonical_json,
     config_version,
+    derived_secret,
     genesis_hash,
+    keyed_mac,
     record_hash,
 )
 from dealer_station.audit.keys import JournalKey
@@ -453,6 +456,22 @@ class Journal:
 
     def now(self) -> str:
         return iso_utc(self.clock())
+
+    def mac(self, domain: str, *fields: str) -> str:
+        """A keyed MAC under this journal's key (see :func:`hashing.keyed_mac`)."""
+        return keyed_mac(self._secret, domain, *fields)
+
+    def derived_secret(self, purpose: str) -> bytes:
+        return derived_secret(self._secret, purpose)
+
+    def is_authentic(self, record: Record) -> bool:
+        """Whether a record read from the database carries this key's hash of its own
+        content (its link to the record before is checked only by :meth:`verify`)."""
+        calc = record_hash(self._secret, table_id=record.table_id, seq=record.seq,
+                           ts=record.ts, actor=record.actor,
+                           kind=hashed_kind(record.kind, record.round_no),
+                           payload=canonical_json(record.payload), prev_hash=record.prev_hash)
+        return hmac.compare_digest(calc, record.hash)
 
     # -- writing --
 
