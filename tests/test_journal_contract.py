@@ -12,7 +12,7 @@ from sqlalchemy import Connection, func, select
 
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, open_database
-from dealer_station.audit.hashing import genesis_hash, record_hash
+from dealer_station.audit.hashing import canonical_json, config_version, genesis_hash, record_hash
 from dealer_station.audit.journal import (
     Fact,
     Journal,
@@ -120,41 +120,55 @@ def test_bad_round_number_is_refused(journal: Journal) -> None:
 
 def test_rounds_meters_and_config_projection(journal: Journal, db: Database) -> None:
     v1 = {"paytable": {"first_card": 11}}
-    versions: list[str] = []
-    journal.append("T1", "config.change", {"what": "paytable"}, "ops/operator",
-                   also=lambda c: versions.append(record_config_version(
+    version = config_version(canonical_json(v1))
+    journal.append("T1", "config.change", {"version": version, "game": "lapaire",
+                                           "reason": "initial", "content": v1}, "ops/operator",
+                   also=lambda c: record_config_version(
                        c, table_id="T1", game="lapaire", content=v1, created_by="ops/operator",
-                       reason="initial")))
-    version = versions[0]
+                       reason="initial"))
     assert [cv.version for cv in journal.config_versions("T1")] == [version]
     assert journal.config("T1", version).content == v1  # type: ignore[union-attr]
 
-    journal.append("T1", "round.open", {}, "ann/dealer", round_no=1,
+    journal.append("T1", "round.open", {"game": "lapaire", "config_version": version,
+                                        "dealer": "ann/dealer"}, "ann/dealer", round_no=1,
                    also=lambda c: upsert_round(c, "T1", 1, game="lapaire",
-                                               config_version=version, dealer="ann"))
+                                               config_version=version, dealer="ann/dealer"))
     opened = journal.open_rounds("T1")
     assert [r.round_no for r in opened] == [1]
     assert (opened[0].first_seq, opened[0].last_seq) == (2, 2)
 
     def settle(c: Connection) -> None:
-        upsert_round(c, "T1", 1, status="settled", ended_at="2026-01-01T00:00:00.000000+00:00",
-                     summary={"paid": 300})
+        upsert_round(c, "T1", 1, status="settled")
         add_meters(c, "T1", {"total": MeterDelta(rounds=1, wagered=1000, paid=300),
                              "first_card": MeterDelta(rounds=1, wagered=1000, paid=300)})
 
+    meters = {"total": {"wagered": 1000, "paid": 300, "house_win": 700},
+              "first_card": {"wagered": 1000, "paid": 300, "house_win": 700}}
     journal.append_many("T1", [Fact("card", {"c": "AS"}, "shoe", 1),
-                               Fact("round.settle", {}, "ann/dealer", 1)], also=settle)
+                               Fact("round.close", {"paid": 300, "meters": meters},
+                                    "ann/dealer", 1)], also=settle)
     info = journal.round_info("T1", 1)
     assert info is not None
-    assert (info.status, info.first_seq, info.last_seq, info.summary) == (
-        "settled", 2, 4, {"paid": 300})
+    closing = journal.last("T1")
+    assert (info.status, info.first_seq, info.last_seq, info.summary, info.ended_at) == (
+        "settled", 2, 4, {"paid": 300}, closing.ts)  # type: ignore[union-attr]
     assert journal.open_rounds("T1") == []
-    journal.append("T1", "x", {}, "ann/dealer", round_no=2,
-                   also=lambda c: add_meters(c, "T1", {"total": MeterDelta(1, 200, 500)}))
+    assert journal.check_projections("T1") == []
     total = journal.meters("T1")["total"]
-    assert (total.rounds, total.wagered, total.paid, total.house_win) == (2, 1200, 800, 400)
-    assert journal.meters("T1")["first_card"].house_win == 700
+    assert (total.rounds, total.wagered, total.paid, total.house_win) == (1, 1000, 300, 700)
+    assert journal.meters_from_chain("T1") == journal.meters("T1")
     assert journal.meters("T2") == {}
+
+
+def test_a_round_is_settled_only_by_its_closing_record(journal: Journal) -> None:
+    journal.append("T1", "round.open", {"game": "g", "config_version": "v", "dealer": "d"},
+                   "ann", round_no=1,
+                   also=lambda c: upsert_round(c, "T1", 1, game="g", config_version="v",
+                                               dealer="d"))
+    with pytest.raises(JournalError, match="closing record"):
+        journal.append("T1", "card", {}, "ann", round_no=1,
+                       also=lambda c: upsert_round(c, "T1", 1, status="settled"))
+    assert journal.round_info("T1", 1).status == "open"  # type: ignore[union-attr]
 
 
 def test_a_round_never_mixes_configuration_versions(journal: Journal, db: Database) -> None:
@@ -173,7 +187,8 @@ def test_a_round_never_mixes_configuration_versions(journal: Journal, db: Databa
 
 def test_recent_rounds_newest_first(journal: Journal) -> None:
     for n in range(1, 15):
-        journal.append("T1", "round.open", {}, "ann", round_no=n,
+        journal.append("T1", "round.open", {"game": "lapaire", "config_version": "v",
+                                            "dealer": "ann"}, "ann", round_no=n,
                        also=lambda c, n=n: upsert_round(c, "T1", n, game="lapaire",
                                                         config_version="v", dealer="ann"))
     assert [r.round_no for r in journal.recent_rounds("T1")] == list(range(14, 4, -1))

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Connection
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.hashing import record_hash
-from dealer_station.audit.journal import Fact, Journal
+from dealer_station.audit.journal import Fact, Journal, upsert_round
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cli.main import main
 
@@ -62,16 +63,22 @@ def sealed(tmp_path: Path) -> Sealed:
     db = open_database(url)
     j = Journal(db, key)
     j.append("T1", "startup", {"version": "0.1"}, "station")
+    opening = {"game": "lapaire", "config_version": "v1", "dealer": "ann/dealer"}
     for n in range(1, 4):
-        j.append_many("T1", [Fact("round.open", {"round": n}, "ann/dealer", n),
+        j.append_many("T1", [Fact("round.open", opening, "ann/dealer", n),
                              Fact("wager", {"seat": 1, "amount": 500 * n}, "ann/dealer", n),
-                             Fact("card", {"code": "KH"}, "device:shoe", n)])
+                             Fact("card", {"code": "KH"}, "device:shoe", n)],
+                      also=lambda c, n=n: upsert_round(c, "T1", n, game="lapaire",
+                                                       config_version="v1", dealer="ann/dealer"))
     j.checkpoint("T1", "sue/supervisor")
     assert j.last("T1").seq == 11  # type: ignore[union-attr]
     for n in range(4, 7):
-        j.append_many("T1", [Fact("round.open", {"round": n}, "ann/dealer", n),
+        def both(c: Connection, n: int = n) -> None:
+            upsert_round(c, "T1", n, game="lapaire", config_version="v1", dealer="ann/dealer")
+            upsert_round(c, "T1", n, status="settled")
+        j.append_many("T1", [Fact("round.open", opening, "ann/dealer", n),
                              Fact("card", {"code": "2C"}, "device:shoe", n),
-                             Fact("round.settle", {"paid": 1000}, "ann/dealer", n)])
+                             Fact("round.close", {"paid": 1000}, "ann/dealer", n)], also=both)
     assert j.last("T1").seq == 20  # type: ignore[union-attr]
     for i in range(3):
         j.append("T2", "wager", {"i": i}, "bob/dealer")
@@ -231,10 +238,20 @@ def test_truncation_behind_the_last_checkpoint_is_not_claimed(
         sealed: Sealed, capsys: pytest.CaptureFixture[str]) -> None:
     """Records after the newest checkpoint are protected only by the next checkpoint: cutting
     them off is not detectable, and verify does not pretend otherwise."""
-    sealed.sql("DELETE FROM journal WHERE table_id='T1' AND seq>=12")
+    sealed.sql("DELETE FROM journal WHERE table_id='T1' AND seq>=12",
+               "DELETE FROM rounds WHERE table_id='T1' AND round_no>=4")
     status, out = verify(sealed, capsys)
     assert status == 0
     assert "table T1: ok, 11 records" in out
+
+
+def test_records_cut_but_their_rounds_rows_left_are_reported(
+        sealed: Sealed, capsys: pytest.CaptureFixture[str]) -> None:
+    sealed.sql("DELETE FROM journal WHERE table_id='T1' AND seq>=12")
+    status, out = verify(sealed, capsys)
+    assert status == 1
+    assert ("table T1: projection FAILED: rounds row round 4: the journal has no record of "
+            "this round") in out
 
 
 def test_wrong_key_file(sealed: Sealed, capsys: pytest.CaptureFixture[str],
@@ -256,8 +273,9 @@ def test_verify_as_a_real_process(sealed: Sealed) -> None:
                           sealed.url, "--key", str(sealed.key), "--table", "T1"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1
-    assert bad.stdout.strip() == ("table T1: FAILED at record 17: its content does not match "
-                                  "its hash (the record was edited, or the key is wrong)")
+    assert bad.stdout.splitlines()[0] == ("table T1: FAILED at record 17: its content does not "
+                                          "match its hash (the record was edited, or the key "
+                                          "is wrong)")
 
 
 def test_verify_changes_nothing(sealed: Sealed, capsys: pytest.CaptureFixture[str]) -> None:

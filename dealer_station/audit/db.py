@@ -131,8 +131,30 @@ def _prepare_sqlite_file(url: URL, shown: str, *, create: bool) -> None:
         if not os.access(path.parent, os.W_OK):
             raise DatabaseError(f"cannot create database {shown}: folder {path.parent} is not "
                                 f"writable; choose another place with --db")
+        try:
+            # Created empty and private before SQLite opens it: SQLite gives its -wal and
+            # -shm files the same mode as the database file.
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            pass
+        except OSError as e:
+            raise DatabaseError(f"cannot create database {shown}: {e.strerror}") from None
     elif create and not os.access(path, os.W_OK):
         raise DatabaseError(f"database file {path} is not writable ({shown})")
+    if create:
+        restrict_modes(path)
+
+
+def restrict_modes(path: Path) -> None:
+    """Make the database file and its -wal and -shm files readable by their owner only
+    (PIN hashes and the whole journal are in them), where this process owns them."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        try:
+            info = p.stat()
+            if info.st_uid == os.getuid() and info.st_mode & 0o077:
+                os.chmod(p, info.st_mode & 0o700)
+        except OSError:
+            continue
 
 
 def open_database(url: str | None = None, *, upgrade: bool = True) -> Database:

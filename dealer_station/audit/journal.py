@@ -18,8 +18,10 @@ from __future__ import annotations
 import hmac
 import json
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,19 @@ from dealer_station.audit.hashing import (
     record_hash,
 )
 from dealer_station.audit.keys import JournalKey
+from dealer_station.audit.projections import (
+    CLOSING_KINDS,
+    CONFIG_KIND,
+    OPENING_KINDS,
+    Disagreement,
+    ProjectionError,
+    config_from_record,
+    group_rounds,
+    meter_disagreements,
+    meters_from_closings,
+    round_disagreement,
+    round_from_records,
+)
 from dealer_station.errors import StationError
 
 J = schema.journal
@@ -65,6 +80,9 @@ _SPAN_AND_STATE = select(
     select(R.c.config_version).where(*_THE_ROUND).scalar_subquery(),
     select(R.c.status).where(*_THE_ROUND).scalar_subquery())
 _FIRST_TS = select(J.c.ts).where(J.c.table_id == bindparam("t"), J.c.seq == bindparam("s"))
+_CLOSING = (select(J.c.kind, J.c.ts, J.c.payload)
+            .where(*_IN_ROUND, J.c.kind.in_(bindparam("k", expanding=True)))
+            .order_by(J.c.seq).limit(1))
 _ROUND_FIELDS = ("game", "status", "dealer", "started_at", "ended_at", "summary")
 # Only given fields change: COALESCE(:new, old) keeps the rest.
 _ROUND_UPDATE = (update(R).where(*_THE_ROUND)
@@ -81,6 +99,7 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "login", "login.failed", "lockout", "logout",
     "verify", "checkpoint",
     "clock.jump",
+    "projection.mismatch",
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
@@ -97,6 +116,11 @@ class JournalError(StationError):
 
 class JournalConflict(JournalError):
     """Another writer extended the same table's chain at the same moment; nothing was written."""
+
+
+class JournalTampered(JournalError):
+    """A record the station was about to act on does not match its keyed hash, or a table
+    beside the chain disagrees with it: the database was changed without the key."""
 
 
 def utc_now() -> datetime:
@@ -182,6 +206,18 @@ class Checkpoint:
     hash: str
     ts: str
     source: str = "database"
+
+
+@dataclass(frozen=True, slots=True)
+class AnchorProblem:
+    """A line of the anchor file that verification could not use."""
+
+    line: int
+    problem: str
+    forged: bool
+
+    def __str__(self) -> str:
+        return f"line {self.line} {self.problem}" if self.line else self.problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,16 +355,17 @@ def add_meters(conn: Connection, table_id: str, deltas: Mapping[str, MeterDelta]
 
 def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | None = None,
                  config_version: str | None = None, status: str | None = None,
-                 dealer: str | None = None, started_at: str | None = None,
-                 ended_at: str | None = None, summary: Mapping[str, Any] | None = None) -> None:
+                 dealer: str | None = None) -> None:
     """Create or update a round's row. Call inside ``append``'s ``also``.
 
     ``first_seq``/``last_seq`` are taken from the round's journal records (including the ones
     being appended), so the first call must follow a record with this ``round_no``. Creating
-    needs ``game``, ``config_version`` and ``dealer``; ``started_at`` defaults to the round's
-    first record's time and ``status`` to ``open``. Refused (and so the whole append): changing
-    a round's configuration version (a round never mixes two versions) and reopening a settled
-    or voided round.
+    needs ``game``, ``config_version`` and ``dealer``; ``started_at`` is the round's first
+    record's time and ``status`` defaults to ``open``. Settling or voiding takes ``ended_at``
+    and the summary from the round's closing record (``round.close``, ``hand.close`` or
+    ``void``, see projections.py), which must be among the records being appended. Refused
+    (and so the whole append): changing a round's configuration version (a round never mixes
+    two versions) and reopening a settled or voided round.
     """
     if status is not None and status not in schema.ROUND_STATUSES:
         raise JournalError(f"bad round status {status!r}: one of "
@@ -338,15 +375,24 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
     if first_seq is None:
         raise JournalError(f"round {round_no} at table {table_id} has no journal records: "
                            f"update the round inside the append that records it")
-    summary_text = canonical_json(dict(summary)) if summary is not None else None
+    started_at: str | None = None
+    ended_at: str | None = None
+    summary_text: str | None = None
+    if status in ("settled", "voided"):
+        closing = conn.execute(_CLOSING, {**key, "k": list(CLOSING_KINDS)}).first()
+        if closing is None or CLOSING_KINDS[closing.kind] != status:
+            raise JournalError(f"round {round_no} at table {table_id}: a round is {status} only "
+                               f"by its closing record, appended with it")
+        ended_at = closing.ts
+        summary_text = canonical_json({k: v for k, v in json.loads(closing.payload).items()
+                                       if k != "meters"})
     if old_status is None:  # no row yet (status is never NULL in a row)
         missing = [n for n, v in (("game", game), ("config_version", config_version),
                                   ("dealer", dealer)) if v is None]
         if missing:
             raise JournalError(f"round {round_no} at table {table_id} is new: "
                                f"{', '.join(missing)} required")
-        if started_at is None:
-            started_at = conn.execute(_FIRST_TS, {"t": table_id, "s": first_seq}).scalar_one()
+        started_at = conn.execute(_FIRST_TS, {"t": table_id, "s": first_seq}).scalar_one()
         conn.execute(R.insert(), {
             "table_id": table_id, "round_no": round_no, "game": game,
             "config_version": config_version, "status": status or "open", "dealer": dealer,
@@ -363,7 +409,7 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
                            f"reopened")
     conn.execute(_ROUND_UPDATE, {
         **key, "first_seq": first_seq, "last_seq": last_seq, "new_game": game,
-        "new_status": status, "new_dealer": dealer, "new_started_at": started_at,
+        "new_status": status, "new_dealer": dealer, "new_started_at": None,
         "new_ended_at": ended_at, "new_summary": summary_text})
 
 
@@ -410,6 +456,12 @@ def _kind_filter(kinds: Iterable[str]) -> ColumnElement[bool]:
     return or_(*terms) if terms else J.c.kind.in_([])
 
 
+def has_records(db: Database) -> bool:
+    """Whether the journal holds any record at all (of any table)."""
+    with db.read() as conn:
+        return conn.execute(select(J.c.id).limit(1)).first() is not None
+
+
 def significant_kinds() -> list[str]:
     """The kind filter that selects significant events (exact kinds and ``prefix.*``)."""
     return sorted(SIGNIFICANT_KINDS) + [p + "*" for p in SIGNIFICANT_PREFIXES]
@@ -442,6 +494,10 @@ class Journal:
         if len(self._secret) < 16:
             raise JournalError("the journal key is too short")
         self._genesis: dict[str, str] = {}
+        self._written: dict[str, Record] = {}
+        self._anchored: dict[str, int] = {}
+        self._anchor_lock = threading.Lock()
+        self.anchor_problems: list[AnchorProblem] = []
 
     # helpers the table service may call inside `also`
     add_meters = staticmethod(add_meters)
@@ -509,10 +565,12 @@ class Journal:
             prepared.append((fact.kind, payload_text, fact.actor, fact.round_no,
                              json.loads(payload_text)))
         try:
-            return self._write(table_id, prepared, after)
+            written = self._write(table_id, prepared, after)
         except OperationalError as e:
             raise JournalError(f"table {table_id}: the database refused the write "
                                f"({db_reason(e)}); nothing was written") from None
+        self._written[table_id] = written[-1]
+        return written
 
     def _write(self, table_id: str,
                prepared: list[tuple[str, str, str, int | None, dict[str, Any]]],
@@ -578,8 +636,8 @@ class Journal:
                 yield _record(row)
 
     def round_records(self, table_id: str, round_no: int) -> list[Record]:
-        """Every record of one round, in order (game recall)."""
-        return list(self.records(table_id, round_no=round_no))
+        """Every record of one round, in order (game recall), each checked against its hash."""
+        return self.proven_round_records(table_id, round_no)
 
     def last(self, table_id: str) -> Record | None:
         with self.db.read() as conn:
@@ -612,27 +670,77 @@ class Journal:
         with self.db.read() as conn:
             return [_record(r) for r in conn.execute(stmt)]
 
-    def recent_rounds(self, table_id: str, last: int = 10) -> list[RoundInfo]:
-        """The last ``last`` rounds of a table, newest first."""
+    # Rounds, meters and configuration versions are read from chained records whose keyed
+    # hash is checked as they are read (projections.py says how); the tables beside the chain
+    # are never taken at their word. check_projections() compares those tables with the chain.
+
+    def authentic(self, rows: Iterable[Sequence[Any]]) -> Iterator[Record]:
+        """Decode rows into records, refusing any whose keyed hash does not match."""
+        for row in rows:
+            rec = _record(row)
+            if not self.is_authentic(rec):
+                raise JournalTampered(
+                    f"table {rec.table_id} record {rec.seq} ({rec.kind}) does not match its "
+                    f"hash: the journal was changed without the key (or --key is not this "
+                    f"journal's key); run `dealer-station audit verify`")
+            yield rec
+
+    def _select(self, stmt: Any) -> list[Record]:
         with self.db.read() as conn:
-            rows = conn.execute(select(R).where(R.c.table_id == table_id)
-                                .order_by(R.c.round_no.desc()).limit(last)).all()
-        return [_round_info(r) for r in rows]
+            return list(self.authentic(conn.execute(stmt)))
+
+    def proven_round_records(self, table_id: str, round_no: int) -> list[Record]:
+        """A round's records, each checked against its keyed hash."""
+        return self._select(select(*_RECORD_COLUMNS)
+                            .where(J.c.table_id == table_id, J.c.round_no == round_no)
+                            .order_by(J.c.seq))
+
+    def last_round_no(self, table_id: str) -> int:
+        """The table's highest round number in the chain (0 when none): a new round takes
+        the next, whatever the rounds table says."""
+        recs = self._select(select(*_RECORD_COLUMNS)
+                            .where(J.c.table_id == table_id, J.c.round_no.is_not(None))
+                            .order_by(J.c.round_no.desc(), J.c.seq.desc()).limit(1))
+        return int(recs[0].round_no or 0) if recs else 0
+
+    def recent_rounds(self, table_id: str, last: int = 10) -> list[RoundInfo]:
+        """The last ``last`` rounds of a table, newest first, as the chain establishes them."""
+        with self.db.read() as conn:
+            numbers = list(conn.execute(
+                select(J.c.round_no).where(J.c.table_id == table_id, J.c.round_no.is_not(None))
+                .distinct().order_by(J.c.round_no.desc()).limit(last)).scalars())
+        if not numbers:
+            return []
+        stmt = (select(*_RECORD_COLUMNS)
+                .where(J.c.table_id == table_id, J.c.round_no >= min(numbers))
+                .order_by(J.c.round_no, J.c.seq))
+        with self.db.engine.connect() as conn:
+            rows = conn.execution_options(yield_per=5000).execute(stmt)
+            infos = [round_from_records(table_id, recs)
+                     for recs in group_rounds(self.authentic(rows))]
+        return infos[::-1]
 
     def round_info(self, table_id: str, round_no: int) -> RoundInfo | None:
-        with self.db.read() as conn:
-            row = conn.execute(select(R).where(R.c.table_id == table_id,
-                                               R.c.round_no == round_no)).first()
-        return None if row is None else _round_info(row)
+        records = self.proven_round_records(table_id, round_no)
+        return round_from_records(table_id, records) if records else None
 
     def open_rounds(self, table_id: str) -> list[RoundInfo]:
-        """Rounds not yet settled or voided (what crash recovery resumes), oldest first."""
+        """Rounds not yet settled or voided (what crash recovery resumes), oldest first.
+
+        Candidates are the rows the projection says are open and the chain's last round (a
+        deleted or edited row cannot hide an open round); each is decided by its records.
+        """
         with self.db.read() as conn:
-            rows = conn.execute(select(R).where(R.c.table_id == table_id, R.c.status == "open")
-                                .order_by(R.c.round_no)).all()
-        return [_round_info(r) for r in rows]
+            candidates = set(conn.execute(select(R.c.round_no).where(
+                R.c.table_id == table_id, R.c.status == "open")).scalars())
+        last = self.last_round_no(table_id)
+        if last:
+            candidates.add(last)
+        infos = [self.round_info(table_id, n) for n in sorted(candidates)]
+        return [i for i in infos if i is not None and i.status == "open"]
 
     def meters(self, table_id: str) -> dict[str, Meter]:
+        """The meters projection as stored (see :meth:`meters_from_chain` for the proof)."""
         M = schema.meters
         with self.db.read() as conn:
             rows = conn.execute(select(M).where(M.c.table_id == table_id)
@@ -640,24 +748,166 @@ class Journal:
         return {r.meter: Meter(r.table_id, r.meter, r.rounds, r.wagered, r.paid, r.house_win)
                 for r in rows}
 
-    def config_versions(self, table_id: str) -> list[ConfigVersion]:
-        """A table's configuration versions, oldest first."""
+    def meters_from_chain(self, table_id: str) -> dict[str, Meter]:
+        """The meters as the closing records of every round sum them."""
+        stmt = (select(*_RECORD_COLUMNS)
+                .where(J.c.table_id == table_id, J.c.kind.in_(list(CLOSING_KINDS)))
+                .order_by(J.c.seq))
+        with self.db.engine.connect() as conn:
+            rows = conn.execution_options(yield_per=5000).execute(stmt)
+            try:
+                return meters_from_closings(table_id, self.authentic(rows))
+            except ProjectionError as e:
+                raise JournalTampered(str(e)) from None
+
+    def _config_rows(self, table_id: str) -> dict[str, Any]:
         C = schema.config_versions
         with self.db.read() as conn:
-            rows = conn.execute(select(C).where(C.c.table_id == table_id)
-                                .order_by(C.c.created_at, C.c.version)).all()
-        return [ConfigVersion(r.table_id, r.version, r.game, json.loads(r.content),
-                              r.created_at, r.created_by, r.reason) for r in rows]
+            return {r.version: r for r in conn.execute(select(C).where(C.c.table_id == table_id))}
+
+    def config_versions(self, table_id: str) -> list[ConfigVersion]:
+        """A table's configuration versions in the order the chain established them.
+
+        Only versions named by a ``config.change`` record of the table count; a version
+        established twice appears where it was last established. Raises
+        :class:`JournalTampered` when a version's content cannot be proven.
+        """
+        records = self._select(select(*_RECORD_COLUMNS)
+                               .where(J.c.table_id == table_id, J.c.kind == CONFIG_KIND)
+                               .order_by(J.c.seq))
+        rows = self._config_rows(table_id)
+        out: dict[str, ConfigVersion] = {}
+        for rec in records:
+            version = str(rec.payload.get("version", ""))
+            row = rows.get(version)
+            try:
+                cv = config_from_record(table_id, rec, row.content if row else None,
+                                        row.game if row else None)
+            except ProjectionError as e:
+                raise JournalTampered(str(e)) from None
+            out.pop(version, None)
+            out[version] = cv
+        return list(out.values())
 
     def config(self, table_id: str, version: str) -> ConfigVersion | None:
-        """One configuration version (replay settles a round with exactly this)."""
-        C = schema.config_versions
+        """One configuration version, if the chain establishes it (replay settles a round
+        with exactly this)."""
+        for cv in self.config_versions(table_id):
+            if cv.version == version:
+                return cv
+        return None
+
+    # -- projections: proof and repair --
+
+    def check_projections(self, table_id: str) -> list[Disagreement]:
+        """Every row of the rounds, meters and configuration tables of one table that is not
+        what the chain says (empty when they agree). Records read are hash-checked."""
+        problems: list[Disagreement] = []
+        problems += self._check_rounds(table_id)
+        try:
+            want = self.meters_from_chain(table_id)
+        except JournalTampered as e:
+            problems.append(Disagreement(table_id, "meters", "-", str(e)))
+        else:
+            problems += meter_disagreements(table_id, want, self.meters(table_id))
+        problems += self._check_configs(table_id)
+        return problems
+
+    def _check_rounds(self, table_id: str) -> list[Disagreement]:
+        # Only each round's opening and closing records and its seq span are needed.
         with self.db.read() as conn:
-            r = conn.execute(select(C).where(C.c.table_id == table_id,
-                                             C.c.version == version)).first()
-        return None if r is None else ConfigVersion(r.table_id, r.version, r.game,
-                                                    json.loads(r.content), r.created_at,
-                                                    r.created_by, r.reason)
+            spans = {n: (lo, hi) for n, lo, hi in conn.execute(
+                select(J.c.round_no, func.min(J.c.seq), func.max(J.c.seq))
+                .where(J.c.table_id == table_id, J.c.round_no.is_not(None))
+                .group_by(J.c.round_no))}
+            rows = {r.round_no: _round_info(r)
+                    for r in conn.execute(select(R).where(R.c.table_id == table_id))}
+        marks: dict[int, list[Record]] = {}
+        stmt = (select(*_RECORD_COLUMNS)
+                .where(J.c.table_id == table_id, J.c.round_no.is_not(None),
+                       J.c.kind.in_(list(OPENING_KINDS) + list(CLOSING_KINDS)))
+                .order_by(J.c.seq))
+        problems: list[Disagreement] = []
+        try:
+            with self.db.engine.connect() as conn:
+                result = conn.execution_options(yield_per=5000).execute(stmt)
+                for rec in self.authentic(result):
+                    marks.setdefault(int(rec.round_no or 0), []).append(rec)
+        except JournalTampered as e:
+            return [Disagreement(table_id, "rounds", "-", str(e))]
+        for n, (lo, hi) in sorted(spans.items()):
+            recs = marks.get(n, [])
+            opening = [r for r in recs if r.seq == lo]
+            if not opening:
+                # Records numbered with a round but no round opened: no row belongs to them.
+                if n in rows:
+                    problems.append(Disagreement(
+                        table_id, "rounds", f"round {n}",
+                        f"the journal's first record of this round ({lo}) does not open a "
+                        f"round, so no row belongs to it"))
+                continue
+            closing = [r for r in recs if r.kind in CLOSING_KINDS][:1]
+            want = round_from_records(table_id, opening + closing)
+            if not closing:
+                want = RoundInfo(**{**_fields(want), "last_seq": hi})
+            bad = round_disagreement(want, rows.get(n))
+            if bad is not None:
+                problems.append(bad)
+        for n in sorted(set(rows) - set(spans)):
+            problems.append(Disagreement(table_id, "rounds", f"round {n}",
+                                         "the journal has no record of this round"))
+        return problems
+
+    def _check_configs(self, table_id: str) -> list[Disagreement]:
+        try:
+            established = {cv.version for cv in self.config_versions(table_id)}
+        except JournalTampered as e:
+            return [Disagreement(table_id, "config_versions", "-", str(e))]
+        problems = []
+        for version, row in sorted(self._config_rows(table_id).items()):
+            if version not in established:
+                problems.append(Disagreement(
+                    table_id, "config_versions", f"version {version[:12]}",
+                    "no config.change record of this table establishes it (inserted)"))
+            elif config_version(row.content) != version:
+                problems.append(Disagreement(
+                    table_id, "config_versions", f"version {version[:12]}",
+                    "its content does not hash to its version (edited)"))
+        return problems
+
+    def rebuild_projections(self, table_id: str, actor: str,
+                            problems: Sequence[Disagreement] | None = None) -> list[Disagreement]:
+        """Check one table's projections and, if any disagree, journal a significant
+        ``projection.mismatch`` record naming them and rewrite the rows from the chain, in
+        one transaction. Returns what disagreed (empty: nothing was written)."""
+        problems = list(self.check_projections(table_id) if problems is None else problems)
+        if not problems:
+            return []
+        rounds = self.recent_rounds(table_id, last=2**62)
+        meters = self.meters_from_chain(table_id)
+        configs = self.config_versions(table_id)
+        C = schema.config_versions
+
+        def rewrite(conn: Connection) -> None:
+            for table in (R, M, C):
+                conn.execute(table.delete().where(table.c.table_id == table_id))
+            for info in rounds:
+                conn.execute(R.insert(), {**_fields(info),
+                                          "summary": canonical_json(info.summary)})
+            for m in meters.values():
+                conn.execute(M.insert(), {f.name: getattr(m, f.name)
+                                          for f in dataclass_fields(m)})
+            for cv in configs:
+                conn.execute(C.insert(), {"table_id": table_id, "version": cv.version,
+                                          "game": cv.game,
+                                          "content": canonical_json(cv.content),
+                                          "created_at": cv.created_at,
+                                          "created_by": cv.created_by, "reason": cv.reason})
+
+        self.append(table_id, "projection.mismatch",
+                    {"count": len(problems), "problems": [str(p) for p in problems[:20]],
+                     "action": "rebuilt from the journal"}, actor, also=rewrite)
+        return problems
 
     # -- checkpoints --
 
@@ -666,7 +916,6 @@ class Journal:
         the anchor file outside it: records up to it can then not be cut off unnoticed."""
         if self.anchor_path is None:
             raise JournalError("no anchor file: give the Journal a key file or an anchor_path")
-        anchor = self.anchor_path
         C = schema.checkpoints
 
         def after(conn: Connection, records: list[Record]) -> None:
@@ -677,38 +926,118 @@ class Journal:
         record = self._append(table_id, [Fact("checkpoint", {}, actor)], after)[0]
         # The database has committed; now the outside copy. (The other order could leave an
         # anchor for a record that was never committed, which would read as truncation.)
-        line = f"{table_id} {record.seq} {record.hash} {record.ts}\n"
+        self.anchor(record, sync=True)
+        return Checkpoint(table_id, record.seq, record.hash, record.ts, "database+anchor")
+
+    def anchor_line(self, record: Record) -> str:
+        """``<table> <seq> <hash> <time> <mac>``: the MAC (under the journal key) makes a
+        line that was forged or damaged in place detectable."""
+        mac = self.mac("anchor/v1", record.table_id, str(record.seq), record.hash, record.ts)
+        return f"{record.table_id} {record.seq} {record.hash} {record.ts} {mac}\n"
+
+    def anchor(self, record: Record, *, sync: bool = False) -> None:
+        """Write a committed record's seq and hash to the anchor file (outside the database).
+
+        One ``write`` of a whole line to a file opened for appending; if the file does not end
+        with a newline (a write torn by a power cut), the line starts on a new one, so a torn
+        line never swallows the next. ``sync`` also flushes it to disk (at checkpoints; a
+        SIGKILL loses no written line, only a power cut can, and a lost anchor only weakens
+        what verification can prove: it never makes an honest journal look cut).
+        """
+        if self.anchor_path is None:
+            return
+        anchor = self.anchor_path
+        line = self.anchor_line(record).encode("ascii")
         try:
             anchor.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(anchor, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(anchor, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
-                os.write(fd, line.encode("ascii"))
-                os.fsync(fd)
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":
+                    line = b"\n" + line
+                os.write(fd, line)
+                if sync:
+                    os.fsync(fd)
             finally:
                 os.close(fd)
         except OSError as e:
-            raise JournalError(f"checkpoint {record.seq} of table {table_id} is in the database "
-                               f"but the anchor file {anchor} could not be written: "
+            raise JournalError(f"record {record.seq} of table {record.table_id} is in the "
+                               f"database but the anchor file {anchor} could not be written: "
                                f"{e.strerror}") from None
-        return Checkpoint(table_id, record.seq, record.hash, record.ts, "database+anchor")
+        with self._anchor_lock:
+            self._anchored[record.table_id] = record.seq
+
+    def anchor_written(self) -> None:
+        """Anchor the newest record this object appended to each table, if not yet anchored
+        (a command that wrote to the journal calls this as it ends)."""
+        for table_id, record in list(self._written.items()):
+            if self._anchored.get(table_id, 0) < record.seq:
+                self.anchor(record, sync=True)
 
     def anchored_checkpoints(self) -> list[Checkpoint]:
-        """Checkpoints listed in the anchor file (empty when there is none yet)."""
+        """Checkpoints listed in the anchor file (empty when there is none yet).
+
+        Lines that cannot be read (torn, garbled) or whose MAC does not match are left out
+        and listed in :attr:`anchor_problems`; verification goes on with the others.
+        """
+        self.anchor_problems = []
         if self.anchor_path is None or not self.anchor_path.exists():
             return []
         out: list[Checkpoint] = []
-        with open(self.anchor_path, encoding="ascii", errors="replace") as f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                parts = line.split()
-                try:
-                    t, seq, h, ts = parts
-                    out.append(Checkpoint(t, int(seq), h, ts, f"anchor file {self.anchor_path}"))
-                except ValueError:
-                    raise JournalError(f"anchor file {self.anchor_path} line {n} is malformed: "
-                                       f"expected '<table> <seq> <hash> <time>'") from None
+        source = f"anchor file {self.anchor_path}"
+        try:
+            data = self.anchor_path.read_bytes()
+        except OSError as e:
+            self.anchor_problems.append(AnchorProblem(0, f"cannot be read: {e.strerror}",
+                                                      forged=False))
+            return []
+        for n, raw in enumerate(data.split(b"\n"), 1):
+            if not raw.strip():
+                continue
+            line = raw.decode("ascii", errors="replace")
+            parts = line.split()
+            try:
+                if len(parts) not in (4, 5):
+                    raise ValueError
+                t, seq_text, h, ts = parts[:4]
+                check_table_id(t)
+                seq = int(seq_text)
+                if seq < 1 or len(h) != 64 or int(h, 16) < 0:
+                    raise ValueError
+            except (ValueError, JournalError):
+                self.anchor_problems.append(AnchorProblem(
+                    n, f"is damaged and was skipped ({line[:60]!r}); expected "
+                       f"'<table> <seq> <hash> <time> <mac>'", forged=False))
+                continue
+            if len(parts) == 5 and not hmac.compare_digest(
+                    parts[4], self.mac("anchor/v1", t, seq_text, h, ts)):
+                self.anchor_problems.append(AnchorProblem(
+                    n, f"(table {t} record {seq}) does not carry this key's MAC: it was "
+                       f"written or changed by someone without the key", forged=True))
+                continue
+            out.append(Checkpoint(t, seq, h, ts, source))
         return out
+
+    def check_head(self, table_id: str) -> None:
+        """Refuse to write after a table's newest records were cut off: its chain must reach
+        every record the anchor file and the checkpoints table name, with the same hashes."""
+        wanted = ([c for c in self.anchored_checkpoints() if c.table_id == table_id]
+                  + self.db_checkpoints(table_id))
+        if not wanted:
+            return
+        top = max(wanted, key=lambda c: c.seq)
+        with self.db.read() as conn:
+            row = conn.execute(select(J.c.hash).where(J.c.table_id == table_id,
+                                                      J.c.seq == top.seq)).first()
+        if row is None or row[0] != top.hash:
+            last = self.last(table_id)
+            ends = f"ends at record {last.seq}" if last else "has no records"
+            what = ("records were cut off the end" if row is None else
+                    "its chain was rebuilt")
+            raise JournalTampered(
+                f"table {table_id}: the journal {ends} but the {top.source} recorded record "
+                f"{top.seq} ({top.hash[:16]}...) at {top.ts}: {what}. The station will not "
+                f"write to it; run `dealer-station audit verify`")
 
     def db_checkpoints(self, table_id: str | None = None) -> list[Checkpoint]:
         C = schema.checkpoints
@@ -815,14 +1144,20 @@ def _describe(seq: int, *, content_ok: bool, link_ok: bool) -> str:
             f"record {seq - 1} (a record was inserted, moved or replaced here)")
 
 
+def _fields(info: RoundInfo) -> dict[str, Any]:
+    return {f.name: getattr(info, f.name) for f in dataclass_fields(info)}
+
+
 def _round_info(r: Any) -> RoundInfo:
     return RoundInfo(r.table_id, r.round_no, r.game, r.config_version, r.status, r.dealer,
                      r.started_at, r.ended_at, r.first_seq, r.last_seq, json.loads(r.summary))
 
 
 __all__ = [
-    "SIGNIFICANT_KINDS", "SIGNIFICANT_PREFIXES", "Checkpoint", "ConfigVersion", "Fact",
-    "Journal", "JournalConflict", "JournalError", "Meter", "MeterDelta", "Record", "RoundInfo",
+    "SIGNIFICANT_KINDS", "SIGNIFICANT_PREFIXES", "AnchorProblem", "Checkpoint",
+    "ConfigVersion", "Fact",
+    "Journal", "JournalConflict", "JournalError", "JournalTampered", "Meter", "MeterDelta",
+    "Record", "RoundInfo",
     "VerifyResult", "add_meters", "hashed_kind", "is_significant",
-    "iso_utc", "record_config_version", "significant_kinds", "upsert_round", "utc_now",
+    "has_records", "iso_utc", "record_config_version", "significant_kinds", "upsert_round", "utc_now",
 ]

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -75,15 +76,48 @@ def open_store(args: argparse.Namespace, *, write: bool = True) -> Iterator[Stor
     """
     from dealer_station.audit.db import open_database
     from dealer_station.audit.journal import Journal
-    from dealer_station.audit.keys import default_key_path, load_key, load_or_create_key
+    from dealer_station.audit.keys import default_key_path, load_key
 
-    key_path = args.key or default_key_path()
-    key = load_or_create_key(key_path) if write else load_key(key_path)
-    db = open_database(args.db, upgrade=write)
+    key_path = Path(args.key) if args.key else default_key_path()
+    if not write:
+        key = load_key(key_path)
+        db = open_database(args.db, upgrade=False)
+    else:
+        db = open_database(args.db, upgrade=True)
+        try:
+            key = key_for_journal(db, key_path)
+        except BaseException:
+            db.close()
+            raise
+    journal = Journal(db, key)
     try:
-        yield Store(db, key, Journal(db, key))
+        yield Store(db, key, journal)
+        if write:
+            journal.anchor_written()
     finally:
         db.close()
+
+
+def key_for_journal(db: Database, key_path: Path) -> JournalKey:
+    """The key of a journal about to be written: made only for a journal with no records.
+
+    A missing key file for a journal that already has records is a mistyped --key (or a lost
+    key), never a reason to start a second key: records written under it could never be
+    verified together with the earlier ones.
+    """
+    from dealer_station.audit.journal import has_records
+    from dealer_station.audit.keys import KeyFileError, load_key, load_or_create_key
+
+    if key_path.exists() or not has_records(db):
+        return load_or_create_key(key_path)
+    try:
+        return load_key(key_path)  # created meanwhile by another process?
+    except KeyFileError:
+        raise KeyFileError(
+            f"journal key file {key_path} does not exist, but the journal at {db.url} already "
+            f"has records written under a key: pass --key with that journal's key file (or "
+            f"set $DEALER_STATION_KEY). A new key is made only for a new journal, or with "
+            f"`dealer-station audit new-key`") from None
 
 
 def parse_time(text: str) -> datetime:
@@ -118,20 +152,88 @@ def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from dealer_station.errors import StationError
+
     with open_store(args, write=False) as store:
-        results = store.journal.verify(args.table)
+        journal = store.journal
+        if args.table is not None:
+            known = (set(journal.tables()) | {c.table_id for c in journal.anchored_checkpoints()}
+                     | {c.table_id for c in journal.db_checkpoints()})
+            if args.table not in known:
+                raise StationError(f"no table {args.table!r} in the journal at {store.db.url} "
+                                   f"(tables: {', '.join(sorted(known)) or 'none'})")
+        results = journal.verify(args.table)
+        ok = all(r.ok for r in results)
+        for problem in journal.anchor_problems:
+            ok = ok and not problem.forged
+            print(f"anchor file {journal.anchor_path}: "
+                  f"{'FAILED' if problem.forged else 'warning'}: {problem}")
         if not results:
             print(f"no tables in the journal at {store.db.url}")
-            return 0
         for result in results:
             print(result)
+            disagreements = projection_problems(store, result.table_id)
+            for d in disagreements[:PROJECTION_LINES]:
+                print(f"table {result.table_id}: projection FAILED: {d}")
+            if len(disagreements) > PROJECTION_LINES:
+                print(f"table {result.table_id}: ... and {len(disagreements) - PROJECTION_LINES}"
+                      f" more projection row(s) that disagree with the journal")
+            if not disagreements and result.ok:
+                print(f"table {result.table_id}: projections agree with the journal")
+            ok = ok and not disagreements
+        if args.table is None:
+            users = users_projection_problems(store)
+            for p in users:
+                print(f"users: projection FAILED: {p}")
+            ok = ok and not users
         if args.record:
             actor = args.actor or default_actor()
             for r in results:
                 store.journal.append(r.table_id, "verify", {
                     "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
                     "bad_seq": r.bad_seq, "problem": r.problem}, actor)
-    return 0 if all(r.ok for r in results) else 1
+    return 0 if ok else 1
+
+
+#: How many disagreeing projection rows verify prints per table (the first ones).
+PROJECTION_LINES = 5
+
+
+def projection_problems(store: Store, table_id: str) -> list[str]:
+    """Every projection row of a table that the chain does not establish."""
+    return [str(d) for d in store.journal.check_projections(table_id)]
+
+
+def users_projection_problems(store: Store) -> list[str]:
+    from dealer_station.audit.users import Users
+
+    check = getattr(Users, "check_projection", None)
+    if check is None:
+        return []
+    return [str(p) for p in check(Users(store.journal))]
+
+
+# --- new-key --------------------------------------------------------------------------------
+
+@audit_command
+def _add_new_key(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("new-key", help="make the journal key file for a new journal",
+                       description="Create a new random journal key file (mode 0600). Never "
+                                   "replaces an existing file. A station writing a new journal "
+                                   "makes its key itself; this is for preparing one beforehand "
+                                   "(for example for a floor whose stations share one key).")
+    p.add_argument("--key", metavar="FILE", help="where to write it (default: "
+                                                 "$DEALER_STATION_KEY or journal.key in the "
+                                                 "station's config folder)")
+    p.set_defaults(func=run_new_key)
+
+
+def run_new_key(args: argparse.Namespace) -> int:
+    from dealer_station.audit.keys import create_key, default_key_path
+
+    key = create_key(Path(args.key) if args.key else default_key_path())
+    print(f"new journal key written to {key.path} (mode 0600); keep a copy somewhere safe")
+    return 0
 
 
 # --- checkpoint -----------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
         if events:
             rows = [[local_short(e.ts), f"{e.seq:,}", "" if e.round_no is None
                      else str(e.round_no), e.kind, e.actor,
-                     describe_payload(e.payload, skip=("meters",))] for e in events]
+                     describe_payload(e.payload, skip=("meters", "content"))] for e in events]
             r.add(grid(["Time", "Record", "Round", "Kind", "Who", "Details"], rows,
                        [w * 0.17, w * 0.08, w * 0.06, w * 0.15, w * 0.2, w * 0.34],
                        numeric=(1, 2), wrap=(3, 4, 5), font_size=7))

@@ -19,6 +19,8 @@ from typing import Any
 
 from dealer_station import __version__
 from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.lease import TableLease, acquire_lease
+from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.users import PermissionDenied, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.hardware.events import (
@@ -82,6 +84,18 @@ class TableService:
         self.journal = journal
         self.table_id = table_id
         self.dealer = dealer
+        # One writer per table: refused here, before anything is read or written, while
+        # another station holds the table.
+        self.lease: TableLease = acquire_lease(journal.db, table_id)
+        try:
+            # Never write to a journal whose newest records were cut off...
+            journal.check_head(table_id)
+            # ...and act only on projections the chain proves: any row that disagrees is
+            # journaled (a significant event) and rewritten from the chain.
+            self.projection_problems = journal.rebuild_projections(table_id, STATION_ACTOR)
+        except BaseException:
+            self.lease.release()
+            raise
         self.lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.halt: Halt | None = None
@@ -106,7 +120,12 @@ class TableService:
 
     def append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None = None
                ) -> list[Record]:
-        return self.journal.append_many(self.table_id, facts, also=also)
+        self.lease.check()
+        records = self.journal.append_many(self.table_id, facts, also=also)
+        if any(f.kind in CLOSING_KINDS for f in facts):
+            # Every round's close anchors the head outside the database.
+            self.journal.anchor(records[-1])
+        return records
 
     def record(self, kind: str, payload: Mapping[str, Any], actor: str = STATION_ACTOR,
                round_no: int | None = None) -> Record:
@@ -125,7 +144,13 @@ class TableService:
         for handle in handles:
             handle.close()
         with self.lock:
+            if not self.lease.valid:
+                return
             self.record("shutdown", {"version": __version__})
+            if self.journal.anchor_path is not None:
+                # A clean exit anchors the head: cutting the tail later is then detected.
+                self.journal.checkpoint(self.table_id, STATION_ACTOR)
+            self.lease.release()
 
     def check_clock(self) -> float | None:
         """Record a clock jump (wall time moved unlike monotonic time). Returns the jump."""
@@ -260,11 +285,11 @@ class TableService:
     # -- helpers for subclasses ------------------------------------------------------------
 
     def last_round_no(self) -> int:
-        """The table's last round number: read once, then counted here (one writer per
-        table; a second one would be refused by the database's unique round number)."""
+        """The table's last round number: read from the chain once (never from the rounds
+        table, which anyone with the database could edit), then counted here (one writer
+        per table holds the table's lease)."""
         if self._last_round is None:
-            rounds = self.journal.recent_rounds(self.table_id, last=1)
-            self._last_round = rounds[0].round_no if rounds else 0
+            self._last_round = self.journal.last_round_no(self.table_id)
         return self._last_round
 
     @staticmethod

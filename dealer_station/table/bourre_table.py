@@ -78,8 +78,8 @@ class BourreTable(TableService):
                                                    created_at=self.journal.now())
             self.append([Fact("config.change", {"version": version, "game": GAME,
                                                 "reason": reason,
-                                                "changes": {"profile": profile.name}},
-                              actor)], also)
+                                                "changes": {"profile": profile.name},
+                                                "content": content}, actor)], also)
         self.profile, self.version = profile, version
         return version
 
@@ -394,13 +394,7 @@ class BourreTable(TableService):
         deltas = hand_meters(hand, hand.result)
 
         def also(conn: Any) -> None:
-            self.journal.upsert_round(conn, self.table_id, st.round_no, status="settled",
-                                      ended_at=self.journal.now(),
-                                      summary={"winner": payload["winner"],
-                                               "pot_end": payload["pot_end"],
-                                               "won": payload["won"],
-                                               "bourre": payload["bourre"],
-                                               "pot": payload["pot"]})
+            self.journal.upsert_round(conn, self.table_id, st.round_no, status="settled")
             self.journal.add_meters(conn, self.table_id, deltas)
         self._write([Fact("hand.close", payload, STATION_ACTOR, st.round_no)], also)
         self.emit("hand.closed", round_no=st.round_no, result=payload)
@@ -435,9 +429,7 @@ class BourreTable(TableService):
             st = self._require_hand()
 
             def also(conn: Any) -> None:
-                self.journal.upsert_round(conn, self.table_id, st.round_no, status="voided",
-                                          ended_at=self.journal.now(),
-                                          summary={"voided": True, "reason": reason})
+                self.journal.upsert_round(conn, self.table_id, st.round_no, status="voided")
             self.append([Fact("void", {"reason": reason,
                                        "halt_seq": self.halt.seq if self.halt else None},
                               user.actor, st.round_no)], also)

@@ -79,8 +79,10 @@ class LaPaireTable(TableService):
             self.journal.record_config_version(conn, table_id=self.table_id, game=GAME,
                                                content=content, created_by=actor,
                                                reason=reason, created_at=self.journal.now())
+        # The content is in the record itself, so the chain alone establishes what is paid.
         self.append([Fact("config.change", {"version": version, "game": GAME,
-                                            "reason": reason, "changes": what}, actor)], also)
+                                            "reason": reason, "changes": what,
+                                            "content": content}, actor)], also)
 
     def change_config(self, user: User, new: LaPaireConfig, reason: str,
                       what: dict[str, Any] | None = None) -> str:
@@ -205,9 +207,7 @@ class LaPaireTable(TableService):
                 self.journal.upsert_round(conn, self.table_id, rb.round_no, game=GAME,
                                           config_version=rb.config_version, dealer=self.dealer)
             if closing:
-                self.journal.upsert_round(conn, self.table_id, rb.round_no, status="settled",
-                                          ended_at=self.journal.now(),
-                                          summary=self._summary(rb))
+                self.journal.upsert_round(conn, self.table_id, rb.round_no, status="settled")
                 self.journal.add_meters(conn, self.table_id, deltas)
         try:
             rb.records.extend(self.append(facts, also if opening or closing else None))
@@ -424,14 +424,13 @@ class LaPaireTable(TableService):
             rb = self._require_round()
             returned = [i for i, _ in rb.engine.pending()]
             deltas = meter_deltas(rb.engine.results) if rb.engine.results else {}
-            summary = {**self._summary(rb), "voided": True, "returned": returned}
-            facts = [Fact("void", {"reason": reason, "returned": returned,
+            # The void record carries the round's summary: the rounds row is derived from it.
+            facts = [Fact("void", {**self._summary(rb), "voided": True, "reason": reason,
+                                   "returned": returned,
                                    "halt_seq": self.halt.seq if self.halt else None,
                                    "meters": meters_payload(deltas)}, user.actor,
                           rb.round_no)]
-            self._commit_closing(rb, facts, deltas, {"status": "voided",
-                                                     "ended_at": self.journal.now(),
-                                                     "summary": summary})
+            self._commit_closing(rb, facts, deltas, {"status": "voided"})
             rb.status, rb.void_reason = "voided", reason
             self.halt = None
             self.emit("round.voided", round_no=rb.round_no, reason=reason, returned=returned)
