@@ -215,7 +215,7 @@ def test_a_torn_anchor_line_is_reported_and_verification_goes_on(
 
 def test_a_forged_anchor_line_fails(table: Table, capsys: pytest.CaptureFixture[str]) -> None:
     anchors = table.key.with_suffix(".anchors")
-    t, seq, h, ts, _mac = anchors.read_text().splitlines()[-1].split()
+    t, seq, _h, ts, _mac = anchors.read_text().splitlines()[-1].split()
     with anchors.open("a") as f:
         f.write(f"{t} {seq} {'0' * 64} {ts} {'1' * 64}\n")
     status, out = table.verify(capsys)

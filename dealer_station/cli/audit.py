@@ -292,7 +292,9 @@ def run_events(args: argparse.Namespace) -> int:
                                    "payload": e.payload}
             print(json.dumps(row, sort_keys=True, ensure_ascii=False))
         else:
-            detail = json.dumps(e.payload, sort_keys=True, ensure_ascii=False)
+            # A configuration's whole content is in its record; the list names its version.
+            shown = {k: v for k, v in e.payload.items() if k != "content"}
+            detail = json.dumps(shown, sort_keys=True, ensure_ascii=False)
             print(f"{local_time(e.ts)}  {e.table_id:<10} #{e.seq:<7} {e.kind:<16} "
                   f"{e.actor:<24} {detail}")
     if not args.json:
