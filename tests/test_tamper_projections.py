@@ -317,3 +317,16 @@ def test_database_files_are_private(table: Table, tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_clean_shutdown_carries_the_proven_meters_forward(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    table.simulate(capsys, 15, seed=10)
+    journal = table.journal()
+    quick = journal.proven_state("T1")
+    assert quick.from_seq > 0 and quick.last_round_checked == 35
+    assert quick.meters == journal.meters_from_chain("T1") == journal.meters("T1")
+    # A meter edited behind the last checkpoint is still found by the quick start-up check.
+    table.sql("UPDATE meters SET wagered = wagered + 1 WHERE meter='total'")
+    (problem,) = journal.check_projections("T1", since_checkpoint=True)
+    assert str(problem).startswith("meters row meter total: wagered is")

@@ -48,6 +48,7 @@ from dealer_station.audit.projections import (
     OPENING_KINDS,
     Disagreement,
     ProjectionError,
+    add_meter_sums,
     config_from_record,
     group_rounds,
     meter_disagreements,
@@ -206,6 +207,22 @@ class Checkpoint:
     hash: str
     ts: str
     source: str = "database"
+
+
+@dataclass(frozen=True, slots=True)
+class ProvenState:
+    """What the chain proves of a table's meters, and from where it was summed."""
+
+    meters: dict[str, Meter]
+    last_round_checked: int
+    """Rounds up to this one were proven before the checkpoint the sums start from."""
+    from_seq: int
+
+    def payload(self, last_round: int) -> dict[str, Any]:
+        """A checkpoint payload that lets the next start sum from here."""
+        return {"last_round": last_round,
+                "meters": {k: {"rounds": m.rounds, "wagered": m.wagered, "paid": m.paid,
+                               "house_win": m.house_win} for k, m in self.meters.items()}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -676,11 +693,20 @@ class Journal:
 
     def authentic(self, rows: Iterable[Sequence[Any]]) -> Iterator[Record]:
         """Decode rows into records, refusing any whose keyed hash does not match."""
+        key = self._secret
         for row in rows:
-            rec = _record(row)
-            if not self.is_authentic(rec):
+            t, seq, ts, actor, kind, round_no, payload, prev_hash, h = row
+            # The stored text is what was hashed: no need to re-encode the payload.
+            calc = record_hash(key, table_id=t, seq=seq, ts=ts, actor=actor,
+                               kind=hashed_kind(kind, round_no), payload=payload,
+                               prev_hash=prev_hash)
+            try:
+                rec = _record(row)
+            except ValueError:
+                rec = None
+            if rec is None or not hmac.compare_digest(calc, h):
                 raise JournalTampered(
-                    f"table {rec.table_id} record {rec.seq} ({rec.kind}) does not match its "
+                    f"table {t} record {seq} ({kind}) does not match its "
                     f"hash: the journal was changed without the key (or --key is not this "
                     f"journal's key); run `dealer-station audit verify`")
             yield rec
@@ -750,15 +776,7 @@ class Journal:
 
     def meters_from_chain(self, table_id: str) -> dict[str, Meter]:
         """The meters as the closing records of every round sum them."""
-        stmt = (select(*_RECORD_COLUMNS)
-                .where(J.c.table_id == table_id, J.c.kind.in_(list(CLOSING_KINDS)))
-                .order_by(J.c.seq))
-        with self.db.engine.connect() as conn:
-            rows = conn.execution_options(yield_per=5000).execute(stmt)
-            try:
-                return meters_from_closings(table_id, self.authentic(rows))
-            except ProjectionError as e:
-                raise JournalTampered(str(e)) from None
+        return self.proven_state(table_id, since_checkpoint=False).meters
 
     def _config_rows(self, table_id: str) -> dict[str, Any]:
         C = schema.config_versions
@@ -799,33 +817,81 @@ class Journal:
 
     # -- projections: proof and repair --
 
-    def check_projections(self, table_id: str) -> list[Disagreement]:
+    def check_projections(self, table_id: str, *, since_checkpoint: bool = False,
+                          state: ProvenState | None = None) -> list[Disagreement]:
         """Every row of the rounds, meters and configuration tables of one table that is not
-        what the chain says (empty when they agree). Records read are hash-checked."""
+        what the chain says (empty when they agree). Records read are hash-checked.
+
+        ``since_checkpoint`` (a table service starting): meters are summed from the newest
+        checkpoint record that carries them (a clean shut-down writes one) and rounds rows
+        are checked from the round after it; ``audit verify`` checks everything.
+        """
         problems: list[Disagreement] = []
-        problems += self._check_rounds(table_id)
         try:
-            want = self.meters_from_chain(table_id)
+            if state is None:
+                state = self.proven_state(table_id, since_checkpoint=since_checkpoint)
         except JournalTampered as e:
-            problems.append(Disagreement(table_id, "meters", "-", str(e)))
-        else:
-            problems += meter_disagreements(table_id, want, self.meters(table_id))
+            return [Disagreement(table_id, "meters", "-", str(e))]
+        after = state.last_round_checked
+        if after and self._round_counts_differ(table_id, after):
+            after = 0  # rows were deleted or added behind the checkpoint: check them all
+        problems += self._check_rounds(table_id, after_round=after)
+        problems += meter_disagreements(table_id, state.meters, self.meters(table_id))
         problems += self._check_configs(table_id)
         return problems
 
-    def _check_rounds(self, table_id: str) -> list[Disagreement]:
+    def proven_state(self, table_id: str, *, since_checkpoint: bool = True) -> ProvenState:
+        """The table's meters as the chain sums them: from the newest checkpoint record that
+        carries meters (when ``since_checkpoint``), plus every closing record after it."""
+        base: Record | None = None
+        if since_checkpoint:
+            for rec in self._select(select(*_RECORD_COLUMNS)
+                                    .where(J.c.table_id == table_id, J.c.kind == "checkpoint")
+                                    .order_by(J.c.seq.desc()).limit(20)):
+                if isinstance(rec.payload.get("meters"), Mapping) and \
+                        isinstance(rec.payload.get("last_round"), int):
+                    base = rec
+                    break
+        stmt = (select(*_RECORD_COLUMNS)
+                .where(J.c.table_id == table_id, J.c.kind.in_(list(CLOSING_KINDS)),
+                       J.c.seq > (base.seq if base is not None else 0))
+                .order_by(J.c.seq))
+        with self.db.engine.connect() as conn:
+            rows = conn.execution_options(yield_per=5000).execute(stmt)
+            try:
+                meters = meters_from_closings(table_id, self.authentic(rows))
+                if base is not None:
+                    meters = add_meter_sums(table_id, base.payload["meters"], meters)
+            except ProjectionError as e:
+                raise JournalTampered(str(e)) from None
+        last = int(base.payload["last_round"]) if base is not None else 0
+        return ProvenState(meters, last, base.seq if base is not None else 0)
+
+    def _round_counts_differ(self, table_id: str, up_to: int) -> bool:
+        """Whether the rounds table holds another number of rows up to a round than the
+        chain opened rounds (two counts, no record read)."""
+        with self.db.read() as conn:
+            chain = conn.execute(select(func.count(func.distinct(J.c.round_no))).where(
+                J.c.table_id == table_id, J.c.kind.in_(list(OPENING_KINDS)),
+                J.c.round_no <= up_to)).scalar_one()
+            rows = conn.execute(select(func.count()).select_from(R).where(
+                R.c.table_id == table_id, R.c.round_no <= up_to)).scalar_one()
+        return bool(chain != rows)
+
+    def _check_rounds(self, table_id: str, after_round: int = 0) -> list[Disagreement]:
         # Only each round's opening and closing records and its seq span are needed.
+        in_scope = (J.c.table_id == table_id, J.c.round_no.is_not(None),
+                    J.c.round_no > after_round)
         with self.db.read() as conn:
             spans = {n: (lo, hi) for n, lo, hi in conn.execute(
                 select(J.c.round_no, func.min(J.c.seq), func.max(J.c.seq))
-                .where(J.c.table_id == table_id, J.c.round_no.is_not(None))
-                .group_by(J.c.round_no))}
+                .where(*in_scope).group_by(J.c.round_no))}
             rows = {r.round_no: _round_info(r)
-                    for r in conn.execute(select(R).where(R.c.table_id == table_id))}
+                    for r in conn.execute(select(R).where(R.c.table_id == table_id,
+                                                          R.c.round_no > after_round))}
         marks: dict[int, list[Record]] = {}
         stmt = (select(*_RECORD_COLUMNS)
-                .where(J.c.table_id == table_id, J.c.round_no.is_not(None),
-                       J.c.kind.in_(list(OPENING_KINDS) + list(CLOSING_KINDS)))
+                .where(*in_scope, J.c.kind.in_(list(OPENING_KINDS) + list(CLOSING_KINDS)))
                 .order_by(J.c.seq))
         problems: list[Disagreement] = []
         try:
@@ -875,12 +941,12 @@ class Journal:
                     "its content does not hash to its version (edited)"))
         return problems
 
-    def rebuild_projections(self, table_id: str, actor: str,
-                            problems: Sequence[Disagreement] | None = None) -> list[Disagreement]:
+    def rebuild_projections(self, table_id: str, actor: str, *,
+                            since_checkpoint: bool = False) -> list[Disagreement]:
         """Check one table's projections and, if any disagree, journal a significant
         ``projection.mismatch`` record naming them and rewrite the rows from the chain, in
         one transaction. Returns what disagreed (empty: nothing was written)."""
-        problems = list(self.check_projections(table_id) if problems is None else problems)
+        problems = self.check_projections(table_id, since_checkpoint=since_checkpoint)
         if not problems:
             return []
         rounds = self.recent_rounds(table_id, last=2**62)
@@ -911,9 +977,13 @@ class Journal:
 
     # -- checkpoints --
 
-    def checkpoint(self, table_id: str, actor: str) -> Checkpoint:
+    def checkpoint(self, table_id: str, actor: str,
+                   payload: Mapping[str, Any] | None = None) -> Checkpoint:
         """Append a ``checkpoint`` record and anchor its seq and hash in the database and in
-        the anchor file outside it: records up to it can then not be cut off unnoticed."""
+        the anchor file outside it: records up to it can then not be cut off unnoticed.
+
+        A table service's checkpoint at shut-down carries its proven meters and last round
+        (``payload``), so that the next start checks only what came after."""
         if self.anchor_path is None:
             raise JournalError("no anchor file: give the Journal a key file or an anchor_path")
         C = schema.checkpoints
@@ -923,7 +993,8 @@ class Journal:
             conn.execute(C.insert().values(table_id=table_id, seq=r.seq, hash=r.hash, ts=r.ts,
                                            actor=actor))
 
-        record = self._append(table_id, [Fact("checkpoint", {}, actor)], after)[0]
+        record = self._append(table_id, [Fact("checkpoint", dict(payload or {}), actor)],
+                              after)[0]
         # The database has committed; now the outside copy. (The other order could leave an
         # anchor for a record that was never committed, which would read as truncation.)
         self.anchor(record, sync=True)
@@ -1154,10 +1225,28 @@ def _round_info(r: Any) -> RoundInfo:
 
 
 __all__ = [
-    "SIGNIFICANT_KINDS", "SIGNIFICANT_PREFIXES", "AnchorProblem", "Checkpoint",
-    "ConfigVersion", "Fact",
-    "Journal", "JournalConflict", "JournalError", "JournalTampered", "Meter", "MeterDelta",
-    "Record", "RoundInfo",
-    "VerifyResult", "add_meters", "hashed_kind", "is_significant",
-    "has_records", "iso_utc", "record_config_version", "significant_kinds", "upsert_round", "utc_now",
+    "SIGNIFICANT_KINDS",
+    "SIGNIFICANT_PREFIXES",
+    "AnchorProblem",
+    "Checkpoint",
+    "ConfigVersion",
+    "Fact",
+    "Journal",
+    "JournalConflict",
+    "JournalError",
+    "JournalTampered",
+    "Meter",
+    "MeterDelta",
+    "Record",
+    "RoundInfo",
+    "VerifyResult",
+    "add_meters",
+    "has_records",
+    "hashed_kind",
+    "is_significant",
+    "iso_utc",
+    "record_config_version",
+    "significant_kinds",
+    "upsert_round",
+    "utc_now",
 ]

@@ -143,6 +143,22 @@ def meters_from_closings(table_id: str, closings: Iterable[Record]) -> dict[str,
     return {k: Meter(table_id, k, *v) for k, v in sorted(acc.items())}
 
 
+def add_meter_sums(table_id: str, base: Mapping[str, Any],
+                   more: Mapping[str, Meter]) -> dict[str, Meter]:
+    """Meters carried by a checkpoint record plus those summed after it."""
+    from dealer_station.audit.journal import Meter
+
+    out = dict(more)
+    for key, m in base.items():
+        if not isinstance(m, Mapping) or any(type(m.get(f)) is not int for f in METER_FIELDS):
+            raise ProjectionError(f"table {table_id}: a checkpoint's meter {key!r} is not a "
+                                  f"set of whole amounts")
+        extra = out.get(str(key))
+        out[str(key)] = Meter(table_id, str(key), *(
+            int(m[f]) + (getattr(extra, f) if extra else 0) for f in METER_FIELDS))
+    return dict(sorted(out.items()))
+
+
 def meter_disagreements(table_id: str, want: Mapping[str, Meter],
                         have: Mapping[str, Meter]) -> list[Disagreement]:
     out: list[Disagreement] = []

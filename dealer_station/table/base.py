@@ -92,7 +92,8 @@ class TableService:
             journal.check_head(table_id)
             # ...and act only on projections the chain proves: any row that disagrees is
             # journaled (a significant event) and rewritten from the chain.
-            self.projection_problems = journal.rebuild_projections(table_id, STATION_ACTOR)
+            self.projection_problems = journal.rebuild_projections(
+                table_id, STATION_ACTOR, since_checkpoint=True)
         except BaseException:
             self.lease.release()
             raise
@@ -148,8 +149,14 @@ class TableService:
                 return
             self.record("shutdown", {"version": __version__})
             if self.journal.anchor_path is not None:
-                # A clean exit anchors the head: cutting the tail later is then detected.
-                self.journal.checkpoint(self.table_id, STATION_ACTOR)
+                # A clean exit anchors the head (cutting the tail later is then detected),
+                # with the meters and last round proven now, so the next start checks only
+                # what comes after.
+                self.journal.rebuild_projections(self.table_id, STATION_ACTOR,
+                                                 since_checkpoint=True)
+                state = self.journal.proven_state(self.table_id)
+                self.journal.checkpoint(self.table_id, STATION_ACTOR, state.payload(
+                    self.journal.last_round_no(self.table_id)))
             self.lease.release()
 
     def check_clock(self) -> float | None:
