@@ -330,3 +330,26 @@ def test_a_clean_shutdown_carries_the_proven_meters_forward(
     table.sql("UPDATE meters SET wagered = wagered + 1 WHERE meter='total'")
     (problem,) = journal.check_projections("T1", since_checkpoint=True)
     assert str(problem).startswith("meters row meter total: wagered is")
+
+
+def test_a_configuration_change_taken_out_of_the_chain_stops_the_station(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    """Deleting the record that established the configuration in force would make an earlier
+    one current: the gap is found before anything is written."""
+    (seq,) = table.sql("SELECT max(seq) FROM journal WHERE kind='config.change'")
+    table.sql("DELETE FROM journal WHERE table_id='T1' AND seq=:s", s=seq[0])
+    status, out = table.cli(capsys, "simulate", "--rounds", "1")
+    assert status == 2
+    assert "records were removed from the chain" in out
+    status, out = table.verify(capsys)
+    assert status == 1 and f"record {seq[0]} is missing" in out
+
+
+def test_an_edited_configuration_record_stops_the_station(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    table.sql("UPDATE journal SET payload=replace(payload, '\"12 to 1\"', '\"35 to 1\"') "
+              "WHERE kind='config.change'")
+    status, out = table.cli(capsys, "simulate", "--rounds", "1")
+    assert status == 2
+    assert "(config.change) does not match its hash" in out
+    assert "Traceback" not in out

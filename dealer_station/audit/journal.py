@@ -1092,6 +1092,15 @@ class Journal:
     def check_head(self, table_id: str) -> None:
         """Refuse to write after a table's newest records were cut off: its chain must reach
         every record the anchor file and the checkpoints table name, with the same hashes."""
+        with self.db.read() as conn:
+            count, top_seq = conn.execute(select(func.count(), func.max(J.c.seq))
+                                          .where(J.c.table_id == table_id)).one()
+        if count and count != top_seq:
+            # Two aggregates, no record read: a record taken out of the middle shows as a gap.
+            raise JournalTampered(
+                f"table {table_id}: the journal holds {count} records numbered up to "
+                f"{top_seq}: records were removed from the chain. The station will not "
+                f"write to it; run `dealer-station audit verify`")
         wanted = ([c for c in self.anchored_checkpoints() if c.table_id == table_id]
                   + self.db_checkpoints(table_id))
         if not wanted:
