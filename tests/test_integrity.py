@@ -196,8 +196,9 @@ def table(tmp_path: Path) -> Iterator[LaPaireTable]:
     db = open_database(f"sqlite:///{tmp_path / 'journal.db'}")
     journal = Journal(db, create_key(tmp_path / "journal.key"))
     users = Users(journal, hasher=PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
-    users.add("super", "Sam Supervisor", "supervisor", "2222", actor="test")
-    users.add("dealer", "Dana Dealer", "dealer", "1111", actor="test")
+    users.seed([("operator", "Olive Operator", "operator", "3333"),
+                ("super", "Sam Supervisor", "supervisor", "2222"),
+                ("dealer", "Dana Dealer", "dealer", "1111")], actor="test")
     t = LaPaireTable(journal, "T1", load_lapaire_config(), dealer="test/dealer")
     t.startup()
     t.users = users  # type: ignore[attr-defined]  (for the tests below)

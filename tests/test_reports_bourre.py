@@ -50,7 +50,8 @@ def bourre_journal(tmp_path_factory: pytest.TempPathFactory) -> JournalFiles:
     try:
         journal = Journal(db, load_key(key))
         users = Users(journal)
-        users.add("sue", "Sue Example", "supervisor", "2468", actor="setup/operator")
+        users.seed([("olga", "Olga Example", "operator", "2468"),
+                    ("sue", "Sue Example", "supervisor", "2468")], actor="setup/operator")
         sue = users.authenticate("sue", "2468", table_id=TABLE)
         profile = load_bourre_profiles(config)["tournament"]
         t = BourreTable(journal, TABLE, profile, dealer="dee/dealer")

@@ -81,8 +81,8 @@ def pay(t: LaPaireTable) -> None:
 
 def _add_exceptions(journal: Journal) -> None:
     users = Users(journal)
-    users.add("sue", "Sue Example", "supervisor", "2468", actor="setup/operator")
-    users.add("olga", "Olga Example", "operator", "2468", actor="setup/operator")
+    users.seed([("olga", "Olga Example", "operator", "2468"),
+                ("sue", "Sue Example", "supervisor", "2468")], actor="setup/operator")
     sue = users.authenticate("sue", "2468", table_id=TABLE)
     olga = users.authenticate("olga", "2468", table_id=TABLE)
     t = LaPaireTable(journal, TABLE, load_lapaire_config(), dealer="dee/dealer")

@@ -39,7 +39,8 @@ def table(journal: Journal) -> BourreTable:
 
 def supervisor(journal: Journal) -> User:
     users = Users(journal)
-    users.add("sue", "Sue", "supervisor", "2468", actor="setup/operator")
+    users.seed([("olga", "Olga", "operator", "2468"), ("sue", "Sue", "supervisor", "2468")],
+               actor="setup/operator")
     return users.authenticate("sue", "2468", table_id="B1")
 
 

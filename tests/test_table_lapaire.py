@@ -43,7 +43,10 @@ def sqlite_journal(tmp_path: Path) -> Iterator[Journal]:
 
 def make_user(journal: Journal, user_id: str, role: str) -> User:
     users = Users(journal)
-    users.add(user_id, user_id.title(), role, "2468", actor="setup/operator")
+    if not users.has_users():
+        users.add("setup", "Set-up Operator", "operator", "2468", actor="setup/operator")
+    admin = users.authenticate("setup", "2468")
+    users.add(user_id, user_id.title(), role, "2468", actor=admin)
     return users.authenticate(user_id, "2468", table_id="T1")
 
 

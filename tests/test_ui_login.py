@@ -85,3 +85,19 @@ def test_the_station_locks_after_inactivity(qtbot: Any, station: Station) -> Non
     logout = [r for r in station.journal.records(station.table_id) if r.kind == "logout"]
     assert len(logout) == 1 and logout[0].actor == "dealer/dealer"
     assert "without activity" in logout[0].payload["why"]
+
+
+def test_a_role_raised_in_the_database_is_refused_on_screen(qtbot: Any,
+                                                            station: Station) -> None:
+    from sqlalchemy import text
+
+    with station.journal.db.write() as conn:
+        conn.execute(text("UPDATE users SET role = 'operator' WHERE user_id = 'dealer'"))
+    w = open_window(qtbot, station)
+    sign_in(qtbot, w, "dealer", "1111")
+    assert w.session.user is None and w.current_screen == "login"
+    text_ = w.login.message.text()
+    assert "disagree with its journal" in text_ and "user dealer: role" in text_
+    assert "Call an operator" in text_
+    assert [r.kind for r in station.journal.records(station.table_id)][-1] == "user.mismatch"
+    assert station.users.check_projection()[0].startswith("user dealer: role is 'operator'")

@@ -63,10 +63,10 @@ def _lapaire(journal: Journal, clock: _Clock) -> None:
     from dealer_station.table.base import Change
 
     users = Users(journal)
-    for uid, name, role in (("ann", "Ann Example", "dealer"), ("bob", "Bob Example", "dealer"),
-                            ("sue", "Sue Example", "supervisor"),
-                            ("olga", "Olga Example", "operator")):
-        users.add(uid, name, role, "2468", actor="setup/operator")
+    users.seed([(uid, name, role, "2468") for uid, name, role in (
+        ("olga", "Olga Example", "operator"), ("ann", "Ann Example", "dealer"),
+        ("bob", "Bob Example", "dealer"), ("sue", "Sue Example", "supervisor"))],
+        actor="setup/operator")
     t = LaPaireTable(journal, "T1", load_lapaire_config(), dealer="ann/dealer")
     t.startup()
     _play(t, ROUNDS_PER_DEALER, random.Random(25))

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_station.audit.users import AuthError, LockedOut
+from dealer_station.audit.users import AuthError, LockedOut, PinResetRequired, UserMismatch
 from dealer_station.errors import StationError
 from dealer_station.ui import theme
 from dealer_station.ui.session import SignInSession
@@ -121,6 +121,13 @@ class LoginPanel(QWidget):
             self.session.sign_in(user_id, pin)
         except LockedOut as exc:
             self._error(f"Locked out: {exc}")
+            return
+        except UserMismatch as exc:
+            self._error(f"Not signed in: the station's user records disagree with its "
+                        f"journal. {exc}. Call an operator.")
+            return
+        except PinResetRequired as exc:
+            self._error(f"Not signed in: {exc}.")
             return
         except AuthError as exc:
             self._error(f"Not signed in: {exc}. Check the user id and PIN and try again.")

@@ -119,11 +119,18 @@ def make_table(journal: Journal, game: str, table_id: str, *, config_path: str |
 
 
 def ensure_demo_users(users: Users) -> list[tuple[str, str, str, str]]:
-    """Add the demo users to a journal that has no users yet; returns those added."""
-    if users.list():
+    """Add the demo users to a journal that has no users yet; returns those added.
+
+    The demo operator is the journal's first user (added without a sign-in); the others are
+    added by that operator, signed in."""
+    if users.has_users():
         return []
+    first = next(u for u in DEMO_USERS if u[2] == "operator")
+    users.add(*first, actor=DEMO_ACTOR)
+    operator = users.authenticate(first[0], first[3])
     for user_id, name, role, pin in DEMO_USERS:
-        users.add(user_id, name, role, pin, actor=DEMO_ACTOR)
+        if user_id != first[0]:
+            users.add(user_id, name, role, pin, actor=operator)
     return list(DEMO_USERS)
 
 
