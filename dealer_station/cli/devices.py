@@ -32,7 +32,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     if not args.watch:
         return _list_ports()
-    from dealer_station.hardware.backends import open_device
+    from dealer_station.hardware import protocol
+    from dealer_station.hardware.backends import BAUD_RATES, open_device
+    from dealer_station.hardware.errors import DeviceInitError
+
+    if args.device_id is not None and not protocol.valid_device_id(args.device_id):
+        raise DeviceInitError(f"--device-id {args.device_id!r}: a device id is 1-16 letters, "
+                              "digits, '-' or '_' (and not ANY)")
+    if args.baud not in BAUD_RATES:
+        raise DeviceInitError(f"--baud {args.baud}: must be one of "
+                              f"{', '.join(map(str, BAUD_RATES))}")
+    if args.count is not None and args.count < 1:
+        raise DeviceInitError(f"--count {args.count}: must be at least 1")
+    if args.seconds is not None and not args.seconds > 0:
+        raise DeviceInitError(f"--seconds {args.seconds:g}: must be above 0")
     from dealer_station.hardware.events import CardRead, DeviceEvent
 
     # The driver calls back on its reader thread; printing happens here, on the main thread.

@@ -4,7 +4,7 @@ It prints the port's path; point a station's config (or ``dealer-station devices
 that path, or at ``--link``, exactly as at a real port. Cards are dealt on Enter or every
 ``--interval`` seconds (interval dealing starts once a host has spoken, so a host that opens
 the port late misses nothing); the emulator stops on Ctrl-C, when stdin closes, or after
-``--count`` cards have been dealt and acknowledged (or given up).
+``--count`` cards have been dealt and acknowledged.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         sim.close()
     s = sim.stats
     print(f"{s.cards_dealt} cards dealt, {s.cards_confirmed} acknowledged; {s.frames} frames, "
-        f"{s.resends} re-sent, {s.given_up} given up", flush=True)
+        f"{s.resends} re-sent, {s.held} held for a QUERY", flush=True)
     return 0
 
 

@@ -19,9 +19,10 @@ import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from dealer_station.cards import DeckSpec
+from dealer_station.cards import Card, DeckSpec
 from dealer_station.hardware.errors import DeviceInitError, DeviceTimeout
 from dealer_station.hardware.events import ConnectionState, DeviceEvent, DeviceIdentified
+from dealer_station.hardware.protocol import valid_device_id
 
 if TYPE_CHECKING:
     from dealer_station.hardware.driver import DeviceDriver
@@ -82,6 +83,11 @@ class DeviceHandle:
     def query(self) -> None:
         self.driver.send_query()
 
+    def expect_after(self, seq: int, card: Card | str | None = None) -> bool:
+        """Resume after the device's frame ``seq`` (carrying ``card``), already journaled:
+        see ``DeviceDriver.expect_after``. Call it right after opening the device."""
+        return self.driver.expect_after(seq, card)
+
     def close(self) -> None:
         """Close the port and join the reader thread (and stop the simulator). Idempotent."""
         if self._closed:
@@ -137,6 +143,9 @@ def open_device(
     if isinstance(baudrate, bool) or baudrate not in BAUD_RATES:
         raise DeviceInitError(f"baud rate {baudrate!r} for the {role} is not one of "
                               f"{', '.join(map(str, BAUD_RATES))}")
+    if device_id is not None and not valid_device_id(device_id):
+        raise DeviceInitError(f"device id {device_id!r} for the {role} must be 1-16 letters, "
+                              "digits, '-' or '_' (and not ANY)")
     if not callable(on_event):
         raise DeviceInitError("open_device needs an on_event callback")
     opener = _load(backend)

@@ -13,10 +13,21 @@ the driver.
 
 What the driver guarantees:
 
-- every accepted frame and every duplicate is ACKed; a frame with a bad CRC, a damaged
-  frame or non-ASCII bytes is NAKed when its device id and seq can still be read;
+- a new frame is ACKed only AFTER ``on_event`` has returned for every event it produced, so a
+  consumer that commits the event before returning (the table service journals it) never has
+  a frame acknowledged that it did not keep. If ``on_event`` raises for a frame's event, the
+  frame is not acknowledged and not counted: the device sends it again. Every duplicate is
+  ACKed at once; a frame with a bad CRC, a damaged frame or non-ASCII bytes is NAKed when its
+  device id and seq can still be read;
 - each seq is accepted once: a repeat of the last accepted frame is ACKed again and dropped
-  (a ``LinkProblem``), so a re-sent CARD never becomes a second card;
+  (a ``LinkProblem``), so a re-sent CARD never becomes a second card; a repeat that carries a
+  different card (or another message) is a ``repeat_mismatch`` fault, ACKed and not delivered;
+- ``expect_after(seq, card)`` tells a new driver which frame its consumer accepted last
+  (the table service reads it from the journal at start): a frame with that seq re-sent
+  after a host restart is ACKed and dropped, and the device's next frame is accepted whatever
+  its seq (heartbeats and other frames acknowledged before the restart are not journaled);
+- one ``DeviceIdentified`` per connection: a device answering the host's QUERY with a
+  second HELLO right after its power-up HELLO is identified once;
 - a gap in seq (or a seq going backwards), a device restart (HELLO out of sequence), no
   good frame for ``heartbeat_timeout`` (3 s), the open port failing, ``ERROR,MISREAD`` or any
   other device ERROR, a CRC-correct frame that makes no sense, frames from another device
@@ -29,6 +40,7 @@ What the driver guarantees:
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 import time
@@ -110,7 +122,14 @@ class DeviceDriver:
         self._round: RoundCards | None = None
         self._port: Port | None = None
         self._thread: threading.Thread | None = None
+        self._seq_lock = threading.Lock()
         self._last_seq: int | None = None
+        #: What the last accepted frame carried (see ``_key``); None: not a CARD (resumed).
+        self._last_key: tuple[str, ...] | None = None
+        self._resume: int | None = None     # expect_after(): the first frame is not gap-checked
+        self._identified = False            # a DeviceIdentified was delivered this connection
+        self._resume_note: int | None = None  # told once, in the next DeviceIdentified
+        self._refused = False               # on_event raised for the frame being handled
         self._host_seq = 0
         self._last_heard = 0.0
         self._wrong_reported = False
@@ -179,8 +198,41 @@ class DeviceDriver:
         with self._round_lock:
             self._round = None
 
+    def expect_after(self, seq: int, card: Card | str | None = None) -> bool:
+        """The consumer already accepted (and journaled) the device's frame ``seq``; ``card``
+        is the card it carried, None for a frame that was not a CARD.
+
+        Call it before the device can be heard (right after opening it). A frame re-sent with
+        that seq (the device keeps unacknowledged frames across a host restart and sends them
+        again after QUERY) is then ACKed and dropped if it carries the same card, and a
+        ``repeat_mismatch`` fault if not. The next frame is accepted whatever its seq: frames
+        the previous host acknowledged without keeping them (heartbeats) leave a hole that is
+        no loss. Returns False (and changes nothing) if this driver has already accepted a
+        frame, which it then knows better than the journal.
+        """
+        if not 0 <= seq < p.SEQ_MODULO:
+            raise DeviceOperationError(f"expect_after: seq {seq} is not 0-{p.SEQ_MODULO - 1}")
+        code = card.code if isinstance(card, Card) else card
+        with self._seq_lock:
+            if self._last_seq is not None and self._resume is None:
+                log.warning("the %s driver already accepted seq %s; expect_after(%s) ignored",
+                            self.name, self._last_seq, seq)
+                return False
+            self._last_seq = seq
+            self._last_key = (p.CARD, code) if code is not None else None
+            self._resume = seq
+            self._resume_note = seq
+        return True
+
+    @property
+    def last_accepted(self) -> int | None:
+        """The seq of the last frame accepted (or given to ``expect_after``)."""
+        return self._last_seq
+
     def send_query(self) -> None:
-        """Ask the device for HELLO and STATUS (answers arrive as events)."""
+        """Ask the device for HELLO and STATUS (answers arrive as events; the HELLO is
+        reported as a new identification)."""
+        self._identified = False
         self._send(p.QUERY)
 
     # ------------------------------------------------------------------ thread
@@ -189,6 +241,8 @@ class DeviceDriver:
         try:
             self._on_event(event)
         except Exception:  # a consumer's bug must not stop the reader thread
+            # ... but the frame behind this event was not kept: it is not acknowledged.
+            self._refused = True
             log.exception("the %s event handler failed on %r", self.name, event)
 
     def _base(self) -> dict[str, Any]:
@@ -255,6 +309,7 @@ class DeviceDriver:
         deframer = p.Deframer()
         self._last_heard = time.monotonic()
         self._wrong_reported = False
+        self._identified = False
         try:
             if self.query_on_connect:
                 self._write(port, p.QUERY)
@@ -317,39 +372,68 @@ class DeviceDriver:
                         "and the device_id in the station's config", device_id=device_id)
         return False
 
-    def _sequence(self, port: Port, dev: str, seq: int, *, hello: bool) -> bool:
-        """ACK the frame; return True if it is new (False: a repeat of the last one, dropped).
+    def _check_seq(self, port: Port, dev: str, seq: int, key: tuple[str, ...], *,
+                   hello: bool, card: Card | None) -> bool:
+        """Decide on a frame's seq; True if it is new (the caller delivers it, then ``_accept``).
 
-        A device sends one frame at a time and a serial line keeps bytes in order, so the only
+        False: a repeat of the last accepted frame (ACKed again and dropped), or a repeat that
+        carries something else (a ``repeat_mismatch`` fault, ACKed, not delivered). A device
+        sends one frame at a time and a serial line keeps bytes in order, so the only
         legitimate repeat is the last accepted seq. Anything else that is not the next seq is
         reported: a jump forward is a gap; a jump back means the device restarted or reset
-        its counter, and treating those frames as repeats would drop them silently.
+        its counter, and treating those frames as repeats would drop them silently. The first
+        frame after ``expect_after()`` is not gap-checked (see there).
         """
-        last = self._last_seq
-        if last is not None:
-            d = (seq - last) % p.SEQ_MODULO
-            if d == 0:
+        with self._seq_lock:
+            last, last_key, resume = self._last_seq, self._last_key, self._resume
+        if last is None:
+            return True
+        d = (seq - last) % p.SEQ_MODULO
+        if d == 0:
+            same = key[0] != p.CARD if last_key is None else key[:len(last_key)] == last_key
+            if same:
                 self._write(port, p.ACK, str(seq), device_id=dev)
                 self._emit(LinkProblem(**self._base(), kind="duplicate", seq=seq, action="ack",
                                        detail=f"seq {seq} already accepted; dropped"))
                 return False
-            if d != 1:
-                if hello:
-                    self._fault(FaultKind.RESTARTED,
-                                f"the {self.name} restarted: its sequence went from {last} to "
-                                f"{seq}; a frame in flight may be lost", seq=seq)
-                elif d < p.SEQ_MODULO // 2:
-                    self._fault(FaultKind.GAP,
-                                f"{d - 1} frame(s) missing between seq {last} and {seq}; a "
-                                f"card may have been lost", seq=seq)
-                else:
-                    self._fault(FaultKind.GAP,
-                                f"the sequence went back from {last} to {seq} (the "
-                                f"{self.name} may have restarted); a card may have been lost "
-                                "or repeated", seq=seq)
-        self._write(port, p.ACK, str(seq), device_id=dev)
-        self._last_seq = seq
+            self._refused = False
+            self._fault(FaultKind.REPEAT_MISMATCH,
+                        f"the {self.name} sent seq {seq} again, but it now carries "
+                        f"{_describe_key(key)} where the frame accepted with that seq carried "
+                        f"{_describe_key(last_key)}; not taken: check the device and the "
+                        "cards on the table", seq=seq, card=card, device_id=dev)
+            if not self._refused:    # journaled: ACK so that the device does not resend forever
+                self._write(port, p.ACK, str(seq), device_id=dev)
+            return False
+        if resume is not None:
+            return True
+        if d != 1:
+            if hello:
+                self._fault(FaultKind.RESTARTED,
+                            f"the {self.name} restarted: its sequence went from {last} to "
+                            f"{seq}; a frame in flight may be lost", seq=seq)
+            elif d < p.SEQ_MODULO // 2:
+                self._fault(FaultKind.GAP,
+                            f"{d - 1} frame(s) missing between seq {last} and {seq}; a "
+                            f"card may have been lost", seq=seq)
+            else:
+                self._fault(FaultKind.GAP,
+                            f"the sequence went back from {last} to {seq} (the "
+                            f"{self.name} may have restarted); a card may have been lost "
+                            "or repeated", seq=seq)
         return True
+
+    def _accept(self, port: Port, dev: str, seq: int, key: tuple[str, ...]) -> None:
+        """The frame's events are delivered (committed, if the consumer commits before it
+        returns): remember its seq and ACK it. Not if the consumer refused one (raised): then
+        the device sends the frame again."""
+        if self._refused:
+            return
+        with self._seq_lock:
+            self._last_seq = seq
+            self._last_key = key
+            self._resume = None
+        self._write(port, p.ACK, str(seq), device_id=dev)
 
     def _on_frame(self, port: Port, frame: p.Frame) -> None:
         if frame.TYPE in p.HOST_TYPES:
@@ -357,9 +441,12 @@ class DeviceDriver:
         if not self._accepts(frame.device_id):
             return
         self._heard()
-        if not self._sequence(port, frame.device_id, frame.seq,
-                              hello=isinstance(frame, p.Hello)):
+        key = _key(frame)
+        card = frame.card if isinstance(frame, p.CardFrame) else None
+        if not self._check_seq(port, frame.device_id, frame.seq, key,
+                               hello=isinstance(frame, p.Hello), card=card):
             return
+        self._refused = False
         base = self._base()
         base["device_id"] = frame.device_id
         if isinstance(frame, p.CardFrame):
@@ -369,9 +456,22 @@ class DeviceDriver:
             self._emit(DeviceStatus(**base, seq=frame.seq, state=frame.state))
         elif isinstance(frame, p.Hello):
             ident = DeviceIdentified(**base, seq=frame.seq, model=frame.model,
-                                     firmware=frame.firmware, serial_no=frame.serial_no)
+                                     firmware=frame.firmware, serial_no=frame.serial_no,
+                                     resumed_after=self._resume_note)
+            old = self.identity
+            same = old is not None and (old.model, old.firmware, old.serial_no) == (
+                ident.model, ident.firmware, ident.serial_no)
             self.identity = ident
-            self._emit(ident)
+            if self._identified and same:
+                # The answer to our QUERY right after the device's own HELLO on plugging in:
+                # one identification per connection.
+                self._emit(LinkProblem(**self._base(), kind="hello_repeat", seq=frame.seq,
+                                       action="ack", detail="identified already on this "
+                                                            "connection"))
+            else:
+                self._emit(ident)
+                self._identified = True
+                self._resume_note = None
         elif isinstance(frame, p.ErrorReport):
             if frame.code == p.MISREAD:
                 self._fault(FaultKind.MISREAD,
@@ -382,11 +482,13 @@ class DeviceDriver:
                 self._fault(FaultKind.DEVICE_ERROR,
                             f"the {self.name} reports {frame.code}: {frame.text}",
                             seq=frame.seq, device_id=frame.device_id)
+        self._accept(port, frame.device_id, frame.seq, key)
 
     def _on_card(self, frame: p.CardFrame, base: dict[str, Any]) -> None:
         card = frame.card
         with self._round_lock:
             rnd = self._round
+            saved = copy.deepcopy(rnd)
             if rnd is not None:
                 try:
                     card = rnd.add(card)
@@ -397,6 +499,10 @@ class DeviceDriver:
                                 device_id=frame.device_id)
                     return
         self._emit(CardRead(**base, seq=frame.seq, card=card, position=frame.position))
+        if self._refused and rnd is not None:
+            with self._round_lock:   # not taken: the re-sent card must not look like a repeat
+                if self._round is rnd:
+                    self._round = saved
 
     def _on_problem(self, port: Port, err: p.FrameError) -> None:
         readable = err.seq is not None and err.device_id is not None
@@ -405,12 +511,15 @@ class DeviceDriver:
                 if not self._accepts(err.device_id):
                     return
                 self._heard()
+                key = ("BAD", err.raw.decode("ascii", "replace"))
                 # Re-sending cannot fix it: take it (ACK) and say so, so no gap follows.
-                if self._sequence(port, err.device_id, err.seq, hello=False):
+                if self._check_seq(port, err.device_id, err.seq, key, hello=False, card=None):
+                    self._refused = False
                     self._fault(FaultKind.BAD_FRAME,
                                 f"the {self.name} sent a frame that makes no sense "
                                 f"({err.detail}): {err.raw!r}", seq=err.seq,
                                 device_id=err.device_id)
+                    self._accept(port, err.device_id, err.seq, key)
             else:
                 self._fault(FaultKind.BAD_FRAME, f"a frame with a correct CRC but no readable "
                             f"seq ({err.detail}): {err.raw!r}")
@@ -423,6 +532,21 @@ class DeviceDriver:
             action = "nak"
         self._emit(LinkProblem(**self._base(), kind=err.kind.value, detail=err.detail,
                                seq=err.seq, action=action))
+
+
+def _key(frame: p.Frame) -> tuple[str, ...]:
+    """What a frame carries, to tell a true repeat from another frame with the same seq."""
+    return (frame.TYPE, *frame.fields())
+
+
+def _describe_key(key: tuple[str, ...] | None) -> str:
+    if key is None:
+        return "no card"
+    if key[0] == p.CARD:
+        return f"the card {key[1]}" + (f" at position {key[2]}" if len(key) > 2 else "")
+    if key[0] == "BAD":
+        return "a frame that made no sense"
+    return f"a {key[0]} message"
 
 
 class ShoeDriver(DeviceDriver):

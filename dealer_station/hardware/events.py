@@ -39,6 +39,14 @@ class FaultKind(StrEnum):
     DEVICE_ERROR = "device_error"        # the device reported an ERROR other than MISREAD
     RESTARTED = "restarted"              # the device restarted (HELLO out of sequence)
     WRONG_DEVICE = "wrong_device"        # frames from a device id other than the one configured
+    REPEAT_MISMATCH = "repeat_mismatch"  # a seq already accepted, re-sent with another card
+
+
+#: Faults that are the whole outcome of the device frame ``fault.seq`` (the frame is not
+#: delivered otherwise): a consumer that journals which frames it has taken counts these.
+#: The others (a gap, a restart...) are found on a frame that is then delivered as usual.
+FRAME_FAULTS = frozenset({FaultKind.MISREAD, FaultKind.IMPOSSIBLE_CARD, FaultKind.BAD_FRAME,
+                          FaultKind.DEVICE_ERROR, FaultKind.REPEAT_MISMATCH})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -78,10 +86,14 @@ class DeviceIdentified(DeviceEvent):
     model: str
     firmware: str
     serial_no: str
+    #: Set on the first identification after ``expect_after(seq)``: where the host resumed.
+    resumed_after: int | None = None
 
     def describe(self) -> str:
+        resumed = (f"; resumed after seq {self.resumed_after}"
+                   if self.resumed_after is not None else "")
         return (f"identified: model {self.model}, firmware {self.firmware}, "
-                f"serial {self.serial_no} (seq {self.seq})")
+                f"serial {self.serial_no} (seq {self.seq}{resumed})")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

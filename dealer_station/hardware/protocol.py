@@ -198,6 +198,12 @@ def _check_field(name: str, value: str, *, text: bool = False) -> None:
         raise ValueError(f"{name} {value!r} must be {what}")
 
 
+def valid_device_id(device_id: object) -> bool:
+    """Whether ``device_id`` can be a device's id: 1-16 of ``A-Z a-z 0-9 - _``, not ``ANY``."""
+    return (isinstance(device_id, str) and bool(_DEVICE_ID.match(device_id))
+            and device_id != BROADCAST_ID)
+
+
 def encode(device_id: str, seq: int, type: str, *fields: str) -> bytes:
     """Build one frame. Raises ValueError for a field the protocol cannot carry."""
     if not isinstance(device_id, str) or not _DEVICE_ID.match(device_id):

@@ -13,8 +13,8 @@ from dealer_station.hardware.simulator import FaultRates, SimulatedDevice
 
 SIM_OPTIONS = frozenset({
     "seed", "cards", "faults", "interval", "count", "auto_new_shoe", "heartbeat",
-    "ack_timeout", "retries", "first_seq", "down_time", "fault_seed", "model", "firmware",
-    "serial_no",
+    "ack_timeout", "retries", "first_seq", "down_time", "hold_interval", "fault_seed", "model",
+    "firmware", "serial_no",
 })
 
 

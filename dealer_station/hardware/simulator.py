@@ -2,10 +2,12 @@
 
 It speaks bytes over a wire (links.py), so the host driver that listens to it is the same code
 that listens to a real device. One pump thread owns the wire: it sends frames one at a time
-(stop-and-wait: the next frame only after an ACK, or after giving up), re-sends an
-unacknowledged frame after ``ack_timeout`` (200 ms) up to ``retries`` (5) times with the same
-seq, re-sends at once on a NAK, answers QUERY with HELLO and STATUS, and sends HB every
-``heartbeat`` seconds. No baud-rate sleeping: in memory a card takes a thread hand-off.
+(stop-and-wait: the next frame only after an ACK), re-sends an unacknowledged frame after
+``ack_timeout`` (200 ms) up to ``retries`` (5) times with the same seq, re-sends at once on a
+NAK, then KEEPS it (re-sending it every ``hold_interval`` s) until it is acknowledged: a QUERY
+(a host that opened the port, e.g. after a restart) makes it send the frame again at once,
+same seq, then HELLO and STATUS. It sends HB every ``heartbeat`` seconds. No baud-rate
+sleeping: in memory a card takes a thread hand-off.
 
 Programmatic API for tests, ``dealer-station simulate`` and the UI's demo mode:
 ``deal() -> Card``, ``send_card``, ``set_order(cards)``, ``new_shoe(seed)``, ``inject(fault)``,
@@ -98,7 +100,7 @@ class SimStats:
     frames: int = 0            # new frames numbered and sent
     transmissions: int = 0     # every write of a frame, re-sends included
     resends: int = 0
-    given_up: int = 0          # frames abandoned after the last re-send
+    held: int = 0              # frames still unanswered after the last quick re-send
     acked: int = 0
     cards_dealt: int = 0
     cards_confirmed: int = 0   # card frames the host acknowledged
@@ -126,6 +128,7 @@ class _Out:
     data: bytes
     attempts: int = 0
     deadline: float = 0.0
+    held: bool = False           # unanswered after every re-send: kept, sent again on QUERY
 
 
 class SimulatedDevice:
@@ -148,6 +151,7 @@ class SimulatedDevice:
         retries: int = 5,
         first_seq: int = 0,
         down_time: float = 0.3,
+        hold_interval: float = 1.0,
         fault_seed: int | None = None,
         model: str | None = None,
         firmware: str = "1.0",
@@ -171,6 +175,7 @@ class SimulatedDevice:
         self.count = count
         self.auto_new_shoe = auto_new_shoe
         self.down_time = down_time
+        self.hold_interval = hold_interval
         self.stats = SimStats()
         self._replug = replug
         self._on_log = on_log
@@ -328,7 +333,7 @@ class SimulatedDevice:
         self._poke()
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
-        """Wait until every card frame queued so far is acknowledged or given up."""
+        """Wait until every card frame queued so far is acknowledged (False on timeout)."""
         deadline = time.monotonic() + timeout
         with self._idle:
             while self._card_pending_locked():
@@ -459,6 +464,7 @@ class SimulatedDevice:
         self._queue.appendleft(_Msg(p.HELLO, (self.model, self.firmware, self.serial_no)))
         if self._out is not None:
             self._out.attempts = 0
+            self._out.held = False
             self._out.deadline = 0.0
         self._logline(f"plugged in ({self._plugs})")
 
@@ -487,18 +493,21 @@ class SimulatedDevice:
         while True:
             out = self._out
             if out is not None and now >= out.deadline:
-                if out.attempts <= self.retries:
-                    self.stats.resends += 1
-                    self._transmit_locked(wire, out, now, first=False)
-                    if self._wire is None:
-                        return 0.0
-                else:
-                    self.stats.given_up += 1
-                    self._logline(f"gave up on {out.msg.type} seq {out.seq} after "
-                                  f"{out.attempts} transmissions")
-                    self._out = None
-                    self._idle.notify_all()
+                if out.attempts > self.retries and not out.held:
+                    # Nobody answered: keep the frame (a host that restarts will QUERY and
+                    # get it again) and re-send it only now and then until it is ACKed.
+                    out.held = True
+                    out.deadline = now + self.hold_interval
+                    self.stats.held += 1
+                    self._logline(f"holding {out.msg.type} seq {out.seq} after "
+                                  f"{out.attempts} transmissions: sent again after QUERY")
                     continue
+                self.stats.resends += 1
+                self._transmit_locked(wire, out, now, first=False)
+                if out.held:
+                    out.deadline = now + self.hold_interval
+                if self._wire is None:
+                    return 0.0
             if self._out is None and self._queue:
                 msg = self._queue.popleft()
                 if ("gap" in self._pending and msg.card is not None) or self._roll("gap"):
@@ -589,14 +598,27 @@ class SimulatedDevice:
                 self.stats.acked += 1
                 if out.msg.card is not None:
                     self.stats.cards_confirmed += 1
+                    if out.msg.type == p.CARD:
+                        self._logline(f"acknowledged card {out.msg.card.code} seq {out.seq}")
                 self._out = None
                 self._idle.notify_all()
             elif isinstance(frame, p.Nak):
                 if out is not None and frame.nakked == out.seq:
                     out.deadline = 0.0   # re-send now, not after the timeout
             elif isinstance(frame, p.Query):
-                self._queue.append(_Msg(p.HELLO, (self.model, self.firmware, self.serial_no)))
-                self._queue.append(_Msg(p.STATUS, (self._status,)))
+                if out is not None:
+                    # Unacknowledged (e.g. the host restarted): send it again now, same seq,
+                    # with a fresh round of re-sends, before anything else.
+                    out.attempts = 0
+                    out.held = False
+                    out.deadline = 0.0
+                # HELLO then STATUS, unless they are already waiting their turn (just
+                # plugged in): one identification per connection.
+                if not ((out is not None and out.msg.type == p.HELLO)
+                        or any(m.type == p.HELLO for m in self._queue)):
+                    self._queue.append(_Msg(p.HELLO, (self.model, self.firmware,
+                                                      self.serial_no)))
+                    self._queue.append(_Msg(p.STATUS, (self._status,)))
 
 
 def _as_cards(cards: Iterable[Card | str]) -> list[Card]:

@@ -9,7 +9,6 @@ one re-entrant lock serialises them with the dealer's intents.
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -24,6 +23,7 @@ from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.users import PermissionDenied, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.hardware.events import (
+    FRAME_FAULTS,
     CardRead,
     ConnectionChanged,
     ConnectionState,
@@ -221,47 +221,108 @@ class TableService:
     # -- devices ---------------------------------------------------------------------------
 
     def attach(self, role: str, handle: Any) -> None:
-        """Adopt an open DeviceHandle whose events are sent to :meth:`on_device_event`."""
-        self.devices[role] = handle
+        """Adopt an open DeviceHandle whose events are sent to :meth:`on_device_event`.
+
+        Call it right after opening the device. The last frame of this device (by its id)
+        that the table took is read from the journal (the newest of its records that carries
+        a ``device_seq``) and handed to the driver (``expect_after``): a frame the device
+        sends again after a restart of the station is then acknowledged, not taken twice.
+        """
+        with self.lock:
+            self.devices[role] = handle
+            driver = getattr(handle, "driver", None)
+            device_id = getattr(driver, "device_id", None)
+            if device_id is None or not callable(getattr(handle, "expect_after", None)):
+                return
+            from sqlalchemy import select
+
+            from dealer_station.audit.schema import journal as j
+
+            actor = f"device:{handle.name}:{device_id}"
+            stmt = (select(j.c.table_id, j.c.seq, j.c.ts, j.c.actor, j.c.kind, j.c.round_no,
+                           j.c.payload, j.c.prev_hash, j.c.hash)
+                    .where(j.c.table_id == self.table_id, j.c.actor == actor,
+                           j.c.payload.contains('"device_seq"'))
+                    .order_by(j.c.seq.desc()).limit(1))
+            with self.journal.db.read() as conn:
+                found = list(self.journal.authentic(conn.execute(stmt)))
+            if not found or not isinstance(found[0].payload.get("device_seq"), int):
+                return
+            last = found[0].payload
+            card = last.get("card") if isinstance(last.get("card"), str) else None
+            handle.expect_after(last["device_seq"], card)
 
     def on_device_event(self, event: DeviceEvent) -> None:
-        """Entry point for driver callbacks (any thread)."""
+        """Entry point for driver callbacks (any thread). Returns once what the event says is
+        committed to the journal: the driver acknowledges the device's frame only then.
+
+        Raises when nothing could be journaled for a device's frame (the database refused),
+        so that the frame is not acknowledged and the device sends it again.
+        """
         with self.lock:
             try:
                 self._device_event(event)
             except Exception as exc:
                 # A fact that could not be accepted (the database refused, or a fault in the
-                # station itself) must not kill the reader thread: the round stops and the
-                # people at the table are told.
+                # station itself): the round stops (or the card is held) and the people at the
+                # table are told.
                 self.emit("error", message=f"{event.describe()}: {exc}")
-                if self.in_round() and self.halt is None:
-                    with contextlib.suppress(Exception):
+                seq = event.seq if isinstance(event, CardRead | DeviceStatus |
+                                              DeviceIdentified) or (
+                    isinstance(event, DeviceFault) and event.kind in FRAME_FAULTS) else None
+                extra = {"device_seq": seq} if seq is not None else {}
+                try:
+                    if self.in_round() and self.halt is None:
                         self.stop_round(f"could not process {event.describe()}: {exc}",
-                                        "station_error", "Call a supervisor.", STATION_ACTOR)
+                                        "station_error", "Call a supervisor.", STATION_ACTOR,
+                                        extra)
+                    elif isinstance(event, CardRead):
+                        self.record("card.held", {"card": event.card.code,
+                                                  "device": event.device, **extra,
+                                                  "note": f"could not be processed: {exc}"},
+                                    device_actor(event), self.round_no)
+                        self.emit("card.held", card=event.card)
+                    elif seq is not None:
+                        raise
+                except Exception:
+                    if seq is not None:
+                        raise    # nothing journaled: the device must send the frame again
 
     def _device_event(self, event: DeviceEvent) -> None:
         actor = device_actor(event)
         if isinstance(event, CardRead):
             self.card_from_device(event, actor)
         elif isinstance(event, DeviceFault):
+            # ``device_seq`` goes on the LAST record written for the device's frame (the one
+            # a restart resumes after, see attach), and only when the fault is the frame's
+            # whole outcome: a gap found on a card must not mark that card as taken.
+            halting = self.in_round() and self.halt is None
+            seq = ({"device_seq": event.seq}
+                   if event.kind in FRAME_FAULTS and event.seq is not None else {})
+            card = {"card": event.card.code if event.card else None}
             self.record("device.fault", {"device": event.device, "kind": event.kind.value,
-                                         "detail": event.detail,
-                                         "card": event.card.code if event.card else None},
+                                         "detail": event.detail, **card,
+                                         **({} if halting else seq)},
                         actor, self.round_no)
             self.emit("device.fault", device=event.device, kind=event.kind.value,
                       detail=event.detail)
-            if self.in_round() and self.halt is None:
+            if halting:
                 self.stop_round(f"{event.device}: {event.detail}", event.kind.value,
-                                self.remedy_for(event.kind.value), actor)
+                                self.remedy_for(event.kind.value), actor,
+                                {**card, **seq} if seq else None)
         elif isinstance(event, DeviceStatus):
             self.device_state[event.device] = event.state
-            self.record("device.status", {"device": event.device, "state": event.state},
+            halting = (event.state in HALTING_STATUSES and self.in_round()
+                       and self.halt is None)
+            seq = {"device_seq": event.seq}
+            self.record("device.status", {"device": event.device, "state": event.state,
+                                          **({} if halting else seq)},
                         actor, self.round_no)
             self.emit("device.status", device=event.device, state=event.state)
-            if event.state in HALTING_STATUSES and self.in_round() and self.halt is None:
+            if halting:
                 self.stop_round(f"{event.device} reports {event.state}", event.state.lower(),
                                 "Check the device, then a supervisor resumes or voids the "
-                                "round with a reason.", actor)
+                                "round with a reason.", actor, seq)
         elif isinstance(event, ConnectionChanged):
             self.device_state[event.device] = event.state.value
             kind = ("device.connected" if event.state is ConnectionState.CONNECTED
@@ -273,9 +334,12 @@ class TableService:
             self.emit("device.connection", device=event.device, state=event.state.value,
                       detail=event.detail)
         elif isinstance(event, DeviceIdentified):
+            resumed = ({"resumed_after": event.resumed_after}
+                       if event.resumed_after is not None else {})
             self.record("device.identified", {"device": event.device, "model": event.model,
                                               "firmware": event.firmware,
-                                              "serial_no": event.serial_no}, actor)
+                                              "serial_no": event.serial_no,
+                                              "device_seq": event.seq, **resumed}, actor)
             self.emit("device.identified", device=event.device, model=event.model)
 
     @staticmethod

@@ -413,9 +413,10 @@ class BourreTable(TableService):
             if self.in_round():
                 self.stop_round(f"{event.device} read {event.card.code}: {exc}",
                                 "impossible_card", self.remedy_for("impossible_card"), actor,
-                                {"card": event.card.code})
+                                {"card": event.card.code, "device_seq": event.seq})
             else:
                 self.record("card.held", {"card": event.card.code, "device": event.device,
+                                          "device_seq": event.seq,
                                           "note": f"no hand under way: {exc}"}, actor)
                 self.emit("card.held", card=event.card)
 

@@ -363,7 +363,7 @@ class LaPaireTable(TableService):
         except (CardError, ValueError) as exc:
             self.stop_round(f"{event.device} read {event.card.code}: {exc}",
                             "impossible_card", self.remedy_for("impossible_card"), actor,
-                            {"card": event.card.code})
+                            {"card": event.card.code, "device_seq": event.seq})
 
     def confirm_payout(self, stage: int, actor: str | None = None) -> bool:
         """The dealer has paid stage ``stage``. Returns True if this closed the round.
