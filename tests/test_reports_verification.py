@@ -64,7 +64,8 @@ def test_an_intact_chain_is_confirmed_in_parallel_ranges(report_journal: Journal
     fast, official, method = _both(report_journal)
     assert method == "ranges"
     assert fast == official
-    assert fast.ok and fast.checkpoints == 1   # type: ignore[attr-defined]
+    # one anchor per closed round and the shut-down checkpoint, each confirmed
+    assert fast.ok and fast.checkpoints > 1   # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("how", sorted(TAMPERING))

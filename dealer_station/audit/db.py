@@ -104,7 +104,7 @@ def _sqlite_events(engine: Engine) -> None:
         dbapi_conn.isolation_level = None
         cur = dbapi_conn.cursor()
         cur.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-        cur.execute("PRAGMA journal_mode = WAL")
+        _set_wal(cur)
         cur.execute("PRAGMA synchronous = FULL")
         cur.execute("PRAGMA foreign_keys = ON")
         cur.close()
@@ -113,6 +113,24 @@ def _sqlite_events(engine: Engine) -> None:
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get("sqlite_immediate", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def _set_wal(cur: Any) -> None:
+    """Switch to WAL. On a new file opened by several connections at once the switch can find
+    the file locked without SQLite's busy handler waiting, so it is retried for as long as the
+    busy timeout allows."""
+    import sqlite3
+    import time
+
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cur.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _prepare_sqlite_file(url: URL, shown: str, *, create: bool) -> None:
