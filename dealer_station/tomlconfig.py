@@ -36,14 +36,30 @@ class ConfigError(StationError):
 def load_toml(path: Path | str) -> dict[str, Any]:
     p = Path(path)
     try:
-        with p.open("rb") as fh:
-            return tomllib.load(fh)
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise ConfigError(str(p), "", "file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(str(p), "", "is a folder, not a file") from None
+    except OSError as exc:
+        raise ConfigError(str(p), "", f"cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ConfigError(str(p), "", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at line "
+                                      f"{line}, column {column} (TOML files are UTF-8; save it "
+                                      f"as UTF-8)") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(p), "", f"not valid TOML ({exc})") from None
-    except OSError as exc:
-        raise ConfigError(str(p), "", f"cannot be read ({exc.strerror})") from None
+    except RecursionError:
+        raise ConfigError(str(p), "", "not valid TOML (nested too deeply)") from None
+    except ValueError:  # a number of thousands of digits: Python refuses to convert it
+        raise ConfigError(str(p), "", "holds a number too long to read (thousands of "
+                                      "digits); no setting needs one") from None
 
 
 class Section:
@@ -95,9 +111,12 @@ class Section:
         value = self._get(name, default, default is None)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(name, f"must be a whole number, got {value!r}")
-        if minimum is not None and value < minimum:
+        if minimum is not None and maximum is not None:
+            if not minimum <= value <= maximum:
+                raise self.error(name, f"must be from {minimum} to {maximum}, got {value}")
+        elif minimum is not None and value < minimum:
             raise self.error(name, f"must be at least {minimum}, got {value}")
-        if maximum is not None and value > maximum:
+        elif maximum is not None and value > maximum:
             raise self.error(name, f"must be at most {maximum}, got {value}")
         return value
 

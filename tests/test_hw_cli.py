@@ -104,3 +104,18 @@ def test_monitor_refuses_a_bad_url_and_lists_ports() -> None:
     assert bad.returncode == 2 and "cannot be used" in bad.stderr
     listing = cli("devices")
     assert listing.returncode == 0 and listing.stdout.strip()
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--device-id", "bad id!"], "--device-id 'bad id!': a device id is 1-16 letters"),
+    (["--device-id", "ANY"], "(and not ANY)"),
+    (["--baud", "1234"], "--baud 1234: must be one of"),
+    (["--count", "0"], "--count 0: must be at least 1"),
+    (["--seconds", "-1"], "--seconds -1: must be above 0"),
+])
+def test_monitor_refuses_bad_arguments_before_opening_anything(args: list[str],
+                                                               says: str) -> None:
+    bad = cli("devices", "--watch", "sim://shoe", *args)
+    assert bad.returncode == 2, bad.stdout + bad.stderr
+    assert bad.stderr.startswith("dealer-station devices: error: ") and says in bad.stderr
+    assert "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1

@@ -457,9 +457,23 @@ _RECORD_COLUMNS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round
                    J.c.prev_hash, J.c.hash)
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
 def _record(row: Sequence[Any]) -> Record:
     t, seq, ts, actor, kind, round_no, payload, prev_hash, h = row
-    return Record(t, seq, ts, actor, kind, round_no, json.loads(payload), prev_hash, h)
+    # The station writes every payload as a canonical JSON object: anything else (text that
+    # is not JSON, NaN or Infinity, a bare number) was put there by someone else.
+    try:
+        decoded = json.loads(payload, parse_constant=_no_constant)
+    except (TypeError, ValueError, RecursionError):
+        decoded = None
+    if not isinstance(decoded, dict):
+        raise JournalTampered(f"table {t} record {seq} ({kind}): its payload is not a JSON "
+                              f"object, so the station did not write it; run "
+                              f"`dealer-station audit verify`")
+    return Record(t, seq, ts, actor, kind, round_no, decoded, prev_hash, h)
 
 
 def _kind_filter(kinds: Iterable[str]) -> ColumnElement[bool]:
@@ -685,7 +699,7 @@ class Journal:
             conds.append(J.c.ts < iso_utc(until))
         stmt = select(*_RECORD_COLUMNS).where(*conds).order_by(J.c.ts, J.c.table_id, J.c.seq)
         with self.db.read() as conn:
-            return [_record(r) for r in conn.execute(stmt)]
+            return list(self.authentic(conn.execute(stmt)))
 
     # Rounds, meters and configuration versions are read from chained records whose keyed
     # hash is checked as they are read (projections.py says how); the tables beside the chain

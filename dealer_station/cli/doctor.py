@@ -180,7 +180,10 @@ def check_config(conf: Path, devices_file: Path, *, named: bool = False
         try:
             value = load(path)
         except Exception as exc:  # ConfigError and anything a loader raises: report, go on
-            return Check("config", FAIL, f"{exc}"), None
+            text = str(exc) or type(exc).__name__
+            if not text.startswith(str(path)):  # every failure names its file
+                text = f"{path}: {text}"
+            return Check("config", FAIL, text), None
         return Check("config", OK, f"{path}: valid ({good(value)})"), value
 
     yield attempt(LAPAIRE_FILE, conf / LAPAIRE_FILE, load_lapaire_config,

@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import math
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -91,6 +93,100 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
+class _Unreadable(ValueError):
+    """A line that is JSON by its grammar but holds a value this command cannot take in and
+    echo back as strict JSON (a number out of range, half of a UTF-16 surrogate pair)."""
+
+
+#: Longest whole number read: Python's own limit on converting digits to an int.
+MAX_INT_DIGITS = 4300
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: a double cannot hold it; echoed it would be Infinity
+        raise _Unreadable(f"the number {_clip(text)} is out of range: a JSON number here must "
+                          f"be less than about 1.8e308 in size")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text) - (text[0] == "-")
+    if digits > MAX_INT_DIGITS:
+        raise _Unreadable(f"a whole number of {digits} digits is too long: at most "
+                          f"{MAX_INT_DIGITS} digits are read")
+    return int(text)
+
+
+def _clip(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width] + "..."
+
+
+#: A ``\uD800``-``\uDFFF`` escape or such a character: only then is a record searched.
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The first string (key or value) in ``value`` holding a lone surrogate, else None.
+    JSON's ``\\ud800`` escape parses to one, but it is not a character: it cannot be written
+    as UTF-8, so it cannot be echoed back."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def read_line(text: str) -> Any:
+    """One input line as JSON. Raises ValueError (``_Unreadable`` for a value out of range),
+    json.JSONDecodeError or RecursionError."""
+    record = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float,
+                        parse_int=_bounded_int)
+    if _SURROGATE_HINT.search(text):
+        bad = _lone_surrogate(record)
+        if bad is not None:
+            where = _SURROGATE.search(bad)
+            assert where is not None
+            code = f"\\u{ord(where.group()):04x}"
+            raise _Unreadable(f"a string holds {code}, half of a UTF-16 surrogate pair, which "
+                              f"is not a character")
+    return record
+
+
+#: Characters that JSON lets stand unescaped in a string but that many line readers (Python's
+#: ``str.splitlines``, older JavaScript) take for a line break: always written escaped, so that
+#: one answer is always one line.
+_LINE_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def encode_answer(answer: dict[str, Any], number: int) -> tuple[str, bool]:
+    """``answer`` as one line of strict JSON (UTF-8, no NaN or Infinity), and whether it is an
+    error line. An answer that cannot be written so becomes an error line for its input line."""
+    try:
+        text = json.dumps(answer, ensure_ascii=False, allow_nan=False)
+        if _SURROGATE.search(text):
+            raise ValueError("it holds half of a UTF-16 surrogate pair")
+    except RecursionError:
+        why = "it is nested too deeply"
+    except (ValueError, TypeError) as exc:
+        why = str(exc)
+    else:
+        if _LINE_BREAKS.search(text):
+            text = _LINE_BREAKS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+        return text, "error" in answer
+    fallback = {"round_id": None, "line": number,
+                "error": f"line {number}: the answer cannot be written as JSON ({why})"}
+    return json.dumps(fallback, ensure_ascii=False), True
+
+
 def settle_stream(lines: TextIO, out: TextIO, dispatcher: _Dispatcher) -> int:
     """Settle every line of ``lines`` onto ``out``; return how many lines failed."""
     failed = 0
@@ -98,26 +194,30 @@ def settle_stream(lines: TextIO, out: TextIO, dispatcher: _Dispatcher) -> int:
         answer: dict[str, Any]
         text = line.rstrip("\r\n")
         why = None
+        problem = "not valid JSON"
         try:
-            record = json.loads(text, parse_constant=_no_constant)
+            record = read_line(text)
         except json.JSONDecodeError as exc:
             why = "empty line" if not text.strip() else f"{exc.msg} at column {exc.colno}"
+        except _Unreadable as exc:
+            problem, why = "cannot be read", str(exc)
         except ValueError as exc:
             why = str(exc)
         except RecursionError:
             why = "nested too deeply"
         if why is not None:
             answer = {"round_id": None, "line": number,
-                      "error": f"line {number}: not valid JSON ({why})"}
+                      "error": f"line {number}: {problem} ({why})"}
         elif isinstance(record, dict):
             answer = dispatcher.settle(record)
         else:
             answer = {"round_id": None, "line": number,
                       "error": f"line {number}: a round must be a JSON object, got "
                                f"{type(record).__name__}"}
-        if "error" in answer:
+        encoded, is_error = encode_answer(answer, number)
+        if is_error:
             failed += 1
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.write(encoded + "\n")
         out.flush()  # a driving program may wait for each answer before sending the next round
     return failed
 

@@ -8,6 +8,7 @@ finishes the round the journal left open, exactly where it stopped.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,35 @@ def run(args: argparse.Namespace) -> int:
 
     if args.rounds < 1:
         raise StationError(f"--rounds must be at least 1, got {args.rounds}")
+    _refuse_memory_database(args.db or os.environ.get("DEALER_STATION_DB"))
     with open_store(args) as store:
         return _simulate(args, store.journal)
+
+
+def _refuse_memory_database(url: str | None) -> None:
+    """An in-memory SQLite journal cannot be simulated into: the simulated devices journal
+    from their own threads, each of which would see a new, empty database, and whatever was
+    written would vanish when the command ends."""
+    from dealer_station.errors import StationError
+
+    if not url:
+        return
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return  # open_store reports a URL it cannot read
+    if parsed.get_backend_name() != "sqlite":
+        return
+    database = parsed.database or ""
+    if database in ("", ":memory:") or parsed.query.get("mode") == "memory" \
+            or database.startswith("file::memory:"):
+        raise StationError(f"--db {url}: an in-memory SQLite database cannot hold a "
+                           f"simulation (the simulated devices write from their own threads, "
+                           f"and it would vanish when the command ends); give a file, e.g. "
+                           f"--db sqlite:////tmp/journal.db")
 
 
 def _simulate(args: argparse.Namespace, journal: Journal) -> int:

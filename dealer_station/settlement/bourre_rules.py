@@ -22,6 +22,12 @@ DEFAULT_PROFILE = "tournament"
 DECK_PLAYER_LIMIT = 10
 HAND_SIZE = 5
 TRICKS = 5
+#: The ranges every number in a profile must keep (docs/bourre.md, "Ranges"): any count of
+#: chips (ante, stay chip, caps, drop, starting chips) is at most MAX_CHIPS.
+MAX_CHIPS = 1_000_000_000
+#: A session lasts at most a day.
+MAX_SESSION_MINUTES = 24 * 60
+MAX_TAGS_TO_ELIMINATE = 100
 
 
 class ProfileError(ValueError):
@@ -160,38 +166,45 @@ class BourreProfile:
         need(self.min_players <= self.max_players <= DECK_PLAYER_LIMIT, "max_players",
              f"must be from min_players ({self.min_players}) to {DECK_PLAYER_LIMIT}, "
              f"got {self.max_players}")
-        need(self.ante >= 1, "ante", f"must be at least 1, got {self.ante}")
-        need(self.stay_chips >= 1, "stay_chips", f"must be at least 1, got {self.stay_chips}")
+        need(1 <= self.ante <= MAX_CHIPS, "ante",
+             f"must be from 1 to {MAX_CHIPS}, got {self.ante}")
+        need(1 <= self.stay_chips <= MAX_CHIPS, "stay_chips",
+             f"must be from 1 to {MAX_CHIPS}, got {self.stay_chips}")
         need(0 <= self.draw_limit <= HAND_SIZE, "draw_limit",
              f"must be from 0 to {HAND_SIZE}, got {self.draw_limit}")
         need(1 <= self.min_staying <= self.min_players, "min_staying",
              f"must be from 1 to min_players ({self.min_players}), got {self.min_staying}")
-        need(self.large_table >= 2, "large_table", f"must be at least 2, got {self.large_table}")
+        need(2 <= self.large_table <= DECK_PLAYER_LIMIT, "large_table",
+             f"must be from 2 to {DECK_PLAYER_LIMIT}, got {self.large_table}")
         need(1 <= self.min_staying_large_table <= self.large_table, "min_staying_large_table",
              f"must be from 1 to large_table ({self.large_table}), "
              f"got {self.min_staying_large_table}")
-        need(self.bourre_penalty_cap is None or self.bourre_penalty_cap >= 1,
-             "bourre_penalty_cap", f"must be at least 1 or \"none\", got "
+        need(self.bourre_penalty_cap is None or 1 <= self.bourre_penalty_cap <= MAX_CHIPS,
+             "bourre_penalty_cap", f"must be from 1 to {MAX_CHIPS} or \"none\", got "
              f"{self.bourre_penalty_cap}")
-        need(self.house_drop >= 0, "house.drop", f"must not be negative, got {self.house_drop}")
+        need(0 <= self.house_drop <= MAX_CHIPS, "house.drop",
+             f"must be from 0 to {MAX_CHIPS}, got {self.house_drop}")
         need(0 <= self.house_percent <= 100, "house.percent",
              f"must be from 0 to 100, got {self.house_percent}")
-        need(self.house_cap is None or self.house_cap >= 1, "house.cap",
-             f"must be at least 1 or \"none\", got {self.house_cap}")
+        need(self.house_cap is None or 1 <= self.house_cap <= MAX_CHIPS, "house.cap",
+             f"must be from 1 to {MAX_CHIPS} or \"none\", got {self.house_cap}")
         if self.house_collection is HouseCollection.DROP:
             need(self.house_drop >= 1, "house.drop",
                  "must be at least 1 when collection is \"drop\"")
         if self.house_collection is HouseCollection.PERCENT:
             need(self.house_percent >= 1, "house.percent",
                  "must be at least 1 when collection is \"percent\"")
-        need(self.session_chips >= 1, "session.starting_chips",
-             f"must be at least 1, got {self.session_chips}")
-        need(self.session_minutes >= 1, "session.minutes",
-             f"must be at least 1, got {self.session_minutes}")
-        need(self.tags_to_eliminate >= 1, "session.tags_to_eliminate",
-             f"must be at least 1, got {self.tags_to_eliminate}")
+        need(1 <= self.session_chips <= MAX_CHIPS, "session.starting_chips",
+             f"must be from 1 to {MAX_CHIPS}, got {self.session_chips}")
+        need(1 <= self.session_minutes <= MAX_SESSION_MINUTES, "session.minutes",
+             f"must be from 1 to {MAX_SESSION_MINUTES}, got {self.session_minutes}")
+        need(1 <= self.tags_to_eliminate <= MAX_TAGS_TO_ELIMINATE, "session.tags_to_eliminate",
+             f"must be from 1 to {MAX_TAGS_TO_ELIMINATE}, got {self.tags_to_eliminate}")
         sizes = {size for size, _ in self.winners}
-        for size in range(self.min_players, self.max_players + 1):
+        # Only the sizes a deck can seat: out-of-range player counts are reported above, and
+        # a range built from them could hold millions of sizes.
+        for size in range(max(self.min_players, 2),
+                          min(self.max_players, DECK_PLAYER_LIMIT) + 1):
             need(size in sizes, "session.winners",
                  f"needs a count for a table of {size} (every size from min_players to "
                  f"max_players)")
@@ -249,8 +262,8 @@ def _cap(section: Section, name: str, default: int | None) -> int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise section.error(name, f"must be a whole number or \"none\", got {value!r}")
-    if value < 1:
-        raise section.error(name, f"must be at least 1 or \"none\", got {value}")
+    if not 1 <= value <= MAX_CHIPS:
+        raise section.error(name, f"must be from 1 to {MAX_CHIPS} or \"none\", got {value}")
     return value
 
 
@@ -271,23 +284,31 @@ def parse_bourre_profile(name: str, data: Mapping[str, Any], file: str,
         except ValueError:
             raise winners_sec.error(size_text, "must be a table size (a whole number of "
                                                "players)") from None
-        winners.append((size, winners_sec.int(size_text, minimum=1)))
+        if not 2 <= size <= DECK_PLAYER_LIMIT:
+            raise winners_sec.error(size_text, f"a table size must be from 2 to "
+                                               f"{DECK_PLAYER_LIMIT} players, got {size}")
+        winners.append((size, winners_sec.int(size_text, minimum=1, maximum=size - 1)))
     winners_sec.finish()
     try:
         profile = BourreProfile(
             name=name,
             description=sec.str("description", base.description),
-            min_players=sec.int("min_players", base.min_players),
-            max_players=sec.int("max_players", base.max_players),
-            ante=sec.int("ante", base.ante),
+            min_players=sec.int("min_players", base.min_players, minimum=2,
+                                maximum=DECK_PLAYER_LIMIT),
+            max_players=sec.int("max_players", base.max_players, minimum=2,
+                                maximum=DECK_PLAYER_LIMIT),
+            ante=sec.int("ante", base.ante, minimum=1, maximum=MAX_CHIPS),
             second_ante=sec.bool("second_ante", base.second_ante),
-            stay_chips=sec.int("stay_chips", base.stay_chips),
+            stay_chips=sec.int("stay_chips", base.stay_chips, minimum=1, maximum=MAX_CHIPS),
             dealer_antes_for_all=sec.bool("dealer_antes_for_all", base.dealer_antes_for_all),
-            draw_limit=sec.int("draw_limit", base.draw_limit),
-            min_staying=sec.int("min_staying", base.min_staying),
+            draw_limit=sec.int("draw_limit", base.draw_limit, minimum=0, maximum=HAND_SIZE),
+            min_staying=sec.int("min_staying", base.min_staying, minimum=1,
+                                maximum=DECK_PLAYER_LIMIT),
             min_staying_large_table=sec.int("min_staying_large_table",
-                                            base.min_staying_large_table),
-            large_table=sec.int("large_table", base.large_table),
+                                            base.min_staying_large_table, minimum=1,
+                                            maximum=DECK_PLAYER_LIMIT),
+            large_table=sec.int("large_table", base.large_table, minimum=2,
+                                maximum=DECK_PLAYER_LIMIT),
             bourre_penalty_cap=_cap(sec, "bourre_penalty_cap", base.bourre_penalty_cap),
             lead_highest_trump_with_ace_king_queen=sec.bool(
                 "lead_highest_trump_with_ace_king_queen",
@@ -300,13 +321,15 @@ def parse_bourre_profile(name: str, data: Mapping[str, Any], file: str,
             house_collection=HouseCollection(house.str(
                 "collection", base.house_collection.value,
                 choices=tuple(h.value for h in HouseCollection))),
-            house_drop=house.int("drop", base.house_drop, minimum=0),
+            house_drop=house.int("drop", base.house_drop, minimum=0, maximum=MAX_CHIPS),
             house_percent=house.int("percent", base.house_percent, minimum=0, maximum=100),
             house_cap=_cap(house, "cap", base.house_cap),
-            session_chips=session.int("starting_chips", base.session_chips, minimum=1),
-            session_minutes=session.int("minutes", base.session_minutes, minimum=1),
+            session_chips=session.int("starting_chips", base.session_chips, minimum=1,
+                                      maximum=MAX_CHIPS),
+            session_minutes=session.int("minutes", base.session_minutes, minimum=1,
+                                        maximum=MAX_SESSION_MINUTES),
             tags_to_eliminate=session.int("tags_to_eliminate", base.tags_to_eliminate,
-                                          minimum=1),
+                                          minimum=1, maximum=MAX_TAGS_TO_ELIMINATE),
             winners=tuple(sorted(winners)) if winners_given else base.winners,
         )
     except ProfileError as exc:

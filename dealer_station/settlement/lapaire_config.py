@@ -55,8 +55,17 @@ HAND_LABELS: dict[str, str] = {
     "pair": "Pair",
 }
 
-_ODDS_RE = re.compile(r"^\s*(\d+)\s*(?:to|:)\s*(\d+)\s*$", re.IGNORECASE)
-_PERCENT_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*%\s*$")
+_ODDS_RE = re.compile(r"^\s*([0-9]+)\s*(?:to|:)\s*([0-9]+)\s*$", re.IGNORECASE)
+_PERCENT_RE = re.compile(r"^\s*([0-9]{1,3}(?:\.[0-9]{1,6})?)\s*%\s*$")
+
+#: The ranges every number in a table file must keep (docs/lapaire.md, "Ranges"). A limit or
+#: a chip is at most MAX_AMOUNT minor units and a price at most MAX_ODDS_TERM to 1, so the
+#: largest win (10**18) still fits a signed 64-bit meter.
+MAX_AMOUNT = 1_000_000_000_000
+#: Each term of a price "WIN to STAKE" is from 1 to this.
+MAX_ODDS_TERM = 1_000_000
+#: Minor units in one unit of the currency (100 for cents).
+MAX_MINOR_UNITS = 1_000_000
 _CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 
 
@@ -98,13 +107,22 @@ class Odds:
         if isinstance(value, int):
             if value < 1:
                 raise ValueError(f"odds must be positive, got {value}")
+            if value > MAX_ODDS_TERM:
+                raise ValueError(f"odds must be from 1 to {MAX_ODDS_TERM} to 1, got {value}")
             return cls(value, 1)
         if isinstance(value, str):
             m = _ODDS_RE.match(value)
             if m:
-                win, stake = int(m.group(1)), int(m.group(2))
+                terms = m.group(1, 2)
+                if any(len(t.lstrip("0")) > len(str(MAX_ODDS_TERM)) for t in terms):
+                    win = stake = MAX_ODDS_TERM + 1  # too many digits: out of range below
+                else:
+                    win, stake = int(terms[0]), int(terms[1])
                 if win < 1 or stake < 1:
                     raise ValueError(f"odds must be positive, got {value!r}")
+                if win > MAX_ODDS_TERM or stake > MAX_ODDS_TERM:
+                    raise ValueError(f"each term of the odds must be from 1 to "
+                                     f"{MAX_ODDS_TERM}, got {value!r}")
                 return cls(win, stake)
         raise ValueError(f"must be odds such as \"12 to 1\", got {value!r}")
 
@@ -379,7 +397,8 @@ def _parse_percent(sec: Section, name: str) -> Fraction:
         raise sec.error(name, f"must be a percentage as text, e.g. \"15%\", got {raw!r}")
     m = _PERCENT_RE.match(raw)
     if not m:
-        raise sec.error(name, f"must be a percentage such as \"15%\" or \"12.5%\", got {raw!r}")
+        raise sec.error(name, f"must be a percentage such as \"15%\" or \"12.5%\" (at most "
+                              f"6 decimals), got {raw!r}")
     value = Fraction(m.group(1)) / 100
     if not 0 < value < 1:
         raise sec.error(name, f"must be above 0% and below 100%, got {raw!r}")
@@ -401,8 +420,8 @@ def _odds(sec: Section, name: str, default: Odds | None = None) -> Odds:
 
 def _limits(sec: Section) -> Limits:
     # Annotated: tomlconfig's getters are named int/str/bool, which confuses type checkers.
-    lo: int = sec.positive_int("min")
-    hi: int = sec.positive_int("max")
+    lo: int = sec.int("min", minimum=1, maximum=MAX_AMOUNT)
+    hi: int = sec.int("max", minimum=1, maximum=MAX_AMOUNT)
     if hi < lo:
         raise sec.error("max", f"must be at least min ({lo}), got {hi}")
     return Limits(lo, hi)
@@ -479,12 +498,12 @@ def _money(sec: Section) -> Money:
     if not _CURRENCY_RE.match(currency):
         raise sec.error("currency", f"must be a three-letter currency code such as \"USD\", "
                                     f"got {currency!r}")
-    minor = sec.positive_int("minor_units")
+    minor = sec.int("minor_units", minimum=1, maximum=MAX_MINOR_UNITS)
     chips = sec.list("chips")
     for c in chips:
-        if isinstance(c, bool) or not isinstance(c, int) or c < 1:
-            raise sec.error("chips", f"chip values must be positive whole numbers of minor "
-                                     f"units, got {c!r}")
+        if isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= MAX_AMOUNT:
+            raise sec.error("chips", f"chip values must be whole numbers of minor units from 1 "
+                                     f"to {MAX_AMOUNT}, got {c!r}")
     if len(set(chips)) != len(chips):
         raise sec.error("chips", "lists a chip value twice")
     if not chips:
