@@ -312,3 +312,18 @@ def test_bad_timeout_is_refused_without_a_traceback(site: Site,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert main(site.args("--timeout", "0")) == 2
     assert "--timeout must be above 0" in capsys.readouterr().err
+
+
+def test_a_configuration_row_the_chain_never_made_fails_the_journal_check(
+        site: Site, emulators: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """doctor proves what `audit verify` proves, the tables beside the chain included."""
+    with sqlite3.connect(site.db_file) as conn:
+        conn.execute("INSERT INTO config_versions (table_id, version, game, content, "
+                     "created_at, created_by, reason) VALUES ('T1', 'f00d', 'lapaire', '{}', "
+                     "'2099-01-01T00:00:00+00:00', 'mallory', 'odds')")
+    status, out = doctor(site, capsys)
+    assert status == 1, out
+    assert "table T1: ok, 3 records" in line(out, "journal", "ok")
+    failed = line(out, "journal", "FAIL")
+    assert "table T1: projection FAILED: " in failed and "f00d" in failed
+    assert "checks FAILED (journal)" in out

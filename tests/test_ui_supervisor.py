@@ -81,3 +81,23 @@ def test_tampering_is_reported_by_verify(qtbot: Any, window: MainWindow,
     click(qtbot, sup.verify_button)
     assert "has been altered" in sup.verify_result.text()
     assert "FAILED" in sup.verify_result.text()
+
+
+def test_verify_on_screen_names_an_edited_round_row_and_a_raised_role(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """The screen proves what `audit verify` proves: the rounds projection and the users."""
+    play_round(station, ["KH", "2C", "9D"])
+    from sqlalchemy import text
+    with station.journal.db.write() as conn:
+        conn.execute(text("UPDATE rounds SET dealer = 'mallory/dealer' WHERE table_id = 'T1'"))
+        conn.execute(text("UPDATE users SET role = 'operator' WHERE user_id = 'dealer'"))
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    sup.tabs.setCurrentIndex(4)
+    click(qtbot, sup.verify_button)
+    shown = sup.verify_result.text()
+    assert "has been altered" in shown
+    assert "table T1: projection FAILED: " in shown and "mallory/dealer" in shown
+    assert "users: projection FAILED: user dealer: role is &#x27;operator&#x27;" in shown
+    verify = [r for r in station.journal.records(station.table_id) if r.kind == "verify"]
+    assert verify[-1].payload["ok"] and verify[-1].payload["projections_ok"] is False

@@ -152,6 +152,7 @@ def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from dealer_station.audit.whole_check import check_everything
     from dealer_station.errors import StationError
 
     with open_store(args, write=False) as store:
@@ -162,30 +163,13 @@ def run_verify(args: argparse.Namespace) -> int:
             if args.table not in known:
                 raise StationError(f"no table {args.table!r} in the journal at {store.db.url} "
                                    f"(tables: {', '.join(sorted(known)) or 'none'})")
-        results = journal.verify(args.table)
-        ok = all(r.ok for r in results)
-        for problem in journal.anchor_problems:
-            ok = ok and not problem.forged
-            print(f"anchor file {journal.anchor_path}: "
-                  f"{'FAILED' if problem.forged else 'warning'}: {problem}")
+        check = check_everything(journal, args.table)
+        results = check.results
         if not results:
             print(f"no tables in the journal at {store.db.url}")
-        for result in results:
-            print(result)
-            disagreements = projection_problems(store, result.table_id)
-            for d in disagreements[:PROJECTION_LINES]:
-                print(f"table {result.table_id}: projection FAILED: {d}")
-            if len(disagreements) > PROJECTION_LINES:
-                print(f"table {result.table_id}: ... and {len(disagreements) - PROJECTION_LINES}"
-                      f" more projection row(s) that disagree with the journal")
-            if not disagreements and result.ok:
-                print(f"table {result.table_id}: projections agree with the journal")
-            ok = ok and not disagreements
-        if args.table is None:
-            users = users_projection_problems(store)
-            for p in users:
-                print(f"users: projection FAILED: {p}")
-            ok = ok and not users
+        for finding in check.findings:
+            print(finding)
+        ok = check.ok
         if args.record:
             actor = args.actor or default_actor()
             for r in results:
@@ -193,24 +177,6 @@ def run_verify(args: argparse.Namespace) -> int:
                     "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
                     "bad_seq": r.bad_seq, "problem": r.problem}, actor)
     return 0 if ok else 1
-
-
-#: How many disagreeing projection rows verify prints per table (the first ones).
-PROJECTION_LINES = 5
-
-
-def projection_problems(store: Store, table_id: str) -> list[str]:
-    """Every projection row of a table that the chain does not establish."""
-    return [str(d) for d in store.journal.check_projections(table_id)]
-
-
-def users_projection_problems(store: Store) -> list[str]:
-    from dealer_station.audit.users import Users
-
-    check = getattr(Users, "check_projection", None)
-    if check is None:
-        return []
-    return [str(p) for p in check(Users(store.journal))]
 
 
 # --- new-key --------------------------------------------------------------------------------

@@ -343,6 +343,7 @@ def check_database(url_arg: str | None) -> tuple[Check, Database | None]:
 def check_journal(db: Database | None, key: JournalKey | None, *,
                   database_skipped: bool = False) -> Iterator[Check]:
     from dealer_station.audit.journal import Journal
+    from dealer_station.audit.whole_check import check_everything
 
     if database_skipped:
         yield Check("journal", WARN, "skipped with the database check")
@@ -353,19 +354,20 @@ def check_journal(db: Database | None, key: JournalKey | None, *,
                                      f"above)")
         return
     try:
-        results = Journal(db, key).verify()
+        check = check_everything(Journal(db, key))
     except Exception as exc:
         yield Check("journal", FAIL, f"cannot be read: {exc}")
         return
-    if not results:
+    if not check.results:
         yield Check("journal", OK, "empty (no records yet)")
         return
-    for r in results:
-        if r.ok:
-            yield Check("journal", OK, str(r))
+    for f in check.findings:
+        if f.ok:
+            yield Check("journal", WARN if f.warning else OK, str(f))
         else:
-            yield Check("journal", FAIL, f"{r}. Keep this database as it is and call the "
-                                         f"operator: the journal has been altered or damaged")
+            yield Check("journal", FAIL, f"{f}. Keep this database as it is and call the "
+                                         f"operator: the journal, or a table the station acts "
+                                         f"on, has been altered or damaged")
 
 
 # --- devices --------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import STATION_STREAM, User
+from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
 from dealer_station.table.base import Change, TableService
 from dealer_station.ui import theme
@@ -345,20 +346,25 @@ class SupervisorScreen(QWidget):
         if user is None:
             self.verify_result.setText("Sign in first.")
             return
-        results = self.journal.verify()
+        # The same findings as `audit verify`: chains, anchors, projections and users.
+        check = check_everything(self.journal)
         lines = []
-        for r in results:
-            colour = theme.GOOD if r.ok else theme.BAD
-            lines.append(f"<span style='color:{colour}'>{'✔' if r.ok else '✘'}</span> "
-                         f"{escape(str(r))}")
+        for f in check.findings:
+            colour = theme.GOOD if f.ok and not f.warning else theme.BAD
+            lines.append(f"<span style='color:{colour}'>{'✔' if f.ok else '✘'}</span> "
+                         f"{escape(str(f))}")
+        for r in check.results:
+            scope_ok = all(f.ok for f in check.findings if f.scope == f"table {r.table_id}")
             with self.table.lock:  # one writer on the table's chain at a time
                 self.journal.append(r.table_id, "verify", {
                     "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
-                    "bad_seq": r.bad_seq, "problem": r.problem}, user.actor)
-        ok = all(r.ok for r in results)
+                    "bad_seq": r.bad_seq, "problem": r.problem,
+                    "projections_ok": scope_ok}, user.actor)
+        ok = check.ok
         head = ("<b>The journal is intact.</b>" if ok else
-                f"<b style='color:{theme.BAD}'>The journal has been altered: see below. "
-                f"Call the operator and keep this station's database as it is.</b>")
+                f"<b style='color:{theme.BAD}'>The journal, or a table the station acts on, "
+                f"has been altered: see below. Call the operator and keep this station's "
+                f"database as it is.</b>")
         self.verify_result.setText(head + "<br>" + "<br>".join(lines))
 
     # -- following -------------------------------------------------------------------------
