@@ -91,8 +91,17 @@ def test_verify_on_screen_names_an_edited_round_row_and_a_raised_role(
     with station.journal.db.write() as conn:
         conn.execute(text("UPDATE rounds SET dealer = 'mallory/dealer' WHERE table_id = 'T1'"))
         conn.execute(text("UPDATE users SET role = 'operator' WHERE user_id = 'dealer'"))
+        conn.execute(text("UPDATE meters SET paid = 0, house_win = wagered "
+                          "WHERE table_id = 'T1'"))
     sign_in(qtbot, window, "super", "2222")
     sup = window.screens["supervisor"]
+    sup.tabs.setCurrentIndex(3)     # the meters shown are the chain's, not the edited table's
+    qtbot.waitUntil(lambda: sup.meters_model.rowCount() > 0, timeout=WAIT_MS)
+    m = sup.meters_model
+    assert m.data(m.index(0, MetersModel.METER)) == "total"
+    assert m.data(m.index(0, MetersModel.PAID)) != "0.00"
+    paid = station.journal.meters_from_chain("T1")["total"].paid
+    assert paid > 0 and m.data(m.index(0, MetersModel.PAID)) == f"{paid / 100:,.2f}"
     sup.tabs.setCurrentIndex(4)
     click(qtbot, sup.verify_button)
     shown = sup.verify_result.text()

@@ -306,7 +306,9 @@ class SupervisorScreen(QWidget):
 
     def refresh_meters(self) -> None:
         self.meters_model.money = self._money()
-        meters = self.journal.meters(self.table.table_id)
+        # The meters as the chain sums them (from the newest checkpoint that carries them),
+        # never the stored meters table, which anyone with the database could edit.
+        meters = self.journal.proven_state(self.table.table_id, since_checkpoint=True).meters
         self.meters_model.set_rows(sorted(meters.values(),
                                           key=lambda m: (m.meter != "total", m.meter)))
 
