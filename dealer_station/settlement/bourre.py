@@ -27,7 +27,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import TypeAlias, TypeVar
 
-from dealer_station.cards import Card, Suit
+from dealer_station.cards import BOURRE_DECK, Card, Suit
 from dealer_station.errors import StationError
 from dealer_station.settlement.bourre_play import (
     PlayRule,
@@ -377,6 +377,12 @@ class BourreHand:
     def discard_pile(self) -> tuple[Card, ...]:
         """Discards not yet dealt out again in the draw."""
         return tuple(self._discard_pool)
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards nobody has been dealt or has drawn yet, in deck order: what the stock's
+        next cards can be. (A shoe restarted mid-hand is loaded with these.)"""
+        return tuple(c for c in BOURRE_DECK.cards() if c not in self._seen)
 
     @property
     def stock_left(self) -> int:

@@ -48,7 +48,11 @@ class _Waiter:
 
 def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Random,
               waiter: _Waiter, elapsed: float) -> None:
-    """Play the table's hand under way (or a new one) to its end through the devices."""
+    """Play the table's hand under way (or a new one) to its end through the devices.
+
+    A hand under way was left by a station that stopped (a crash, a kill): the simulated shoe
+    is new, so it is loaded with the cards the hand can still be dealt, in every phase."""
+    resumed = table.hand is not None
     if table.hand is None:
         table.start_hand(elapsed=elapsed)
     hand = table.hand
@@ -60,11 +64,15 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
         sim_shoe.set_order([c for c in BOURRE_DECK.shuffled(rng) if c not in held])
         while hand.phase is Phase.DEAL:
             waiter.send(sim_shoe.deal)
+    elif resumed and hand.phase in (Phase.DECISIONS, Phase.DRAW):
+        # The stock is what nobody has seen yet (the new shoe's own order holds dealt cards).
+        sim_shoe.set_order(rng.sample(hand.unseen, len(hand.unseen)))
     while hand.phase is Phase.DECISIONS:
         seat = hand.to_act
         assert seat is not None
         stay = hand.can_stay(seat) and (not hand.can_fold(seat) or rng.random() < 0.7)
         table.decide(seat, stay)
+    # The pile the shoe was last loaded from: a resumed draw may already be past the stock.
     source: DrawSource | None = DrawSource.STOCK
     while hand.phase is Phase.DRAW:
         seat = hand.to_act

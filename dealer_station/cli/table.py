@@ -1,0 +1,194 @@
+"""``dealer-station table``: see a table's state and resolve a halt from the command line.
+
+A station that stops mid-round (a crash, a power cut, a kill) and comes back stopped needs a
+supervisor: on the screen (the Supervisor screen's Resume, Correct card and Void) or here,
+when the screen cannot be used. ``status`` only reads the journal; ``resume``, ``void`` and
+``correct`` sign a supervisor or operator in (``--as``, their PIN asked for) and act through
+the table service, so they take the table's one-writer lease: while a station runs the table
+they are refused (resolve it on that station's screen instead).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from dealer_station.cli.audit import open_store, store_options
+from dealer_station.cli.users import _PinSource
+from dealer_station.errors import StationError
+
+if TYPE_CHECKING:
+    from dealer_station.audit.journal import Journal, Record
+    from dealer_station.table.base import TableService
+
+#: Faults after which the card really dealt can be entered.
+CARD_FAULTS = ("misread", "impossible_card")
+GAME_NAMES = {"lapaire": "La Pair'e", "bourre": "Bourré"}
+DESCRIPTION = ("See whether a table is stopped, and resolve the stop: resume, void the round "
+               "or hand, or enter the card really dealt. 'status' only reads the journal. The "
+               "others sign a supervisor or operator in (--as, PIN asked for) and take the "
+               "table's one-writer lease: while a station runs the table they are refused; "
+               "resolve it on that station's Supervisor screen instead.")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("table", help="a table's state, and resolving a halt (supervisors)",
+                       description=DESCRIPTION)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    common = store_options()
+    common.add_argument("--table", required=True, help="the table id, e.g. T1")
+
+    status = actions.add_parser("status", parents=[common],
+                                help="the round under way and whether the table is stopped")
+    status.add_argument("--json", action="store_true", help="one JSON object")
+
+    acting = argparse.ArgumentParser(add_help=False)
+    acting.add_argument("--reason", required=True, help="why (journaled with your name)")
+    acting.add_argument("--as", dest="as_user", metavar="USER", required=True,
+                        help="the supervisor or operator acting (their PIN is asked for)")
+    acting.add_argument("--pin-stdin", action="store_true",
+                        help="read the PIN from standard input (for scripts)")
+    actions.add_parser("resume", parents=[common, acting],
+                       help="resume a stopped round: the fault is gone")
+    actions.add_parser("void", parents=[common, acting],
+                       help="void the round or hand under way (wagers or chips go back)")
+    correct = actions.add_parser("correct", parents=[common, acting],
+                                 help="enter the card really dealt after a misread or an "
+                                      "impossible card")
+    correct.add_argument("--card", required=True, help="the card's code, e.g. 10H, QS, JK")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.table or not args.table.strip():
+        raise StationError("--table: give a table id, e.g. --table T1")
+    with open_store(args, write=args.action != "status") as store:
+        journal = store.journal
+        game = _game(journal, args.table)
+        if args.action == "status":
+            return _status(journal, args.table, game, as_json=args.json)
+        return _act(args, journal, game)
+
+
+def _game(journal: Journal, table_id: str) -> str:
+    startups = journal.events(table_id, kinds=["startup"])
+    if not startups:
+        known = [t for t in journal.tables() if t != "station"]
+        raise StationError(f"no table {table_id!r} in this journal (tables: "
+                           f"{', '.join(known) or 'none'})")
+    game = startups[-1].payload.get("game")
+    if game not in ("lapaire", "bourre"):
+        raise StationError(f"table {table_id}: its last start-up names no game this station "
+                           f"plays ({game!r})")
+    return str(game)
+
+
+def open_halt(journal: Journal, table_id: str) -> Record | None:
+    """The table's halt that nothing has resolved yet (read from the chain), if any."""
+    from dealer_station.audit.projections import CLOSING_KINDS
+
+    halts = journal.events(table_id, kinds=["halt"])
+    if not halts:
+        return None
+    halt = halts[-1]
+    for r in journal.records(table_id, from_seq=halt.seq + 1):
+        if r.kind in ("resolve", "void") and r.payload.get("halt_seq") == halt.seq:
+            return None
+        if r.round_no == halt.round_no and r.kind in CLOSING_KINDS:
+            return None
+    return halt
+
+
+def resolutions(halt: Record | None, round_open: bool) -> list[str]:
+    if halt is None:
+        return []
+    found = ["resume"]
+    if round_open:
+        found.append("void")
+        if halt.payload.get("fault") in CARD_FAULTS:
+            found.append("correct")
+    return found
+
+
+def _status(journal: Journal, table_id: str, game: str, *, as_json: bool) -> int:
+    open_rounds = journal.open_rounds(table_id)
+    under_way = open_rounds[-1] if open_rounds else None
+    halt = open_halt(journal, table_id)
+    found = resolutions(halt, under_way is not None)
+    unit = "hand" if game == "bourre" else "round"
+    if as_json:
+        out: dict[str, Any] = {
+            "table": table_id, "game": game,
+            "round": under_way.round_no if under_way else None,
+            "halted": halt is not None,
+            "halt": None if halt is None else {
+                "seq": halt.seq, "ts": halt.ts, "actor": halt.actor,
+                "reason": halt.payload.get("reason"), "fault": halt.payload.get("fault"),
+                "remedy": halt.payload.get("remedy")},
+            "resolutions": found}
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"table {table_id}: {GAME_NAMES[game]}")
+    print(f"{unit} under way: {under_way.round_no if under_way else 'none'}")
+    if halt is None:
+        print("not stopped")
+        return 0
+    print(f"STOPPED since record {halt.seq} ({halt.ts}): {halt.payload.get('reason')}")
+    print(f"fault: {halt.payload.get('fault')}")
+    if halt.payload.get("remedy"):
+        print(f"remedy: {halt.payload.get('remedy')}")
+    print("a supervisor or operator can:")
+    for action in found:
+        card = " --card CODE" if action == "correct" else ""
+        print(f"  dealer-station table {action} --table {table_id}{card} --reason TEXT "
+              f"--as USER")
+    return 0
+
+
+def _act(args: argparse.Namespace, journal: Journal, game: str) -> int:
+    from dealer_station.audit.users import PermissionDenied, Users
+
+    users = Users(journal)
+    pin = _PinSource(args.pin_stdin).read(f"PIN for {args.as_user}: ")
+    user = users.authenticate(args.as_user, pin, table_id=args.table)
+    table = _open_table(journal, args.table, game, dealer=user.actor)
+    try:
+        if table.halt is None and args.action != "void":
+            raise StationError(f"table {args.table} is not stopped: nothing to {args.action}")
+        try:
+            if args.action == "resume":
+                table.resume(user, args.reason)
+                print(f"table {args.table}: resumed by {user.actor}")
+            elif args.action == "void":
+                voided = table.round_no
+                table.void(user, args.reason)  # type: ignore[attr-defined]
+                print(f"table {args.table}: {'hand' if game == 'bourre' else 'round'} "
+                      f"{voided} voided by {user.actor}")
+            else:
+                table.correct_card(user, args.card, args.reason)  # type: ignore[attr-defined]
+                print(f"table {args.table}: card corrected to {args.card.upper()} by "
+                      f"{user.actor}")
+        except PermissionDenied as exc:
+            raise StationError(str(exc)) from None
+    finally:
+        table.lease.release()
+    sys.stdout.flush()
+    return 0
+
+
+def _open_table(journal: Journal, table_id: str, game: str, *, dealer: str) -> TableService:
+    """The table's service as the journal leaves it (its configuration from the journal), or
+    a clear refusal if a station holds the table."""
+    if game == "bourre":
+        from dealer_station.gameconfig import load_bourre_profiles
+        from dealer_station.table.bourre_table import BourreTable
+
+        profiles = load_bourre_profiles()
+        profile = profiles.get("tournament") or next(iter(profiles.values()))
+        return BourreTable(journal, table_id, profile, dealer=dealer)
+    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.table.lapaire_table import LaPaireTable
+
+    return LaPaireTable(journal, table_id, load_lapaire_config(), dealer=dealer)
