@@ -77,6 +77,16 @@ def test_a_hand_card_by_card_with_a_renege(journal: Journal) -> None:
     t.card("8D", source="reader")
     reneges = list(journal.records("B1", kinds=["renege"]))
     assert len(reneges) == 1 and reneges[0].payload["seat"] == 3
+    # The player reneged: she is the actor; the reader that read her card is the witness.
+    assert reneges[0].actor == "seat:3" and reneges[0].payload["witness"] == DEALER
+    assert hand.to_act == 3 and parse_card("8D") in hand.held(3)
+    # The card that went back, read again before anything else is played (it still lies
+    # under the reader): the same misplay, journaled as such, not a second renege.
+    t.card("8D", source="reader")
+    assert len(list(journal.records("B1", kinds=["renege"]))) == 1
+    held = journal.last("B1")
+    assert held is not None and held.kind == "card.held" and held.payload["seat"] == 3
+    assert "the same misplay" in held.payload["note"]
     assert hand.to_act == 3 and parse_card("8D") in hand.held(3)
     t.card("4S", source="reader")
     assert hand.tricks.get(1) == 1

@@ -71,6 +71,11 @@ class Halt:
 Listener = Callable[[Change], None]
 
 
+def seat_actor(seat: int) -> str:
+    """A player at a seat, as the actor of what she did (a renege)."""
+    return f"seat:{seat}"
+
+
 def device_actor(event: DeviceEvent) -> str:
     return f"device:{event.device}" + (f":{event.device_id}" if event.device_id else "")
 

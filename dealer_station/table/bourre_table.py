@@ -25,7 +25,13 @@ from dealer_station.settlement.bourre_session import (
     SessionResult,
     TournamentRecord,
 )
-from dealer_station.table.base import STATION_ACTOR, Halt, TableError, TableService
+from dealer_station.table.base import (
+    STATION_ACTOR,
+    Halt,
+    TableError,
+    TableService,
+    seat_actor,
+)
 from dealer_station.table.bourre_rounds import (
     GAME,
     BourreState,
@@ -348,6 +354,16 @@ class BourreTable(TableService):
                                  f"seat {seat}'s turn")
             hand.verify_play(seat, card)
             misplay = hand.violation(seat, card)
+            if misplay is not None and self._read_again(st, seat, card):
+                # The card just sent back to her hand, read again before anything else was
+                # played (still lying under the reader, or laid again): the same misplay, not
+                # a second one. Journaled, not applied.
+                self._write([*before, Fact("card.held", {
+                    "card": card.code, "seat": seat, "device": source, **extra,
+                    "note": "read again after it went back to the hand for a misplay: the "
+                            "same misplay, not applied"}, actor, st.round_no)])
+                self.emit("card.held", card=card)
+                return
             facts = [Fact("bourre.play", {"seat": seat, "card": card.code,
                                           "trick": hand.trick_number,
                                           "misplay": None, **extra}, actor, st.round_no)]
@@ -356,7 +372,9 @@ class BourreTable(TableService):
                 trial = self._trial_misplay(st, seat, card)
                 facts[0] = Fact("bourre.play", {**facts[0].payload, "misplay": trial}, actor,
                                 st.round_no)
-                facts.append(Fact("renege", dict(trial or {}), STATION_ACTOR, st.round_no))
+                # The player reneged: she is the actor; whoever read the card is the witness.
+                facts.append(Fact("renege", {**(trial or {}), "witness": actor},
+                                  seat_actor(seat), st.round_no))
         else:
             raise TableError(f"a card ({card.code}) was read while the hand is in its "
                              f"{hand.phase.value} phase")
@@ -364,6 +382,17 @@ class BourreTable(TableService):
         self.emit("card", round_no=st.round_no, card=card, phase=hand.phase.value)
         if facts[-1].kind == "renege":
             self.emit("renege", round_no=st.round_no, **facts[-1].payload)
+
+    @staticmethod
+    def _read_again(st: HandState, seat: int, card: Card) -> bool:
+        """Whether the hand's last play was this seat's misplay of this very card, sent back
+        to her hand (nothing has been played since)."""
+        last = next((r for r in reversed(st.records) if r.kind == "bourre.play"), None)
+        if last is None:
+            return False
+        m = last.payload.get("misplay")
+        return (isinstance(m, dict) and last.payload.get("seat") == seat
+                and last.payload.get("card") == card.code and not m.get("stands"))
 
     def receiving(self) -> bool:
         """In the draw: whether the seat to act has discarded and is now being dealt to."""
