@@ -24,11 +24,12 @@ from reportlab.platypus import PageBreak
 from dealer_station.audit.journal import Journal, Record
 from dealer_station.errors import StationError
 from dealer_station.reports.shift import EXCEPTION_KINDS, exception_rows
-from dealer_station.reports.source import Period, config_in_force, coverage
+from dealer_station.reports.source import Period, config_in_force, coverage, covered_records
 from dealer_station.reports.template import (
     FONT,
     FONT_BOLD,
     INK,
+    MIN_TEXT_PT,
     BuiltReport,
     ReportBuilder,
     facts,
@@ -171,7 +172,7 @@ def chips_chart(session: Session, width: float, height: float = 170) -> Drawing:
     plot.yValueAxis.valueMax = top * 1.1 if top else 1
     for axis in (plot.xValueAxis, plot.yValueAxis):
         axis.labels.fontName = FONT
-        axis.labels.fontSize = 6.5
+        axis.labels.fontSize = MIN_TEXT_PT
     plot.yValueAxis.visibleGrid = True
     plot.yValueAxis.gridStrokeColor = colors.HexColor("#dddddd")
     plot.yValueAxis.gridStrokeWidth = 0.4
@@ -179,12 +180,12 @@ def chips_chart(session: Session, width: float, height: float = 170) -> Drawing:
         plot.lines[i].strokeColor = colors.HexColor(LINE_COLOURS[i % len(LINE_COLOURS)])
         plot.lines[i].strokeWidth = 1.2
     d.add(plot)
-    d.add(String(plot.x + plot.width / 2, 4, "hand", fontName=FONT, fontSize=6.5,
+    d.add(String(plot.x + plot.width / 2, 4, "hand", fontName=FONT, fontSize=MIN_TEXT_PT,
                  fillColor=INK, textAnchor="middle"))
     legend = Legend()
     legend.x, legend.y = plot.x + plot.width + 14, plot.y + plot.height
     legend.fontName = FONT
-    legend.fontSize = 7
+    legend.fontSize = MIN_TEXT_PT
     legend.alignment = "right"
     legend.columnMaximum = 12
     legend.colorNamePairs = [(colors.HexColor(LINE_COLOURS[i % len(LINE_COLOURS)]),
@@ -252,15 +253,15 @@ def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
                      fmt(sum(int(v) for v in c.get("penalties", {}).values())),
                      fmt(int(c.get("house", 0))), fmt(int(c.get("pot", 0))),
                      *[fmt(track[i].get(seat, 0)) for seat in seats]])
-    narrow = (w * 0.5) / max(1, len(seats))
+    narrow = (w * 0.44) / max(1, len(seats))
     r.heading(f"Hands: pots and chips after each hand ({money.label})")
     r.add(grid(["Hand", "Dealer", "Pot in", "Pot", "Taken by", "Won", "Bourré", "Penalties",
                 "House", "Next pot", *[f"Seat {x}" for x in seats]],
                rows or [["-"] + [""] * (9 + len(seats))],
-               [w * 0.045, w * 0.045, w * 0.05, w * 0.05, w * 0.07, w * 0.05, w * 0.06,
-                w * 0.06, w * 0.04, w * 0.05, *[narrow * 0.97] * len(seats)],
+               [w * 0.045, w * 0.05, w * 0.05, w * 0.05, w * 0.075, w * 0.05, w * 0.06,
+                w * 0.065, w * 0.05, w * 0.06, *[narrow * 0.97] * len(seats)],
                numeric=tuple([0, 1, 2, 3, 5, 7, 8, 9, *range(10, 10 + len(seats))]),
-               font_size=7))
+               ))
     r.heading("Bourrés and reneges, with penalties")
     pen_rows = []
     for h in settled:
@@ -318,7 +319,7 @@ def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
         r.add(grid(["Time", "Hand", "What", "Who", "Why", "Detail"],
                    exception_rows(s.exceptions),
                    [w * 0.13, w * 0.05, w * 0.08, w * 0.14, w * 0.3, w * 0.3],
-                   wrap=(3, 4, 5), numeric=(1,), font_size=7))
+                   wrap=(3, 4, 5), numeric=(1,)))
     else:
         r.add(p("None."))
 
@@ -348,7 +349,8 @@ def build_bourre_session_report(journal: Journal, table: str, period: Period | N
             if i:
                 r.add(PageBreak())
             _session_section(r, s, money)
-        return r.build(out, verification.result(), cov.first, cov.last, data=sessions,
+        return r.build(out, verification.result(), cov.first, cov.last,
+                       data=sessions, evidence=covered_records(journal, table, cov.first, cov.last),
                        signatures=("Tournament director", "Pit supervisor"))
     finally:
         verification.cancel()

@@ -10,7 +10,7 @@ from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarC
 from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib import colors
 
-from dealer_station.reports.template import FONT, FONT_BOLD, GREY, INK
+from dealer_station.reports.template import FONT, FONT_BOLD, GREY, INK, MIN_TEXT_PT
 from dealer_station.reports.text import MoneyUnit
 
 WIN = colors.HexColor("#2e5d8a")
@@ -54,7 +54,7 @@ def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: flo
     chart.valueAxis.valueMin = lo
     chart.valueAxis.valueMax = hi + (hi - lo) * 0.05
     chart.valueAxis.labels.fontName = FONT
-    chart.valueAxis.labels.fontSize = 6.5
+    chart.valueAxis.labels.fontSize = MIN_TEXT_PT
     chart.valueAxis.labelTextFormat = _axis_label
     chart.valueAxis.visibleGrid = True
     chart.valueAxis.gridStrokeColor = colors.HexColor("#dddddd")
@@ -64,7 +64,7 @@ def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: flo
     chart.categoryAxis.categoryNames = [lab if i % step == 0 else ""
                                         for i, lab in enumerate(labels)]
     chart.categoryAxis.labels.fontName = FONT
-    chart.categoryAxis.labels.fontSize = 6
+    chart.categoryAxis.labels.fontSize = MIN_TEXT_PT
     chart.categoryAxis.labels.angle = 45 if len(labels) > 12 else 0
     chart.categoryAxis.labels.boxAnchor = "ne" if len(labels) > 12 else "n"
     chart.categoryAxis.labels.dy = -2
@@ -78,7 +78,7 @@ def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: flo
     d.add(Line(chart.x, chart.y, chart.x + chart.width, chart.y, strokeColor=GREY,
                strokeWidth=0.3))
     d.add(String(width, height - 10, f"house win, {money.currency}", fontName=FONT,
-                 fontSize=6.5, fillColor=GREY, textAnchor="end"))
+                 fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d
 
 
@@ -102,24 +102,24 @@ def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: fl
     chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = max(values) * 1.05 if max(values) > 0 else 1
     chart.valueAxis.labels.fontName = FONT
-    chart.valueAxis.labels.fontSize = 6.5
+    chart.valueAxis.labels.fontSize = MIN_TEXT_PT
     chart.valueAxis.labelTextFormat = _axis_label
     chart.valueAxis.visibleGrid = True
     chart.valueAxis.gridStrokeColor = colors.HexColor("#dddddd")
     chart.valueAxis.gridStrokeWidth = 0.4
     chart.categoryAxis.categoryNames = [label for label, _ in items] or [""]
     chart.categoryAxis.labels.fontName = FONT
-    chart.categoryAxis.labels.fontSize = 7
+    chart.categoryAxis.labels.fontSize = MIN_TEXT_PT
     chart.categoryAxis.labels.boxAnchor = "e"
     chart.categoryAxis.labels.dx = -3
     chart.categoryAxis.reverseDirection = True   # first kind at the top
     chart.categoryAxis.visibleTicks = False
     chart.barLabelFormat = _axis_label
     chart.barLabels.fontName = FONT
-    chart.barLabels.fontSize = 6.5
+    chart.barLabels.fontSize = MIN_TEXT_PT
     chart.barLabels.boxAnchor = "w"
     chart.barLabels.dx = 3
     d.add(chart)
     d.add(String(width, height - 10, f"wagered, {money.currency}", fontName=FONT,
-                 fontSize=6.5, fillColor=GREY, textAnchor="end"))
+                 fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d

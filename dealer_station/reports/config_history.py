@@ -16,7 +16,13 @@ from typing import Any
 from reportlab.platypus import Flowable
 
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
-from dealer_station.reports.source import Period, config_changes, coverage, game_label
+from dealer_station.reports.source import (
+    Period,
+    config_changes,
+    coverage,
+    covered_records,
+    game_label,
+)
 from dealer_station.reports.template import (
     FONT_MONO,
     BuiltReport,
@@ -83,7 +89,7 @@ def _par_sheet(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
           f"{config.poker.paytable!r}; money {money.label}.", "note"),
         grid(["Spot", "Payout", "Probability", "RTP", "House edge", ""], rows,
              [w * 0.25, w * 0.33, w * 0.12, w * 0.11, w * 0.12, w * 0.04],
-             numeric=(2, 3, 4), wrap=(0, 1), font_size=7),
+             numeric=(2, 3, 4), wrap=(0, 1)),
         p(f"Table limits ({money.label}):", "note"),
         grid(["Wager kind", "Offered", "Minimum", "Maximum"], limits,
              [w * 0.2, w * 0.1, w * 0.15, w * 0.15], numeric=(2, 3)),
@@ -95,7 +101,7 @@ def _par_sheet(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
 def _profile(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
     w = r.width
     rows = [[k, _show(v)] for k, v in flatten(version.content).items()]
-    return [grid(["Setting", "Value"], rows, [w * 0.5, w * 0.5], wrap=(0, 1), font_size=7)]
+    return [grid(["Setting", "Value"], rows, [w * 0.5, w * 0.5], wrap=(0, 1))]
 
 
 def build_config_history_report(journal: Journal, table: str, period: Period | None = None,
@@ -164,19 +170,20 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                     r.add(p(f"What differs from the version before ({len(diff)} setting(s); "
                             f"as stored, amounts in minor units):", "body"))
                     r.add(grid(["Setting", "Before", "After"], diff or [["-", "", ""]],
-                               [w * 0.34, w * 0.33, w * 0.33], wrap=(0, 1, 2), font_size=7))
+                               [w * 0.34, w * 0.33, w * 0.33], wrap=(0, 1, 2)))
                 else:
                     r.add(p(f"The first recorded configuration: every setting ({len(diff)}; "
                             f"as stored, amounts in minor units):", "body"))
                     r.add(grid(["Setting", "Value"], [[k, after] for k, _, after in diff],
-                               [w * 0.4, w * 0.6], wrap=(0, 1), font_size=7))
+                               [w * 0.4, w * 0.6], wrap=(0, 1)))
             if v.version in shown:
                 r.add(p(f"Par sheet: as printed above for version {v.version[:16]}.", "note"))
             else:
                 r.add(*_version_body(r, v))
                 shown.add(v.version)
             previous = v
-        return r.build(out, verification.result(), cov.first, cov.last, data=changes,
+        return r.build(out, verification.result(), cov.first, cov.last,
+                       data=changes, evidence=covered_records(journal, table, cov.first, cov.last),
                        signatures=("Operator", "Approved by"))
     finally:
         verification.cancel()

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from dealer_station.audit.journal import Journal, significant_kinds
-from dealer_station.reports.source import Period, coverage
+from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
 from dealer_station.reports.text import describe_payload, local_short, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
@@ -53,11 +53,12 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
                      else str(e.round_no), e.kind, e.actor,
                      describe_payload(e.payload, skip=("meters", "content"))] for e in events]
             r.add(grid(["Time", "Record", "Round", "Kind", "Who", "Details"], rows,
-                       [w * 0.17, w * 0.08, w * 0.06, w * 0.15, w * 0.2, w * 0.34],
-                       numeric=(1, 2), wrap=(3, 4, 5), font_size=7))
+                       [w * 0.17, w * 0.08, w * 0.08, w * 0.17, w * 0.19, w * 0.31],
+                       numeric=(1, 2), wrap=(3, 4, 5)))
         else:
             r.add(p("No significant events in the period."))
-        return r.build(out, verification.result(), cov.first, cov.last, data=events,
+        return r.build(out, verification.result(), cov.first, cov.last,
+                       data=events, evidence=covered_records(journal, table, cov.first, cov.last),
                        signatures=("Reviewed by",))
     finally:
         verification.cancel()

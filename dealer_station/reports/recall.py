@@ -15,7 +15,7 @@ from reportlab.platypus import Flowable
 
 from dealer_station.audit.journal import Journal, Record, RoundInfo
 from dealer_station.errors import StationError
-from dealer_station.reports.source import Coverage, Period, game_label
+from dealer_station.reports.source import Coverage, Period, covered_records, game_label
 from dealer_station.reports.template import (
     FONT_MONO,
     BuiltReport,
@@ -54,11 +54,12 @@ def _records_table(r: ReportBuilder, records: list[dict[str, Any]]) -> Flowable:
     w = r.width
     rows: list[list[Any]] = [
         [f"{rec['seq']:,}", local_short(rec["ts"]), rec["kind"], rec["actor"],
-         rich(f"<font name='{FONT_MONO}' size='6.3'>{rec['hash']}</font>", "cell_mono")]
+         # In two halves of 32 hex digits: the whole hash at a readable size.
+         rich(f"{rec['hash'][:32]}<br/>{rec['hash'][32:]}", "cell_mono")]
         for rec in records]
     return grid(["Record", "Time", "Kind", "Who", "Hash (HMAC-SHA-256)"], rows,
-                [w * 0.07, w * 0.17, w * 0.12, w * 0.13, w * 0.51], numeric=(0,), wrap=(3,),
-                font_size=6.5)
+                [w * 0.08, w * 0.2, w * 0.17, w * 0.22, w * 0.33], numeric=(0,), wrap=(2, 3),
+                )
 
 
 def _exceptions(r: ReportBuilder, rc: dict[str, Any]) -> None:
@@ -238,7 +239,8 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
         _replay(r, rc)
         r.heading(f"Journal records of this {unit} ({len(rc['records'])})")
         r.add(_records_table(r, rc["records"]))
-        return r.build(out, verification.result(), first, last, data=rc,
+        return r.build(out, verification.result(), first, last,
+                       data=rc, evidence=covered_records(journal, table, first, last),
                        signatures=("Supervisor", "Reviewed by"))
     finally:
         verification.cancel()

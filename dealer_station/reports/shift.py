@@ -28,6 +28,7 @@ from dealer_station.reports.source import (
     config_changes,
     config_in_force,
     coverage,
+    covered_records,
     game_label,
 )
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
@@ -349,7 +350,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     r.heading(f"Wagered, paid and won by wager kind ({money.label})")
     r.add(grid(["Wager kind", "Rounds", "Wagered", "Paid", "House win", "Actual hold",
                 "Theoretical edge"], _figures_rows(data),
-               [w * 0.20, w * 0.09, w * 0.15, w * 0.15, w * 0.15, w * 0.11, w * 0.15],
+               [w * 0.19, w * 0.08, w * 0.14, w * 0.14, w * 0.14, w * 0.13, w * 0.18],
                numeric=(1, 2, 3, 4, 5, 6), bold_last=True))
     r.add(p("Paid: what players won beyond their returned stakes. House win: stakes lost "
             "less amounts paid. Actual hold: house win / wagered. Theoretical edge: the par "
@@ -406,12 +407,14 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     if data.exceptions:
         r.add(grid(["Time", "Round", "What", "Who", "Why", "Detail"],
                    exception_rows(data.exceptions),
-                   [w * 0.17, w * 0.06, w * 0.1, w * 0.18, w * 0.26, w * 0.23],
-                   wrap=(3, 4, 5), numeric=(1,), font_size=7))
+                   [w * 0.17, w * 0.06, w * 0.1, w * 0.2, w * 0.24, w * 0.23],
+                   wrap=(3, 4, 5), numeric=(1,)))
     else:
         r.add(p("No voids, corrections, misreads, device faults, reneges or other exceptions "
                 "in the period."))
-    return r.build(out, verification.result(), cov.first, cov.last, data=data,
+    return r.build(out, verification.result(), cov.first, cov.last,
+                       data=data, evidence=covered_records(
+                           verification.journal, data.table, cov.first, cov.last),
                        signatures=("Pit supervisor", "Shift manager"))
 
 

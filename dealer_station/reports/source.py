@@ -7,6 +7,7 @@ compared as the stored UTC text, which sorts as time does.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -103,6 +104,14 @@ def coverage(journal: Journal, table: str, period: Period) -> Coverage:
                                 .limit(1)).scalar()
     return Coverage(table, period, _record_at(journal, table, first_seq),
                     _record_at(journal, table, last_seq))
+
+
+def covered_records(journal: Journal, table: str, first: Record | None,
+                    last: Record | None) -> Iterator[Record]:
+    """The records from ``first`` to ``last`` (what a report covers, attached to its PDF)."""
+    if first is None or last is None:
+        return iter(())
+    return journal.records(table, from_seq=first.seq, to_seq=last.seq)
 
 
 def config_changes(journal: Journal, table: str, to_seq: int | None = None) -> list[Record]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -47,6 +47,7 @@ from reportlab.platypus import (
 from dealer_station import __version__
 from dealer_station.audit.journal import Record, VerifyResult
 from dealer_station.errors import StationError
+from dealer_station.reports.archival import make_archival, records_attachment
 from dealer_station.reports.text import local
 
 PAGE_SIZES = {"A4": A4, "letter": LETTER}
@@ -63,7 +64,9 @@ ALERT = colors.HexColor("#b00020")
 GOOD = colors.HexColor("#1b5e20")
 
 
-# --- fonts: DejaVu (every Unicode name prints) where installed, else the PDF core fonts -----
+# --- fonts: DejaVu, embedded (every Unicode name prints, and PDF/A needs every font in the
+# file). Without it (Debian: fonts-dejavu-core) a report is refused, never printed with the
+# unembedded core fonts.
 
 _DEJAVU_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu",
                 "/usr/local/share/fonts/dejavu")
@@ -90,6 +93,19 @@ def _register_fonts() -> tuple[str, str, str]:
 FONT, FONT_BOLD, FONT_MONO = _register_fonts()
 
 
+def _graphics_default_font() -> None:
+    """Charts start each drawing in reportlab's default graphics font (Helvetica, a core font
+    that is never embedded) before their own strings: start them in the report's font."""
+    from reportlab.graphics import shapes
+
+    shapes.STATE_DEFAULTS["fontName"] = FONT
+
+
+_graphics_default_font()
+#: The smallest text on any page (table cells, notes, footers and chart labels included).
+MIN_TEXT_PT = 8.0
+
+
 def _style(name: str, **kw: Any) -> ParagraphStyle:
     base: dict[str, Any] = {"fontName": FONT, "fontSize": 8.5, "leading": 10.5,
                             "textColor": INK, "alignment": TA_LEFT}
@@ -98,17 +114,17 @@ def _style(name: str, **kw: Any) -> ParagraphStyle:
 
 
 STYLES: dict[str, ParagraphStyle] = {
-    "body": _style("body"),
-    "small": _style("small", fontSize=7.5, leading=9),
-    "cell": _style("cell", fontSize=7.5, leading=9),
-    "cell_mono": _style("cell_mono", fontName=FONT_MONO, fontSize=7, leading=8.5),
+    "body": _style("body", fontSize=9, leading=11.2),
+    "small": _style("small", fontSize=MIN_TEXT_PT, leading=9.8),
+    "cell": _style("cell", fontSize=MIN_TEXT_PT, leading=9.6),
+    "cell_mono": _style("cell_mono", fontName=FONT_MONO, fontSize=MIN_TEXT_PT, leading=9.6),
     "h1": _style("h1", fontName=FONT_BOLD, fontSize=12, leading=15, spaceBefore=12,
                  spaceAfter=4),
     "h2": _style("h2", fontName=FONT_BOLD, fontSize=10, leading=13, spaceBefore=8,
                  spaceAfter=3),
-    "note": _style("note", fontSize=7.5, leading=9, textColor=GREY),
-    "alert": _style("alert", fontName=FONT_BOLD, textColor=ALERT),
-    "mono": _style("mono", fontName=FONT_MONO, fontSize=7.5, leading=9.5),
+    "note": _style("note", fontSize=MIN_TEXT_PT, leading=9.8, textColor=GREY),
+    "alert": _style("alert", fontName=FONT_BOLD, fontSize=9, leading=11.2, textColor=ALERT),
+    "mono": _style("mono", fontName=FONT_MONO, fontSize=MIN_TEXT_PT, leading=9.8),
 }
 
 
@@ -129,13 +145,16 @@ Cell: TypeAlias = "str | Flowable"
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
          *, numeric: Sequence[int] = (), bold_last: bool = False, wrap: Sequence[int] = (),
-         font_size: float = 7.5, groups: Sequence[tuple[str, int, int]] = ()) -> Table:
+         font_size: float = MIN_TEXT_PT, groups: Sequence[tuple[str, int, int]] = ()
+         ) -> Table:
     """A ruled table with a shaded header row repeated on every page it runs over.
 
     ``numeric`` columns are right-aligned; ``wrap`` columns are set as paragraphs so long
     reasons wrap inside their cell; ``bold_last`` sets the last row (a total) in bold;
     ``groups`` adds a row above the headers with (title, first column, last column) spans.
+    Text is never set below ``MIN_TEXT_PT``.
     """
+    font_size = max(font_size, MIN_TEXT_PT)
     cell_style = ParagraphStyle("c", parent=STYLES["cell"], fontSize=font_size,
                                 leading=font_size + 1.5)
     top = 1 if groups else 0
@@ -184,6 +203,7 @@ def facts(pairs: Sequence[tuple[str, Cell]], widths: tuple[float, float] = (48 *
     body = [[p(k, "cell"), v if not isinstance(v, str) else p(v, "cell")] for k, v in pairs]
     t = Table(body, colWidths=list(widths), hAlign="LEFT")
     t.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("TOPPADDING", (0, 0), (-1, -1), 1),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
@@ -252,16 +272,17 @@ class _PagedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
         self.line(left, top - 26, right, top - 26)
         bottom = MARGIN
         self.line(left, bottom + 16, right, bottom + 16)
-        self.setFont(FONT, 7.5)
-        self.setFillColor(GREY)
-        self.drawString(left, bottom + 6, f"Printed {m.printed} by Dealer Station {m.version}")
+        # Two lines, so that neither runs into the other at any length: whether the journal
+        # verified (and the page), then when and by what it was printed.
         self.setFillColor(INK if m.verified_ok else ALERT)
-        if not m.verified_ok:
-            self.setFont(FONT_BOLD, 7.5)
-        self.drawCentredString((left + right) / 2 + 20 * mm, bottom + 6, m.verified)
-        self.setFont(FONT_BOLD, 8)
+        self.setFont(FONT if m.verified_ok else FONT_BOLD, MIN_TEXT_PT)
+        self.drawString(left, bottom + 6, m.verified)
+        self.setFont(FONT_BOLD, MIN_TEXT_PT)
         self.setFillColor(INK)
         self.drawRightString(right, bottom + 6, f"Page {n} of {total}")
+        self.setFont(FONT, MIN_TEXT_PT)
+        self.setFillColor(GREY)
+        self.drawString(left, bottom - 4, f"Printed {m.printed} by Dealer Station {m.version}")
         self.restoreState()
 
 
@@ -332,7 +353,7 @@ def signature_block(roles: Sequence[str], width: float) -> Flowable:
                                       width * 0.18], rowHeights=[12] + [26] * len(roles),
               hAlign="LEFT")
     t.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, 0), FONT, 7),
+        ("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),
         ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
         ("VALIGN", (0, 1), (-1, -1), "BOTTOM"),
         ("LINEBELOW", (1, 1), (1, -1), 0.5, INK),
@@ -375,11 +396,17 @@ class ReportBuilder:
 
     def build(self, out: Path | str, verification: VerifyResult, first: Record | None,
               last: Record | None, *, note: str = "", data: Any = None,
-              signatures: Sequence[str] = ()) -> BuiltReport:
-        """Write the PDF to ``out`` (atomically: a failed build leaves no half file).
+              signatures: Sequence[str] = (), evidence: Iterable[Record] = ()
+              ) -> BuiltReport:
+        """Write the PDF to ``out`` (atomically: a failed build leaves no half file), as
+        PDF/A-3b with ``evidence`` (the journal records the report covers) attached.
 
         ``signatures``: roles that sign the paper (a line each for name, signature, date).
         """
+        if FONT == "Helvetica":
+            raise StationError("cannot print a report: the DejaVu fonts are not installed "
+                               "(Debian package fonts-dejavu-core); an archival report must "
+                               "embed every font it uses")
         out = Path(out)
         m = self.meta
         if verification.ok:
@@ -405,12 +432,15 @@ class ReportBuilder:
                 tmp, pagesize=self.pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
                 topMargin=MARGIN + HEADER_SPACE - 6 * mm, bottomMargin=MARGIN + FOOTER_SPACE,
                 title=f"{m.title} - table {m.table}", author="Dealer Station",
-                subject=m.period, creator=f"Dealer Station {m.version}")
+                subject=m.period, creator=f"Dealer Station {m.version}",
+                # Each page starts in the report's own font, so no core font is ever named.
+                initialFontName=FONT)
             frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
                           leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
             doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
             canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
             doc.build(self.story, canvasmaker=canvasmaker)
+            make_archival(Path(tmp), [records_attachment(evidence, m.table)])
             os.chmod(tmp, 0o666 & ~_umask())   # a report is an ordinary file, not a secret
             os.replace(tmp, out)
         except OSError as e:
