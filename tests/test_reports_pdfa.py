@@ -144,3 +144,28 @@ def test_no_text_is_smaller_than_8_points(reports: dict[str, Any], kind: str) ->
     assert sizes and min(sizes) >= MIN_TEXT_PT, sorted(sizes)[:5]
     # and the text still reads back as text (the fonts carry their Unicode maps)
     assert "Journal verified" in PdfReader(str(path)).pages[-1].extract_text()
+
+
+def test_a_report_over_the_limit_says_the_records_are_not_attached(
+        report_journal: JournalFiles, tmp_path: Path,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from dealer_station.reports import template
+
+    monkeypatch.setattr(template, "MAX_ATTACHED_RECORDS", 10)
+    journal, db = report_journal.open()
+    try:
+        built = build_report("events", journal, TABLE, out=tmp_path / "events.pdf")
+    finally:
+        db.close()  # type: ignore[attr-defined]
+    with pikepdf.open(built.path) as pdf:
+        assert RECORDS_ATTACHMENT not in pdf.attachments and "/AF" not in pdf.Root
+        assert pdf.open_metadata()["pdfaid:part"] == "3"
+    last = " ".join(PdfReader(str(built.path)).pages[-1].extract_text().split())
+    assert (f"Attached none: the {built.last_record.seq:,} records covered are more than a "
+            f"report carries (10 at most)") in last
+
+
+def test_the_last_page_names_the_attachment(reports: dict[str, Any]) -> None:
+    built = reports["recall"][0]
+    last = " ".join(PdfReader(str(built.path)).pages[-1].extract_text().split())
+    assert f"as {RECORDS_ATTACHMENT}" in last

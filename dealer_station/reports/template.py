@@ -47,7 +47,11 @@ from reportlab.platypus import (
 from dealer_station import __version__
 from dealer_station.audit.journal import Record, VerifyResult
 from dealer_station.errors import StationError
-from dealer_station.reports.archival import make_archival, records_attachment
+from dealer_station.reports.archival import (
+    RECORDS_ATTACHMENT,
+    make_archival,
+    records_attachment,
+)
 from dealer_station.reports.text import local
 
 PAGE_SIZES = {"A4": A4, "letter": LETTER}
@@ -300,6 +304,19 @@ class BuiltReport:
     data: Any = None
 
 
+#: The most journal records a report attaches (about 100 MB of JSON before compression): an
+#: eight-hour shift at a busy table is some 50,000. Beyond it the database is the evidence.
+MAX_ATTACHED_RECORDS = 300_000
+
+
+def attached_count(first: Record | None, last: Record | None) -> int:
+    """How many records a report covering ``first`` to ``last`` attaches (0: none)."""
+    if first is None or last is None:
+        return 0
+    count = last.seq - first.seq + 1
+    return count if count <= MAX_ATTACHED_RECORDS else 0
+
+
 def verification_section(result: VerifyResult, first: Record | None, last: Record | None,
                          note: str = "") -> Flowable:
     """The closing section: the chain's verification and the records this report covers."""
@@ -327,6 +344,13 @@ def verification_section(result: VerifyResult, first: Record | None, last: Recor
                                           f"{last.kind})")))
         rows.append(("Last record hash", rich(f"<font name='{FONT_MONO}'>{last.hash}</font>",
                                               "small")))
+    if first is not None and last is not None:
+        count = last.seq - first.seq + 1
+        rows.append(("Attached", p(
+            f"the {count:,} records covered, as {RECORDS_ATTACHMENT} (one JSON record per "
+            f"line, as the journal holds them)" if attached_count(first, last) else
+            f"none: the {count:,} records covered are more than a report carries "
+            f"({MAX_ATTACHED_RECORDS:,} at most); the journal database holds them", "small")))
     rows.append(("How to check", p("Run 'dealer-station audit verify --table "
                                    f"{result.table_id}' on the journal database with its key; "
                                    "the record numbered above must carry the hash printed "
@@ -440,7 +464,8 @@ class ReportBuilder:
             doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
             canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
             doc.build(self.story, canvasmaker=canvasmaker)
-            make_archival(Path(tmp), [records_attachment(evidence, m.table)])
+            make_archival(Path(tmp), [records_attachment(evidence, m.table)]
+                          if attached_count(first, last) else [])
             os.chmod(tmp, 0o666 & ~_umask())   # a report is an ordinary file, not a secret
             os.replace(tmp, out)
         except OSError as e:
