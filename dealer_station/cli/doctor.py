@@ -343,7 +343,7 @@ def check_database(url_arg: str | None) -> tuple[Check, Database | None]:
 def check_journal(db: Database | None, key: JournalKey | None, *,
                   database_skipped: bool = False) -> Iterator[Check]:
     from dealer_station.audit.journal import Journal
-    from dealer_station.audit.whole_check import check_everything
+    from dealer_station.audit.whole_check import Finding, check_everything
 
     if database_skipped:
         yield Check("journal", WARN, "skipped with the database check")
@@ -361,11 +361,17 @@ def check_journal(db: Database | None, key: JournalKey | None, *,
     if not check.results:
         yield Check("journal", OK, "empty (no records yet)")
         return
+    # One line per table (its chain, then its projections), per anchor file and for users.
+    scopes: dict[str, list[Finding]] = {}
     for f in check.findings:
-        if f.ok:
-            yield Check("journal", WARN if f.warning else OK, str(f))
+        scopes.setdefault(f.scope, []).append(f)
+    for found in scopes.values():
+        text = "; ".join(str(f).removeprefix(f"{found[0].scope}: ") if i else str(f)
+                         for i, f in enumerate(found))
+        if all(f.ok for f in found):
+            yield Check("journal", WARN if any(f.warning for f in found) else OK, text)
         else:
-            yield Check("journal", FAIL, f"{f}. Keep this database as it is and call the "
+            yield Check("journal", FAIL, f"{text}. Keep this database as it is and call the "
                                          f"operator: the journal, or a table the station acts "
                                          f"on, has been altered or damaged")
 
