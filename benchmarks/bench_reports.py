@@ -138,15 +138,14 @@ def build_journal(journal: Journal, clock: SteppedClock, rounds: int, seed: int 
             facts += f
             updates.append((n, dealer, upd))
         clock.now += timedelta(seconds=SECONDS_PER_ROUND * len(updates))
-        end = journal.now()
 
-        def also(conn: Connection, updates: list[tuple[int, str, dict[str, Any]]] = updates,
-                 end: str = end) -> None:
+        def also(conn: Connection, updates: list[tuple[int, str, dict[str, Any]]] = updates
+                 ) -> None:
             for round_no, dealer, upd in updates:
                 upsert_round(conn, TABLE, round_no, game=GAME, config_version=version,
                              dealer=dealer)
-                upsert_round(conn, TABLE, round_no, status=upd["status"], ended_at=end,
-                             summary=upd.get("summary", {"voided": True}))
+                # the end and summary come from the round's closing record
+                upsert_round(conn, TABLE, round_no, status=upd["status"])
                 add_meters(conn, TABLE, upd["deltas"])
 
         journal.append_many(TABLE, facts, also=also)
