@@ -13,6 +13,7 @@ import json
 import re
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pikepdf
