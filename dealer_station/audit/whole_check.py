@@ -12,6 +12,8 @@ from dealer_station.audit.users import Users
 
 #: How many disagreeing projection rows are listed per table (the first ones).
 PROJECTION_LINES = 5
+#: Significant records saying the station repaired a projection from the chain.
+REPAIR_KINDS = ["projection.mismatch", "user.mismatch"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,18 @@ class WholeCheck:
         return all(f.ok for f in self.findings)
 
 
+def _repair(payload: dict[str, object]) -> str:
+    """What a ``projection.mismatch`` or ``user.mismatch`` record says was found."""
+    problems = payload.get("problems")
+    if isinstance(problems, list) and problems:
+        return (f"the station found rows beside the chain altered and rewrote them from it: "
+                f"{problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1
+                                    else ""))
+    return (f"the station found user {payload.get('user_id')}'s row altered ("
+            f"{payload.get('field')} {payload.get('row')}, the journal says "
+            f"{payload.get('chain')}) and acted on the journal")
+
+
 def check_everything(journal: Journal, table_id: str | None = None) -> WholeCheck:
     """Verify the chain of ``table_id`` (every table when None) and everything kept beside it.
     Users are checked only when every table is (they live on the station's own chain)."""
@@ -60,6 +74,13 @@ def check_everything(journal: Journal, table_id: str | None = None) -> WholeChec
                                       f"row(s) that disagree with the journal"))
         if not disagreements and result.ok:
             add(Finding(scope, True, f"{scope}: projections agree with the journal"))
+        if result.ok:
+            # Rows the station found altered and rewrote from the chain: nothing was acted on
+            # from them, but someone changed the database, and a regulator is told.
+            for rec in journal.events(result.table_id, kinds=REPAIR_KINDS):
+                add(Finding(scope, True, f"{scope}: warning: record {rec.seq} ({rec.kind}, "
+                                         f"{rec.ts}): {_repair(rec.payload)}",
+                            warning=True))
     if table_id is None:
         for p in Users(journal).check_projection():
             add(Finding("users", False, f"users: projection FAILED: {p}"))
