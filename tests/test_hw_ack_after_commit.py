@@ -291,3 +291,49 @@ def test_device_identified_once_through_the_emulator(tmp_path: Path, journal: Jo
     finally:
         stop_emulator(proc)
     assert len(list(journal.records("T1", kinds=["device.identified"]))) == 1
+
+
+def test_a_frame_resent_before_the_table_attached_is_not_taken_twice(
+        device: RawDevice, link: Path, journal: Journal) -> None:
+    """The device answers the new station's QUERY at once with the frame it kept. The station
+    knows that frame was journaled before the port opens (``resume_after``), not only once
+    attach() has read the journal: otherwise, on a slow machine, the frame is taken a second
+    time and the round halts on a card dealt twice (seen in CI after a kill -9)."""
+    from dealer_station.hardware.config import DeviceConfig
+    from dealer_station.ui.station import open_station
+
+    cfg = DeviceConfig("shoe", "serial", str(link), 9600, "SHOE1")
+    station = open_station(journal, devices={"shoe": cfg})
+    device.reply()
+    device.frame(10, p.CARD, "QH")
+    assert device.reply().acked == 10  # type: ignore[attr-defined]
+    device.frame(11, p.CARD, "5C")
+    assert device.reply().acked == 11  # type: ignore[attr-defined]
+    station.close()
+    assert _cards(journal) == [(10, "QH"), (11, "5C")]
+
+    station = open_station(journal, devices={"shoe": cfg})
+    assert isinstance(device.reply(), p.Query)
+    device.frame(11, p.CARD, "5C")    # the kept frame, sent the moment the QUERY arrives
+    assert device.reply().acked == 11  # type: ignore[attr-defined]
+    assert station.devices["shoe"].driver.last_accepted == 11
+    device.frame(12, p.CARD, "9S")
+    assert device.reply().acked == 12  # type: ignore[attr-defined]
+    station.close()
+    assert _cards(journal) == [(10, "QH"), (11, "5C"), (12, "9S")]
+    assert list(journal.records("T1", kinds=["halt", "device.fault", "card.held"])) == []
+
+
+def test_resume_after_is_known_before_the_first_frame_is_read(
+        device: RawDevice, link: Path) -> None:
+    """The driver option: a frame waiting on the line when the driver starts is dropped."""
+    log = EventLog()
+    with open_device("shoe", "serial", url=str(link), device_id="SHOE1", on_event=log,
+                     resume_after=(41, "QH")) as h:
+        assert isinstance(device.reply(), p.Query)
+        device.frame(41, p.CARD, "QH")
+        assert device.reply().acked == 41  # type: ignore[attr-defined]
+        device.frame(42, p.CARD, "KS")
+        device.reply()
+        assert [c.card.code for c in log.wait_cards(1)] == ["KS"]
+        assert not h.expect_after(3)

@@ -36,7 +36,7 @@ ROLES = ("shoe", "reader")
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 #: Options every backend passes to the driver.
 DRIVER_OPTIONS = frozenset({"heartbeat_timeout", "reconnect_interval", "query_on_connect",
-                            "name"})
+                            "name", "resume_after"})
 
 
 class DeviceHandle:

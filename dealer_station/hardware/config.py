@@ -103,8 +103,13 @@ def parse_devices(section: Section) -> dict[str, DeviceConfig]:
 
 
 def open_configured(cfg: DeviceConfig, *, deck: DeckSpec | None,
-                    on_event: Callable[[DeviceEvent], None]) -> DeviceHandle:
-    """Open the device a DeviceConfig describes (events arrive on the reader thread)."""
+                    on_event: Callable[[DeviceEvent], None],
+                    resume_after: tuple[int, str | None] | None = None) -> DeviceHandle:
+    """Open the device a DeviceConfig describes (events arrive on the reader thread).
+
+    ``resume_after``: the device's last frame already journaled (see
+    ``DeviceDriver.expect_after``), known before the port opens."""
+    extra = {"resume_after": resume_after} if resume_after is not None else {}
     return open_device(cfg.role, cfg.backend, url=cfg.url, device_id=cfg.device_id,
                        baudrate=cfg.baudrate, deck=deck, on_event=on_event,
-                       heartbeat_timeout=cfg.heartbeat_timeout, **cfg.options)
+                       heartbeat_timeout=cfg.heartbeat_timeout, **cfg.options, **extra)

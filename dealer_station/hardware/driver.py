@@ -103,6 +103,7 @@ class DeviceDriver:
         heartbeat_timeout: float = 3.0,
         reconnect_interval: float = 0.5,
         query_on_connect: bool = True,
+        resume_after: tuple[int, str | None] | None = None,
     ) -> None:
         self._open_port = open_port
         self._on_event = on_event
@@ -135,6 +136,10 @@ class DeviceDriver:
         self._wrong_reported = False
         self.identity: DeviceIdentified | None = None
         self.status: str | None = None
+        if resume_after is not None:
+            # Before the reader thread exists: a frame the device sends again at once (after
+            # the QUERY on connect) must already be known as taken (see expect_after).
+            self.expect_after(*resume_after)
 
     # ------------------------------------------------------------------ public
 

@@ -228,10 +228,10 @@ class TableService:
     def attach(self, role: str, handle: Any) -> None:
         """Adopt an open DeviceHandle whose events are sent to :meth:`on_device_event`.
 
-        Call it right after opening the device. The last frame of this device (by its id)
-        that the table took is read from the journal (the newest of its records that carries
-        a ``device_seq``) and handed to the driver (``expect_after``): a frame the device
-        sends again after a restart of the station is then acknowledged, not taken twice.
+        Call it right after opening the device. The device's last frame the table took (see
+        :meth:`resume_point`) is handed to the driver (``expect_after``) if the driver was not
+        already told it when it was opened (the ``resume_after`` option, which is the safe
+        way: a frame the device sends again at once is then known before it can be heard).
         """
         with self.lock:
             self.devices[role] = handle
@@ -239,23 +239,32 @@ class TableService:
             device_id = getattr(driver, "device_id", None)
             if device_id is None or not callable(getattr(handle, "expect_after", None)):
                 return
-            from sqlalchemy import select
+            point = self.resume_point(device_id, handle.name)
+            if point is not None:
+                handle.expect_after(*point)
 
-            from dealer_station.audit.schema import journal as j
+    def resume_point(self, device_id: str, device_name: str) -> tuple[int, str | None] | None:
+        """The device's last frame this table journaled, as ``(device_seq, card code or
+        None)``: the newest record by ``device:NAME:ID`` that carries a ``device_seq``.
+        A frame the device sends again after a restart of the station is then acknowledged,
+        not taken twice. None when the table never heard the device."""
+        from sqlalchemy import select
 
-            actor = f"device:{handle.name}:{device_id}"
-            stmt = (select(j.c.table_id, j.c.seq, j.c.ts, j.c.actor, j.c.kind, j.c.round_no,
-                           j.c.payload, j.c.prev_hash, j.c.hash)
-                    .where(j.c.table_id == self.table_id, j.c.actor == actor,
-                           j.c.payload.contains('"device_seq"'))
-                    .order_by(j.c.seq.desc()).limit(1))
-            with self.journal.db.read() as conn:
-                found = list(self.journal.authentic(conn.execute(stmt)))
-            if not found or not isinstance(found[0].payload.get("device_seq"), int):
-                return
-            last = found[0].payload
-            card = last.get("card") if isinstance(last.get("card"), str) else None
-            handle.expect_after(last["device_seq"], card)
+        from dealer_station.audit.schema import journal as j
+
+        actor = f"device:{device_name}:{device_id}"
+        stmt = (select(j.c.table_id, j.c.seq, j.c.ts, j.c.actor, j.c.kind, j.c.round_no,
+                       j.c.payload, j.c.prev_hash, j.c.hash)
+                .where(j.c.table_id == self.table_id, j.c.actor == actor,
+                       j.c.payload.contains('"device_seq"'))
+                .order_by(j.c.seq.desc()).limit(1))
+        with self.journal.db.read() as conn:
+            found = list(self.journal.authentic(conn.execute(stmt)))
+        if not found or not isinstance(found[0].payload.get("device_seq"), int):
+            return None
+        last = found[0].payload
+        card = last.get("card") if isinstance(last.get("card"), str) else None
+        return last["device_seq"], card
 
     def on_device_event(self, event: DeviceEvent) -> None:
         """Entry point for driver callbacks (any thread). Returns once what the event says is

@@ -187,6 +187,7 @@ def _open_simulated(station: Station, seed: int | None, options: dict[str, Any])
 
     rng = random.Random(seed)
     for role in ("shoe", "reader"):
+        # A new simulator holds no frame from before: attach() resumes it soon enough.
         handle = open_device(role, "simulated", device_id=SIM_IDS[role],
                              deck=_deck(station.game), on_event=station.table.on_device_event,
                              seed=rng.randrange(2**32), **options)
@@ -197,7 +198,11 @@ def _open_simulated(station: Station, seed: int | None, options: dict[str, Any])
 def _open_configured(station: Station, cfg: DeviceConfig) -> None:
     from dealer_station.hardware.config import open_configured
 
+    # The last frame journaled is known before the port opens: the device may send it again
+    # as soon as it is asked (QUERY on connect), before attach() could say it was taken.
+    resume = (station.table.resume_point(cfg.device_id, cfg.options.get("name") or cfg.role)
+              if cfg.device_id else None)
     handle = open_configured(cfg, deck=_deck(station.game),
-                             on_event=station.table.on_device_event)
+                             on_event=station.table.on_device_event, resume_after=resume)
     station.devices[cfg.role] = handle
     station.table.attach(cfg.role, handle)
