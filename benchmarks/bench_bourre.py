@@ -24,7 +24,8 @@ from typing import Any
 from dealer_station.cards import Card, parse_card
 from dealer_station.gameconfig import load_bourre_profiles
 from dealer_station.settlement.bourre import BourreHand, Phase
-from dealer_station.settlement.bourre_json import random_bourre_record, settle_bourre_record
+from dealer_station.settlement.bourre_json import settle_bourre_record
+from dealer_station.settlement.bourre_random import random_bourre_record
 from dealer_station.settlement.bourre_rules import BourreProfile
 
 TARGET = 5000

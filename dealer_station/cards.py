@@ -12,8 +12,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from dealer_station.errors import StationError
 
-class CardError(ValueError):
+
+class CardError(StationError, ValueError):
     """A card code, deck or round that cannot be right. The message says what and why."""
 
 

@@ -13,11 +13,8 @@ from typing import Any
 import pytest
 
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre_json import (
-    random_bourre_record,
-    replay_record,
-    settle_bourre_record,
-)
+from dealer_station.settlement.bourre_json import replay_record, settle_bourre_record
+from dealer_station.settlement.bourre_random import random_bourre_record
 from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
 from tests.conftest import CONFIG_DIR, ROOT
 

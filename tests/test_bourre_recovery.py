@@ -345,7 +345,7 @@ def test_a_halt_left_by_a_restart_is_resolved_on_the_supervisor_screen(qtbot: An
         sup.reason.setText("the shoe read AS twice: cards exposed")
         click(qtbot, sup.void_button)
         qtbot.waitUntil(lambda: t.halt is None, timeout=WAIT_MS)
-        assert "Round voided. Recorded as super/supervisor" in sup.message.text()
+        assert "Hand voided. Recorded as super/supervisor" in sup.message.text()
         last = again.journal.last(again.table_id)
         assert last is not None and last.kind == "void" and last.actor == "super/supervisor"
         window.shutdown()

@@ -13,7 +13,7 @@ from dealer_station.settlement.bourre import (
     IllegalActionError,
     Phase,
 )
-from dealer_station.settlement.bourre_json import play_random_hand
+from dealer_station.settlement.bourre_random import play_random_hand
 from dealer_station.settlement.bourre_rules import BourreProfile
 from dealer_station.settlement.bourre_session import (
     BourreSession,

@@ -129,3 +129,52 @@ def test_the_operator_changes_the_rule_profile_between_sessions(
     change = [r for r in station.journal.records(station.table_id)
               if r.kind == "config.change"][-1]
     assert change.actor == "operator/operator"
+
+
+def test_the_supervisor_panel_follows_a_bourre_hand(qtbot: Any, window: MainWindow,
+                                                    station: Station) -> None:
+    """The supervisor's round panel says where the hand is at every step (it once said
+    "in play" for a whole hand, and went stale: it missed hand.opened and hand.closed)."""
+    t: Any = station.table
+    sup: Any = window.screens["supervisor"]
+    sign_in(qtbot, window, "dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    demo: Any = window.demo
+    click(qtbot, screen.session_button)
+    click(qtbot, screen.hand_button)
+    hand_no = t.round_no
+    qtbot.waitUntil(lambda: f"Hand {hand_no}</b> · dealing" in sup.round_state.text(),
+                    timeout=WAIT_MS)
+    assert "pot" in sup.round_state.text() and "in play" not in sup.round_state.text()
+    for n in range(1, 26):
+        click(qtbot, demo.buttons["deal"])
+        qtbot.waitUntil(lambda n=n: sum(len(t.hand.held(s)) for s in t.hand.seats) == n,
+                        timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: t.hand.phase is Phase.DECISIONS, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: f"stay or fold · seat {t.hand.to_act} to act"
+                    in sup.round_state.text(), timeout=WAIT_MS)
+    for _ in range(5):
+        seat = t.hand.to_act
+        click(qtbot, screen.stay_button)
+        qtbot.waitUntil(lambda seat=seat: t.hand.to_act != seat, timeout=WAIT_MS)
+        if t.hand.phase is Phase.DECISIONS:
+            qtbot.waitUntil(lambda: f"seat {t.hand.to_act} to act" in sup.round_state.text(),
+                            timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "drawing" in sup.round_state.text(), timeout=WAIT_MS)
+    while t.hand.phase is Phase.DRAW:
+        seat = t.hand.to_act
+        qtbot.waitUntil(screen.discard_button.isEnabled, timeout=WAIT_MS)
+        click(qtbot, screen.discard_button)
+        qtbot.waitUntil(lambda seat=seat: t.hand.phase is not Phase.DRAW
+                        or t.hand.to_act != seat, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "playing · trick 1 of 5" in sup.round_state.text(),
+                    timeout=WAIT_MS)
+    while t.hand is not None and t.hand.phase is Phase.PLAY:
+        played = len(t.current.plays)
+        click(qtbot, demo.buttons["play"])
+        qtbot.waitUntil(lambda p=played: t.current is None or len(t.current.plays) > p
+                        or t.hand.phase is not Phase.PLAY, timeout=WAIT_MS)
+        if t.hand is not None and t.hand.phase is Phase.PLAY:
+            qtbot.waitUntil(lambda: f"trick {t.hand.trick_number} of 5"
+                            in sup.round_state.text(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "No hand is open." in sup.round_state.text(), timeout=WAIT_MS)

@@ -61,7 +61,8 @@ def test_withdrawing_a_wager_between_rounds(qtbot: Any, window: MainWindow,
     qtbot.waitUntil(lambda: screen.model.rowCount() == 1, timeout=WAIT_MS)
     tap_spot(qtbot, screen, "poker")                   # no box: the touch lands on the felt
     assert screen.model.rowCount() == 1
-    reason = station.table.can_place(Wager(1, "poker", (), 100))  # type: ignore[attr-defined]
+    assert not station.table.can_place(Wager(1, "poker", (), 100))  # type: ignore[attr-defined]
+    reason = station.table.place_refusal(Wager(1, "poker", (), 100))  # type: ignore[attr-defined]
     assert reason is not None and "not offered" in reason
 
 

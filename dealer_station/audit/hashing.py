@@ -16,12 +16,14 @@ import hmac
 import json
 from typing import Any
 
+from dealer_station.errors import StationError
+
 RECORD_DOMAIN = b"dealer-station/journal-record/v1\x00"
 GENESIS_DOMAIN = b"dealer-station/journal-genesis/v1\x00"
 KEY_BYTES = 32
 
 
-class CanonicalJsonError(ValueError):
+class CanonicalJsonError(StationError, ValueError):
     """A payload that has no single canonical form (floats, non-text keys, NaN)."""
 
 

@@ -56,7 +56,15 @@ from dealer_station.audit.projections import (
     round_disagreement,
     round_from_records,
 )
-from dealer_station.errors import StationError
+from dealer_station.audit.records import (
+    ConfigVersion,
+    Fact,
+    JournalError,
+    Meter,
+    MeterDelta,
+    Record,
+    RoundInfo,
+)
 
 J = schema.journal
 R = schema.rounds
@@ -109,10 +117,6 @@ SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.")
 
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
-
-
-class JournalError(StationError):
-    """A journal operation was refused; nothing was written."""
 
 
 class JournalConflict(JournalError):
@@ -169,35 +173,6 @@ def _check_actor(actor: str) -> None:
 def _check_round_no(round_no: int | None) -> None:
     if round_no is not None and (type(round_no) is not int or round_no < 0):
         raise JournalError(f"bad round number {round_no!r}: a whole number >= 0 or None")
-
-
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One stored journal record, its payload decoded."""
-
-    table_id: str
-    seq: int
-    ts: str
-    actor: str
-    kind: str
-    round_no: int | None
-    payload: dict[str, Any]
-    prev_hash: str
-    hash: str
-
-    @property
-    def time(self) -> datetime:
-        return datetime.fromisoformat(self.ts)
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """A record to be appended (see :meth:`Journal.append_many`)."""
-
-    kind: str
-    payload: Mapping[str, Any]
-    actor: str
-    round_no: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,63 +234,6 @@ class VerifyResult:
 
 
 # --- projections, written inside append's transaction --------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class MeterDelta:
-    """Amounts to add to one meter. ``house_win`` defaults to ``wagered - paid``."""
-
-    rounds: int = 0
-    wagered: int = 0
-    paid: int = 0
-    house_win: int | None = None
-
-    def __post_init__(self) -> None:
-        for name in ("rounds", "wagered", "paid", "house_win"):
-            value = getattr(self, name)
-            if value is not None and type(value) is not int:
-                raise JournalError(f"meter delta {name} must be an integer amount in minor "
-                                   f"units, got {value!r}")
-        if self.house_win is None:
-            object.__setattr__(self, "house_win", self.wagered - self.paid)
-
-
-@dataclass(frozen=True, slots=True)
-class Meter:
-    table_id: str
-    meter: str
-    rounds: int
-    wagered: int
-    paid: int
-    house_win: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundInfo:
-    """A row of the rounds projection (for recall: the records are ``first_seq..last_seq``)."""
-
-    table_id: str
-    round_no: int
-    game: str
-    config_version: str
-    status: str
-    dealer: str
-    started_at: str
-    ended_at: str | None
-    first_seq: int
-    last_seq: int
-    summary: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class ConfigVersion:
-    table_id: str
-    version: str
-    game: str
-    content: dict[str, Any]
-    created_at: str
-    created_by: str
-    reason: str
-
 
 def _upsert(conn: Connection, table: Any, values: Mapping[str, Any], keys: Sequence[str],
             set_: Callable[[Any], Mapping[str, Any]] | None) -> None:

@@ -29,12 +29,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from dealer_station.audit.hashing import canonical_json, config_version
-
-if TYPE_CHECKING:
-    from dealer_station.audit.journal import ConfigVersion, Meter, Record, RoundInfo
+from dealer_station.audit.records import ConfigVersion, Meter, Record, RoundInfo
+from dealer_station.errors import StationError
 
 OPENING_KINDS = ("round.open", "hand.open")
 CLOSING_KINDS: Mapping[str, str] = {"round.close": "settled", "hand.close": "settled",
@@ -43,7 +42,7 @@ CONFIG_KIND = "config.change"
 METER_FIELDS = ("rounds", "wagered", "paid", "house_win")
 
 
-class ProjectionError(ValueError):
+class ProjectionError(StationError, ValueError):
     """The chain itself cannot give a projection (a record that fails its hash...)."""
 
 
@@ -62,8 +61,6 @@ class Disagreement:
 
 def round_from_records(table_id: str, records: Sequence[Record]) -> RoundInfo:
     """The rounds row that a round's records establish."""
-    from dealer_station.audit.journal import RoundInfo
-
     if not records:
         raise ProjectionError(f"table {table_id}: a round with no records")
     first = records[0]
@@ -121,8 +118,6 @@ def round_disagreement(want: RoundInfo, have: RoundInfo | None) -> Disagreement 
 
 
 def meters_from_closings(table_id: str, closings: Iterable[Record]) -> dict[str, Meter]:
-    from dealer_station.audit.journal import Meter
-
     acc: dict[str, list[int]] = {}
     for rec in closings:
         meters = rec.payload.get("meters") if rec.kind in CLOSING_KINDS else None
@@ -146,8 +141,6 @@ def meters_from_closings(table_id: str, closings: Iterable[Record]) -> dict[str,
 def add_meter_sums(table_id: str, base: Mapping[str, Any],
                    more: Mapping[str, Meter]) -> dict[str, Meter]:
     """Meters carried by a checkpoint record plus those summed after it."""
-    from dealer_station.audit.journal import Meter
-
     out = dict(more)
     for key, m in base.items():
         if not isinstance(m, Mapping) or any(type(m.get(f)) is not int for f in METER_FIELDS):
@@ -180,8 +173,6 @@ def config_from_record(table_id: str, rec: Record, row_content: str | None,
     Raises :class:`ProjectionError` when its content cannot be proven (no content in the
     record and no row, or a row whose content does not hash to the version).
     """
-    from dealer_station.audit.journal import ConfigVersion
-
     version = str(rec.payload.get("version", ""))
     content = rec.payload.get("content")
     if isinstance(content, Mapping):

@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from dealer_station import games
+
 if TYPE_CHECKING:
     from dealer_station.hardware.ptyport import PtyWire
     from dealer_station.hardware.simulator import SimulatedDevice
@@ -32,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "shoe or card reader: a shuffled deck, heartbeats, re-sends, and faults on "
                     "demand. " + HELP)
     p.add_argument("role", choices=("shoe", "reader"))
-    p.add_argument("--game", choices=("lapaire", "bourre"), default="lapaire",
+    p.add_argument("--game", choices=games.names(), default=games.names()[0],
                    help="which deck to shuffle (La Pair'e: 54 cards with 2 jokers; Bourré: 52)")
     p.add_argument("--seed", type=int, help="shuffle seed, for a repeatable order")
     p.add_argument("--cards", help="the exact order to deal, e.g. AS,KH,JK,10D")
@@ -59,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK, parse_cards
+    from dealer_station.cards import parse_cards
     from dealer_station.hardware.backends import BAUD_RATES
     from dealer_station.hardware.errors import DeviceInitError, DeviceOperationError
     from dealer_station.hardware.ptyport import PtyWire
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise DeviceInitError("--heartbeat must be 0.05-60 seconds")
     if not 0 <= args.first_seq <= 9999:
         raise DeviceInitError("--first-seq must be 0-9999")
-    deck = BOURRE_DECK if args.game == "bourre" else LAPAIRE_DECK
+    deck = games.game(args.game).deck
     cards = parse_cards(c for c in args.cards.split(",") if c.strip()) if args.cards else None
     faults = FaultRates.parse(args.faults)
     quiet = args.quiet

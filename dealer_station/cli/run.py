@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from dealer_station import games
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.table.base import DEFAULT_TABLE
 
@@ -27,8 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--simulate", action="store_true",
                    help="simulated shoe and reader, demo strip, demo journal and users")
-    p.add_argument("--game", choices=("lapaire", "bourre"), default="lapaire",
-                   help="the game at this table (default lapaire)")
+    p.add_argument("--game", choices=games.names(), default=games.names()[0],
+                   help="the game at this table: "
+                        + ", ".join(f"{g.name} ({g.label})" for g in games.REGISTRY.values())
+                        + f"; default {games.names()[0]}")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
     p.add_argument("--config", metavar="FILE",
                    help="game configuration file to load (default: the journal's latest, "

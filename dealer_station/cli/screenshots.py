@@ -11,13 +11,15 @@ import argparse
 import os
 from pathlib import Path
 
+from dealer_station import games
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("screenshots", help="save PNGs of the station's main screens",
                        description=__doc__)
     p.add_argument("--out", default="docs/screens", metavar="DIR",
                    help="folder for the PNG files (default docs/screens)")
-    p.add_argument("--game", choices=("lapaire", "bourre", "all"), default="all",
+    p.add_argument("--game", choices=(*games.names(), "all"), default="all",
                    help="which game's screens (default all)")
     p.set_defaults(func=run)
 
@@ -27,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from dealer_station.ui.screenshots import take_screenshots
 
-    games = ("lapaire", "bourre") if args.game == "all" else (args.game,)
-    for path in take_screenshots(Path(args.out), games):
+    chosen = games.names() if args.game == "all" else (args.game,)
+    for path in take_screenshots(Path(args.out), chosen):
         print(path)
     return 0

@@ -19,6 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from dealer_station import games
+from dealer_station.errors import StationError
+
 Settler = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -27,59 +30,53 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "settle", help="settle rounds read as JSON Lines on stdin, one result line per line",
         description=__doc__.split("\n\n")[1] if __doc__ else None,
     )
-    p.add_argument("--config", type=Path, metavar="FILE",
-                   help="the La Pair'e table file (default: config/lapaire.toml)")
-    p.add_argument("--bourre-config", type=Path, metavar="FILE",
-                   help="the Bourré rule profiles (default: config/bourre.toml)")
+    for g in games.REGISTRY.values():
+        p.add_argument(g.config_option, type=Path, metavar="FILE", dest=f"config_{g.name}",
+                       help=f"the {g.label} {g.config_noun} (default: config/{g.config_file})")
     p.set_defaults(func=run)
 
 
 class _Dispatcher:
-    """Finds the settler for each record's game, loading Bourré support only on first use."""
+    """Finds the settler for each record's game (the registry's ``settler`` part). A game
+    whose configuration is ``settle_loads_at_start`` is loaded now (a bad file stops the
+    command); any other only when its first line appears, and a file it cannot load is then
+    answered on each of its lines."""
 
-    def __init__(self, lapaire_config: Path | None, bourre_config: Path | None) -> None:
-        from dealer_station.gameconfig import load_lapaire_config
-        from dealer_station.settlement.lapaire_json import settle_lapaire_record
+    def __init__(self, config_paths: dict[str, Path | None]) -> None:
+        self._paths = config_paths
+        self._settlers: dict[str, Settler] = {}
+        self._errors: dict[str, str] = {}
+        for g in games.REGISTRY.values():
+            if g.settle_loads_at_start:
+                self._settlers[g.name] = g.part("settler")(config_paths.get(g.name))
 
-        config = load_lapaire_config(lapaire_config)  # a bad table file stops the command
-        self._lapaire: Settler = lambda record: settle_lapaire_record(record, config)
-        self._bourre_path = bourre_config
-        self._bourre: Settler | None = None
-        self._bourre_error: str | None = None
-
-    def _load_bourre(self) -> None:
-        from dealer_station.errors import StationError
-
+    def _load(self, g: games.Game) -> None:
         try:
-            from dealer_station.gameconfig import load_bourre_profiles
-            from dealer_station.settlement.bourre_json import settle_bourre_record
-
-            profiles = load_bourre_profiles(self._bourre_path)
+            self._settlers[g.name] = g.part("settler")(self._paths.get(g.name))
         except ImportError:
-            self._bourre_error = "Bourré settlement is not available in this installation"
-            return
+            self._errors[g.name] = f"{g.label} settlement is not available in this installation"
         except StationError as exc:
-            self._bourre_error = f"Bourré profiles cannot be loaded: {exc}"
-            return
-        self._bourre = lambda record: settle_bourre_record(record, profiles)
+            self._errors[g.name] = f"{g.label} {g.config_noun} cannot be loaded: {exc}"
 
     def settle(self, record: dict[str, Any]) -> dict[str, Any]:
-        game = record.get("game")
-        if game == "lapaire":
-            return self._lapaire(record)
-        if game == "bourre":
-            if self._bourre is None and self._bourre_error is None:
-                self._load_bourre()
-            if self._bourre is None:
-                return _error(record, "hand_id", self._bourre_error or "")
-            try:
-                return self._bourre(record)
-            except Exception as exc:  # one answer per line, even if that module has a defect
-                return _error(record, "hand_id", f"internal error settling this hand: {exc!r}")
-        if game is None:
-            return _error(record, "round_id", '"game" is missing: say "lapaire" or "bourre"')
-        return _error(record, "round_id",
-                      f'unknown game {game!r}: this settles "lapaire" and "bourre" rounds')
+        name = record.get("game")
+        g = games.REGISTRY.get(name) if isinstance(name, str) else None
+        if g is None:
+            said = " or ".join(f'"{n}"' for n in games.names())
+            if name is None:
+                return _error(record, "round_id", f'"game" is missing: say {said}')
+            return _error(record, "round_id", f"unknown game {name!r}: this settles "
+                                              f"{said.replace(' or ', ' and ')} rounds")
+        if g.name not in self._settlers and g.name not in self._errors:
+            self._load(g)
+        settler = self._settlers.get(g.name)
+        if settler is None:
+            return _error(record, g.id_key, self._errors[g.name])
+        try:
+            return settler(record)
+        except Exception as exc:  # one answer per line, even if that module has a defect
+            return _error(record, g.id_key,
+                          f"internal error settling this {g.unit}: {exc!r}")
 
 
 def _error(record: dict[str, Any], id_key: str, message: str) -> dict[str, Any]:
@@ -223,7 +220,7 @@ def settle_stream(lines: TextIO, out: TextIO, dispatcher: _Dispatcher) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    dispatcher = _Dispatcher(args.config, args.bourre_config)
+    dispatcher = _Dispatcher({g: getattr(args, f"config_{g}") for g in games.names()})
     # JSON is UTF-8; bytes that are not become U+FFFD instead of stopping the whole stream.
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(encoding="utf-8", errors="replace")

@@ -12,6 +12,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
+from dealer_station import games
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.table.base import DEFAULT_TABLE
 
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("simulate", parents=[store_options()],
                        help="play N complete rounds through the real table service",
                        description=__doc__)
-    p.add_argument("--game", choices=("lapaire", "bourre"), default="lapaire")
+    p.add_argument("--game", choices=games.names(), default=games.names()[0])
     p.add_argument("--rounds", type=int, default=100, metavar="N",
                    help="rounds (La Pair'e) or hands (Bourré) to play (default 100)")
     p.add_argument("--seed", type=int, default=None, metavar="S",
@@ -73,16 +74,11 @@ def _refuse_memory_database(url: str | None) -> None:
 def _simulate(args: argparse.Namespace, journal: Journal) -> int:
     table = args.table
     start = time.perf_counter()
-    if args.game == "lapaire":
-        from dealer_station.table.lapaire_sim import simulate_lapaire
-        played = simulate_lapaire(journal, table, rounds=args.rounds, seed=args.seed,
-                                  config_path=args.config, quiet=args.quiet)
-    else:
-        from dealer_station.table.bourre_sim import simulate_bourre
-        played = simulate_bourre(journal, table, hands=args.rounds, seed=args.seed,
-                                 config_path=args.config, quiet=args.quiet)
+    game = games.game(args.game)
+    played = game.part("simulate")(journal, table, args.rounds, seed=args.seed,
+                                   config_path=args.config, quiet=args.quiet)
     took = time.perf_counter() - start
-    unit = "rounds" if args.game == "lapaire" else "hands"
+    unit = game.units
     print(f"simulated {played} {unit} at table {table} in {took:.1f} s "
           f"({played / took if took else 0:.0f} {unit}/s); journal: {journal.db.url}")
     return 0

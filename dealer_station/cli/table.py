@@ -15,6 +15,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from dealer_station import games
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.cli.users import _PinSource
 from dealer_station.errors import StationError
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 #: Faults after which the card really dealt can be entered.
 CARD_FAULTS = ("misread", "impossible_card")
-GAME_NAMES = {"lapaire": "La Pair'e", "bourre": "Bourré"}
 DESCRIPTION = ("See whether a table is stopped, and resolve the stop: resume, void the round "
                "or hand, or enter the card really dealt. 'status' only reads the journal. The "
                "others sign a supervisor or operator in (--as, PIN asked for) and take the "
@@ -79,7 +79,7 @@ def _game(journal: Journal, table_id: str) -> str:
         raise StationError(f"no table {table_id!r} in this journal (tables: "
                            f"{', '.join(known) or 'none'})")
     game = startups[-1].payload.get("game")
-    if game not in ("lapaire", "bourre"):
+    if game not in games.names():
         raise StationError(f"table {table_id}: its last start-up names no game this station "
                            f"plays ({game!r})")
     return str(game)
@@ -117,7 +117,7 @@ def _status(journal: Journal, table_id: str, game: str, *, as_json: bool) -> int
     under_way = open_rounds[-1] if open_rounds else None
     halt = open_halt(journal, table_id)
     found = resolutions(halt, under_way is not None)
-    unit = "hand" if game == "bourre" else "round"
+    unit = games.game(game).unit
     if as_json:
         out: dict[str, Any] = {
             "table": table_id, "game": game,
@@ -130,7 +130,7 @@ def _status(journal: Journal, table_id: str, game: str, *, as_json: bool) -> int
             "resolutions": found}
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"table {table_id}: {GAME_NAMES[game]}")
+    print(f"table {table_id}: {games.game(game).label}")
     print(f"{unit} under way: {under_way.round_no if under_way else 'none'}")
     if halt is None:
         print("not stopped")
@@ -163,11 +163,11 @@ def _act(args: argparse.Namespace, journal: Journal, game: str) -> int:
                 print(f"table {args.table}: resumed by {user.actor}")
             elif args.action == "void":
                 voided = table.round_no
-                table.void(user, args.reason)  # type: ignore[attr-defined]
-                print(f"table {args.table}: {'hand' if game == 'bourre' else 'round'} "
+                table.void(user, args.reason)
+                print(f"table {args.table}: {games.game(game).unit} "
                       f"{voided} voided by {user.actor}")
             else:
-                table.correct_card(user, args.card, args.reason)  # type: ignore[attr-defined]
+                table.correct_card(user, args.card, args.reason)
                 print(f"table {args.table}: card corrected to {args.card.upper()} by "
                       f"{user.actor}")
         except PermissionDenied as exc:
@@ -181,14 +181,6 @@ def _act(args: argparse.Namespace, journal: Journal, game: str) -> int:
 def _open_table(journal: Journal, table_id: str, game: str, *, dealer: str) -> TableService:
     """The table's service as the journal leaves it (its configuration from the journal), or
     a clear refusal if a station holds the table."""
-    if game == "bourre":
-        from dealer_station.gameconfig import load_bourre_profiles
-        from dealer_station.table.bourre_table import BourreTable
-
-        profiles = load_bourre_profiles()
-        profile = profiles.get("tournament") or next(iter(profiles.values()))
-        return BourreTable(journal, table_id, profile, dealer=dealer)
-    from dealer_station.gameconfig import load_lapaire_config
-    from dealer_station.table.lapaire_table import LaPaireTable
-
-    return LaPaireTable(journal, table_id, load_lapaire_config(), dealer=dealer)
+    table: TableService = games.game(game).part("table")(
+        journal, table_id, config_path=None, dealer=dealer)
+    return table

@@ -15,6 +15,7 @@ from typing import Any
 
 from reportlab.platypus import Flowable
 
+from dealer_station import games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
 from dealer_station.reports.source import (
     Period,
@@ -66,7 +67,7 @@ def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[l
 _MISSING = object()
 
 
-def _par_sheet(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
+def par_sheet_body(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
     from dealer_station.settlement.lapaire_config import parse_lapaire_config
     from dealer_station.settlement.lapaire_math import par_sheet, percent
 
@@ -98,7 +99,7 @@ def _par_sheet(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
     return out
 
 
-def _profile(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
+def profile_body(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
     w = r.width
     rows = [[k, _show(v)] for k, v in flatten(version.content).items()]
     return [grid(["Setting", "Value"], rows, [w * 0.5, w * 0.5], wrap=(0, 1))]
@@ -190,9 +191,8 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
 
 
 def _version_body(r: ReportBuilder, v: ConfigVersion) -> list[Flowable]:
-    if v.game == "lapaire":
-        return _par_sheet(r, v)
-    return _profile(r, v)
+    body: list[Flowable] = games.game(v.game).part("report_config")(r, v)
+    return body
 
 
 def _mono(text: str) -> Flowable:

@@ -13,6 +13,7 @@ from typing import Any
 
 from reportlab.platypus import Flowable
 
+from dealer_station import games
 from dealer_station.audit.journal import Journal, Record, RoundInfo
 from dealer_station.errors import StationError
 from dealer_station.reports.source import Coverage, Period, covered_records, game_label
@@ -90,7 +91,7 @@ def _replay(r: ReportBuilder, rc: dict[str, Any]) -> None:
                 f"recorded."))
 
 
-def _lapaire(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
+def lapaire_section(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
     w = r.width
     fmt = money.fmt
     r.heading("Cards in order")
@@ -135,7 +136,7 @@ def _bet_label(wager: dict[str, Any]) -> str:
     return f"{name} {spot}" if spot else name
 
 
-def _bourre(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
+def bourre_section(r: ReportBuilder, rc: dict[str, Any], money: MoneyUnit) -> None:
     w = r.width
     fmt = money.fmt
     res = rc.get("result") or {}
@@ -214,7 +215,8 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
         records: list[Record] = journal.round_records(table, info.round_no)
         first, last = (records[0], records[-1]) if records else (None, None)
         period = Coverage(table, Period(), first, last)
-        unit = "hand" if info.game == "bourre" else "round"
+        game = games.game(info.game)
+        unit = game.unit
         status = rc["status"].upper()
         r = ReportBuilder(kind="recall", title=f"Game recall: {unit} {info.round_no}",
                           table=table, period=period.label.replace(" (everything recorded)",
@@ -231,10 +233,7 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
         if rc.get("void_reason"):
             summary.append(("VOIDED", rich(f"<b>{_esc(rc['void_reason'])}</b>")))
         r.add(facts(summary))
-        if info.game == "bourre":
-            _bourre(r, rc, money)
-        else:
-            _lapaire(r, rc, money)
+        game.part("report_recall")(r, rc, money)
         _exceptions(r, rc)
         _replay(r, rc)
         r.heading(f"Journal records of this {unit} ({len(rc['records'])})")

@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from dealer_station import games as registry
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
 from dealer_station.reports import charts
 from dealer_station.reports.source import (
@@ -58,7 +59,9 @@ MAX_HOURLY_BARS = 48
 def kind_label(kind: str) -> str:
     from dealer_station.settlement.lapaire_config import KIND_LABELS
 
-    return {TOTAL: "Total", "bourre": "Bourré pots"}.get(kind) or KIND_LABELS.get(kind, kind)
+    if kind == TOTAL:
+        return "Total"
+    return registry.meter_label(kind) or KIND_LABELS.get(kind, kind)
 
 
 def _kind_order(kind: str) -> tuple[int, str]:
@@ -128,17 +131,13 @@ class ShiftData:
 
 
 def _edges(content: Mapping[str, Any], game: str) -> dict[str, tuple[Fraction, Fraction]]:
-    """Per wager kind, the lowest and highest house edge of its offered spots."""
-    if game != "lapaire":
+    """Per wager kind, the lowest and highest house edge of its offered spots (the game's
+    ``house_edges`` part; none for a game that is not banked, or not known here)."""
+    found = registry.REGISTRY.get(game)
+    if found is None:
         return {}
-    from dealer_station.settlement.lapaire_config import parse_lapaire_config
-    from dealer_station.settlement.lapaire_math import par_sheet
-
-    out: dict[str, tuple[Fraction, Fraction]] = {}
-    for row in par_sheet(parse_lapaire_config(dict(content), "<journal>")):
-        lo, hi = out.get(row.bet, (row.house_edge, row.house_edge))
-        out[row.bet] = (min(lo, row.house_edge), max(hi, row.house_edge))
-    return out
+    edges: dict[str, tuple[Fraction, Fraction]] = found.part("house_edges")(content)
+    return edges
 
 
 class _LocalHours:
@@ -358,9 +357,8 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
             "amount wagered; where a kind's spots are priced differently, the range from all "
             "its wagers on its lowest-edge spot to all on its highest. Voided rounds count "
             "with the stages settled before the void; returned wagers count nowhere."
-            + (" Bourré pots: wagered is what players put in (antes, stays, penalties), paid "
-               "is the pots won, house win is the house collection."
-               if "bourre" in data.games else ""), "note"))
+            + "".join(f" {g.meters_note}" for g in map(registry.REGISTRY.get, sorted(data.games))
+                      if g is not None and g.meters_note), "note"))
     if data.hourly:
         r.heading("Charts")
         r.add(charts.win_by_hour(data.hourly, money, w, data.hourly_title))

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from dealer_station import games
 from dealer_station.audit import schema
 from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
 from dealer_station.errors import StationError
@@ -20,11 +21,8 @@ from dealer_station.reports.text import MoneyUnit, local
 
 J = schema.journal
 
-GAME_LABELS = {"lapaire": "La Pair'e", "bourre": "Bourré"}
-
-
 def game_label(game: str) -> str:
-    return GAME_LABELS.get(game, game)
+    return games.label(game)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dealer_station.errors import StationError
 from dealer_station.tomlconfig import ConfigError, Section
 
 #: The profile used when a caller does not name one.
@@ -30,7 +31,7 @@ MAX_SESSION_MINUTES = 24 * 60
 MAX_TAGS_TO_ELIMINATE = 100
 
 
-class ProfileError(ValueError):
+class ProfileError(StationError, ValueError):
     """A profile built in code that breaks one of its own rules (``key``: ``reason``)."""
 
     def __init__(self, profile: str, key: str, reason: str) -> None:
@@ -352,3 +353,9 @@ def parse_bourre_profiles(data: dict[str, Any], file: str) -> dict[str, BourrePr
         raise ConfigError(file, "profiles", "no Bourré profile is defined (add a "
                                             "[profiles.tournament] table)")
     return profiles
+
+
+def no_house_edges(content: Mapping[str, Any]) -> dict[str, Any]:
+    """The registry's ``house_edges`` part: Bourré is not banked, so it has none (the house
+    earns its collection instead)."""
+    return {}

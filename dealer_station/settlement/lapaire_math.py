@@ -11,9 +11,11 @@ unit (see ``Odds.pay``), which can only lower the return of odds with a denomina
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import isqrt
+from typing import Any
 
 from dealer_station.cards import JOKER, LAPAIRE_DECK, RANKS
 from dealer_station.settlement.lapaire_config import (
@@ -25,6 +27,7 @@ from dealer_station.settlement.lapaire_config import (
     Odds,
     PokerWager,
     SpotWager,
+    parse_lapaire_config,
 )
 from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.settlement.lapaire_poker import hand_table, hand_weight
@@ -158,3 +161,13 @@ def par_sheet(config: LaPaireConfig) -> list[ParSheetRow]:
         elif isinstance(w, PokerWager):
             rows.append(_row(w.kind, (), _poker_outcomes(config), threshold))
     return rows
+
+
+def house_edges(content: Mapping[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
+    """The registry's ``house_edges`` part: per wager kind, the lowest and highest house edge
+    of its offered spots under the configuration ``content`` (as the journal stores it)."""
+    out: dict[str, tuple[Fraction, Fraction]] = {}
+    for row in par_sheet(parse_lapaire_config(dict(content), "<journal>")):
+        lo, hi = out.get(row.bet, (row.house_edge, row.house_edge))
+        out[row.bet] = (min(lo, row.house_edge), max(hi, row.house_edge))
+    return out

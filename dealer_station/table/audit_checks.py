@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from dealer_station import games
 from dealer_station.audit.journal import Journal, MeterDelta, Record
-from dealer_station.settlement.lapaire_config import parse_lapaire_config
-from dealer_station.table import lapaire_rounds
+from dealer_station.errors import StationError
 
 
 @dataclass
@@ -74,19 +74,10 @@ def replay(journal: Journal, table_id: str) -> ReplayReport:
         game = first.payload.get("game") if first.kind in ("round.open", "hand.open") else None
         report.rounds += 1
         try:
-            if game == lapaire_rounds.GAME:
-                config = configs.get(str(first.payload["config_version"]),
-                                     parse_lapaire_config)
-                rb = lapaire_rounds.rebuild_round(records, config)
-                status, diffs = rb.status, rb.differences
-                if status != "open":
-                    deltas = lapaire_rounds.meter_deltas(rb.engine.results)
-                    report.add_meters(deltas)
-            else:
-                from dealer_station.table import bourre_rounds
-                status, diffs, deltas = bourre_rounds.replay_hand(records, configs)
-                report.add_meters(deltas)
-        except (ValueError, LookupError, KeyError) as exc:
+            replayer = games.game(game).part("replay")
+            status, diffs, deltas = replayer(records, configs)
+            report.add_meters(deltas)
+        except (StationError, ValueError, LookupError, KeyError) as exc:
             status, diffs = "unreadable", [f"round {first.round_no}: cannot be replayed: {exc}"]
         report.by_status[status] = report.by_status.get(status, 0) + 1
         report.differences.extend(diffs)

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer_station import __version__
 from dealer_station.audit.journal import Fact, Journal, Record
@@ -32,6 +32,10 @@ from dealer_station.hardware.events import (
     DeviceIdentified,
     DeviceStatus,
 )
+
+if TYPE_CHECKING:
+    from dealer_station.cards import Card
+    from dealer_station.settlement.lapaire_config import Money
 
 #: Device states that stop a round: the shoe cannot be trusted until someone looks.
 HALTING_STATUSES = frozenset({"DOOR_OPEN", "JAM", "TAMPER"})
@@ -197,6 +201,24 @@ class TableService:
 
     @property
     def round_no(self) -> int | None:
+        raise NotImplementedError
+
+    @property
+    def money(self) -> Money | None:
+        """How the table's amounts are shown (from its configuration); None for a game played
+        for chips (Bourré tournament sessions)."""
+        return None
+
+    def describe_round(self) -> str:
+        """One line about the round or hand under way, for the supervisor ("" if none)."""
+        raise NotImplementedError
+
+    def void(self, user: User, reason: str) -> None:
+        """A supervisor voids the round or hand under way, with a reason."""
+        raise NotImplementedError
+
+    def correct_card(self, user: User, card: Card | str, reason: str) -> object:
+        """A supervisor enters the card really dealt after a misread or an impossible read."""
         raise NotImplementedError
 
     def stop_round(self, reason: str, fault: str, remedy: str, actor: str,

@@ -19,9 +19,11 @@ from typing import Any
 
 from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
 from dealer_station.cards import parse_card
+from dealer_station.errors import StationError
 from dealer_station.settlement.bourre import BourreHand, HandResult, Misplay, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile, parse_bourre_profiles
 from dealer_station.settlement.bourre_session import BourreSession
+from dealer_station.table.recall_records import exceptions_view, records_view
 
 GAME = "bourre"
 METER = "bourre"
@@ -75,7 +77,7 @@ def result_payload(hand: BourreHand, result: HandResult) -> dict[str, Any]:
     }
 
 
-class ReplayError(ValueError):
+class ReplayError(StationError, ValueError):
     """Records that the engine refuses or settles differently."""
 
 
@@ -254,8 +256,6 @@ def replay_hand(records: list[Record], configs: Any) -> tuple[str, list[str], di
 
 
 def bourre_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> dict[str, Any]:
-    from dealer_station.table.recall import _exceptions, _records_view
-
     stored = journal.config(info.table_id, info.config_version)
     if stored is None:
         raise ValueError(f"configuration {info.config_version[:12]} is not in the journal")
@@ -281,14 +281,6 @@ def bourre_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> d
         "discards": {str(k): v for k, v in st.discards.items()}, "plays": st.plays,
         "tricks": {str(k): v for k, v in hand.tricks.items()},
         "result": st.close, "void_reason": st.void_reason,
-        "exceptions": _exceptions(records), "differences": state.differences,
-        "records": _records_view(records),
+        "exceptions": exceptions_view(records), "differences": state.differences,
+        "records": records_view(records),
     }
-
-
-def _register() -> None:
-    from dealer_station.table.recall import register_recaller
-    register_recaller(GAME, bourre_recall)
-
-
-_register()

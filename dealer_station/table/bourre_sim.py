@@ -158,3 +158,10 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
         table.devices.clear()
         table.shutdown()
     return done
+
+
+def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
+             config_path: str | None = None, quiet: bool = False) -> int:
+    """The registry's ``simulate`` part: ``count`` hands."""
+    return simulate_bourre(journal, table_id, hands=count, seed=seed, config_path=config_path,
+                           quiet=quiet)

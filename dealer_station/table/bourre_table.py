@@ -45,8 +45,10 @@ from dealer_station.table.bourre_rounds import (
     session_records,
 )
 
-#: Simulated and replayed sessions use a clock of their own; live ones the journal's.
-SessionClock = Any
+#: What the supervisor reads for each phase of a hand.
+PHASE_TEXT = {Phase.ANTE: "ante", Phase.DEAL: "dealing", Phase.DECISIONS: "stay or fold",
+              Phase.DRAW: "drawing", Phase.PLAY: "playing", Phase.SETTLED: "settled",
+              Phase.HALTED: "stopped: chip count"}
 
 
 class BourreTable(TableService):
@@ -151,6 +153,21 @@ class BourreTable(TableService):
     @property
     def round_no(self) -> int | None:
         return self.state.current.round_no if self.state.current else None
+
+    def describe_round(self) -> str:
+        with self.lock:
+            hand = self.hand
+            if hand is None:
+                return ""
+            parts = [PHASE_TEXT.get(hand.phase, hand.phase.value)]
+            if hand.phase is Phase.PLAY:
+                parts.append(f"trick {hand.trick_number} of 5")
+                if hand.trump is not None:
+                    parts.append(f"trumps {hand.trump.name.lower()}")
+            if hand.to_act is not None:
+                parts.append(f"seat {hand.to_act} to act")
+            parts.append(f"pot {hand.pot} chips")
+            return " · ".join(parts)
 
     def legal_count(self) -> int:
         """How many cards the player to act may legally play (the dealer sees no cards)."""
@@ -487,3 +504,15 @@ class BourreTable(TableService):
             self._card(c, "correction", user.actor, None, None, before)
             self.halt = None
             self.emit("resolved", action="correction", reason=reason)
+
+
+def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | None = None,
+                      dealer: str, prefer_journal_config: bool | None = None) -> BourreTable:
+    """The registry's ``table`` part: the tournament profile of the file named (or of
+    config/bourre.toml), unless the journal already holds the table's profile."""
+    from dealer_station.gameconfig import load_bourre_profiles
+
+    profiles = load_bourre_profiles(config_path)
+    profile = profiles.get("tournament") or next(iter(profiles.values()))
+    prefer = config_path is None if prefer_journal_config is None else prefer_journal_config
+    return BourreTable(journal, table_id, profile, dealer=dealer, prefer_journal_config=prefer)

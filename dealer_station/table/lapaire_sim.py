@@ -119,3 +119,10 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
         table.devices.clear()
         table.shutdown()
     return done
+
+
+def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
+             config_path: str | None = None, quiet: bool = False) -> int:
+    """The registry's ``simulate`` part: ``count`` rounds."""
+    return simulate_lapaire(journal, table_id, rounds=count, seed=seed, config_path=config_path,
+                            quiet=quiet)

@@ -22,7 +22,7 @@ from dealer_station.settlement.lapaire import (
     StageResult,
     Wager,
 )
-from dealer_station.settlement.lapaire_config import LaPaireConfig, parse_lapaire_config
+from dealer_station.settlement.lapaire_config import LaPaireConfig, Money, parse_lapaire_config
 from dealer_station.table.base import STATION_ACTOR, Halt, TableError, TableService
 from dealer_station.table.lapaire_rounds import (
     GAME,
@@ -153,6 +153,19 @@ class LaPaireTable(TableService):
     def engine(self) -> LaPaireRound | None:
         return self.current.engine if self.current else None
 
+    @property
+    def money(self) -> Money:
+        return self.config.money
+
+    def describe_round(self) -> str:
+        with self.lock:
+            engine = self.engine
+            if engine is None:
+                return ""
+            cards = " ".join(c.label for c in engine.cards) or "none yet"
+            bets = "open" if engine.betting_open else "closed"
+            return f"cards dealt: {cards} · betting {bets} · {len(engine.wagers)} wagers"
+
     def seat_totals(self) -> dict[int, SeatTotal]:
         return self.current.engine.seat_totals() if self.current else {}
 
@@ -161,7 +174,11 @@ class LaPaireTable(TableService):
             return []
         return [n for n in sorted(self.current.stages) if n not in self.current.confirmed]
 
-    def can_place(self, wager: Wager) -> str | None:
+    def can_place(self, wager: Wager) -> bool:
+        """Whether ``wager`` may be placed now (:meth:`place_refusal` says why not)."""
+        return self.place_refusal(wager) is None
+
+    def place_refusal(self, wager: Wager) -> str | None:
         """None if ``wager`` may be placed now, else the reason it may not."""
         if self.halt is not None:
             return f"the round is stopped: {self.halt.reason}"
@@ -469,3 +486,14 @@ class LaPaireTable(TableService):
 
 def wagers_from(items: Iterable[tuple[int, str, Sequence[str], int]]) -> list[Wager]:
     return [Wager(seat, bet, tuple(values), amount) for seat, bet, values, amount in items]
+
+
+def open_lapaire_table(journal: Journal, table_id: str, *, config_path: str | None = None,
+                       dealer: str, prefer_journal_config: bool | None = None) -> LaPaireTable:
+    """The registry's ``table`` part: the live table on the journal's latest configuration
+    unless a file is named (then that file's is recorded as a new version if it differs)."""
+    from dealer_station.gameconfig import load_lapaire_config
+
+    prefer = config_path is None if prefer_journal_config is None else prefer_journal_config
+    return LaPaireTable(journal, table_id, load_lapaire_config(config_path), dealer=dealer,
+                        prefer_journal_config=prefer)

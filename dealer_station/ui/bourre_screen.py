@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -41,6 +41,9 @@ from dealer_station.ui.card_view import CardView
 from dealer_station.ui.formatting import card_text
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
+
+if TYPE_CHECKING:
+    from dealer_station.ui.station import Station
 
 MAX_SEATS = 7
 DEFAULT_SEATS = (1, 2, 3, 4, 5)
@@ -620,3 +623,13 @@ def screenshot_scene(app: QApplication, station: Any, window: Any, path: Any, sa
             break
     wait_for(app, lambda: screen.status.text().startswith("Trick"))
     return save(app, window, path)
+
+
+def bourre_screens(station: Station, events: TableEvents, session: SignInSession
+                   ) -> tuple[QWidget, QWidget, QWidget | None]:
+    """The registry's ``screens`` part: the dealer's hand screen, the operator's profile
+    screen, and the demo panel when the devices are simulated."""
+    table: Any = station.table
+    demo = BourreDemoPanel(table, station) if station.simulated else None
+    return (BourreScreen(table, events, session), BourreOperatorScreen(table, events, session),
+            demo)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
@@ -42,6 +42,9 @@ from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
+
+if TYPE_CHECKING:
+    from dealer_station.ui.station import Station
 
 SEATS = 7
 #: The right-hand column (cards, payouts, wagers), fixed so the felt keeps the rest.
@@ -344,7 +347,7 @@ class LaPaireScreen(QWidget):
         except WagerError as exc:
             self.refuse(key, str(exc))
             return
-        reason = self.table.can_place(wager)
+        reason = self.table.place_refusal(wager)
         if reason is not None:
             self.refuse(key, reason)
             return
@@ -579,3 +582,16 @@ def _short(bet: str, values: tuple[str, ...] | list[str]) -> str:
 
 __all__ = ["LaPaireScreen", "RoundView", "read_round"]
 
+
+
+def lapaire_screens(station: Station, events: TableEvents, session: SignInSession
+                    ) -> tuple[QWidget, QWidget, QWidget | None]:
+    """The registry's ``screens`` part: the dealer's felt, the operator's screen, and the
+    demo panel when the devices are simulated."""
+    from dealer_station.ui.demo_panel import DemoPanel
+    from dealer_station.ui.operator_screen import OperatorScreen
+
+    table: Any = station.table
+    shoe = station.simulator("shoe")
+    demo: QWidget | None = DemoPanel(table, shoe) if station.simulated and shoe else None
+    return LaPaireScreen(table, events, session), OperatorScreen(table, events, session), demo

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_station import games
 from dealer_station.audit.users import User
 from dealer_station.integrity import start_gate
 from dealer_station.table.base import Change
@@ -58,27 +59,11 @@ CLOCK_CHECK_MS = 5000
 
 def _game_screens(station: Station, events: TableEvents, session: SignInSession
                   ) -> tuple[QWidget, QWidget, QWidget | None]:
-    """(dealer screen, operator screen, demo panel) for the station's game."""
-    if station.game == "lapaire":
-        from dealer_station.ui.demo_panel import DemoPanel
-        from dealer_station.ui.lapaire_screen import LaPaireScreen
-        from dealer_station.ui.operator_screen import OperatorScreen
-
-        table: Any = station.table
-        demo: QWidget | None = (DemoPanel(table, station.simulator("shoe"))
-                if station.simulated and station.simulator("shoe") else None)
-        return (LaPaireScreen(table, events, session), OperatorScreen(table, events, session),
-                demo)
-    from dealer_station.ui.bourre_screen import (
-        BourreDemoPanel,
-        BourreOperatorScreen,
-        BourreScreen,
-    )
-
-    table = station.table
-    demo = BourreDemoPanel(table, station) if station.simulated else None
-    return (BourreScreen(table, events, session), BourreOperatorScreen(table, events, session),
-            demo)
+    """(dealer screen, operator screen, demo panel) for the station's game (the registry's
+    ``screens`` part)."""
+    screens: tuple[QWidget, QWidget, QWidget | None] = games.game(station.game).part(
+        "screens")(station, events, session)
+    return screens
 
 
 class MainWindow(QMainWindow):

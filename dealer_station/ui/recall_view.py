@@ -9,6 +9,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from dealer_station import games
 from dealer_station.settlement.lapaire_config import KIND_LABELS, Money
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import amount, card_text, local_time
@@ -19,9 +20,17 @@ def _money(money: Money | None, value: Any) -> str:
 
 
 def recall_html(r: dict[str, Any], money: Money | None = None) -> str:
-    """Every detail of one recalled round (La Pair'e) or hand (other games: as text)."""
-    if r.get("game") != "lapaire":
-        return _text_html(r)
+    """Every detail of one recalled round or hand (the registry's ``recall_html`` part of its
+    game; a game not known here is shown as its data)."""
+    found = games.REGISTRY.get(str(r.get("game")))
+    if found is None:
+        return text_html(r, money)
+    html: str = found.part("recall_html")(r, money)
+    return html
+
+
+def lapaire_html(r: dict[str, Any], money: Money | None = None) -> str:
+    """A recalled La Pair'e round: its cards, each seat's wagers, each stage's settlement."""
     status = str(r["status"]).upper()
     colour = {"VOIDED": theme.BAD, "OPEN": theme.WARN}.get(status, theme.GOOD)
     out = [f"<h2>Round {r['round_no']} · La Pair'e · "
@@ -97,7 +106,8 @@ def _wager_label(w: dict[str, Any]) -> str:
     return f"{name} {'-'.join(values)}" if values else name
 
 
-def _text_html(r: dict[str, Any]) -> str:
+def text_html(r: dict[str, Any], money: Money | None = None) -> str:
+    """A recalled round or hand as its command-line text, for a game without a panel."""
     try:
         from dealer_station.cli.recall import format_round
         text = format_round(r, records=True)

@@ -188,15 +188,13 @@ def bourre_scenes(out: Path) -> list[Path]:
         return [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
 
 
-SCENES: dict[str, Callable[[Path], list[Path]]] = {
-    "lapaire": lapaire_scenes,
-    "bourre": bourre_scenes,
-}
+def take_screenshots(out: Path, chosen: tuple[str, ...] | None = None) -> list[Path]:
+    """The screenshots of each chosen game (default every game), each the registry's
+    ``screenshots`` part of that game."""
+    from dealer_station import games
 
-
-def take_screenshots(out: Path, games: tuple[str, ...] = ("lapaire", "bourre")) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     saved: list[Path] = []
-    for game in games:
-        saved.extend(SCENES[game](out))
+    for name in chosen if chosen is not None else games.names():
+        saved.extend(games.game(name).part("screenshots")(out))
     return saved

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dealer_station.errors import StationError
+from dealer_station import games
 from dealer_station.table.base import DEFAULT_TABLE, TableService
 
 if TYPE_CHECKING:
@@ -23,8 +23,6 @@ if TYPE_CHECKING:
     from dealer_station.hardware.backends import DeviceHandle
     from dealer_station.hardware.config import DeviceConfig
 
-GAMES = ("lapaire", "bourre")
-GAME_NAMES = {"lapaire": "La Pair'e", "bourre": "Bourré"}
 #: What the devices file is called in config/ (see config/devices.toml).
 DEVICES_FILE = "devices.toml"
 
@@ -55,7 +53,7 @@ class Station:
 
     @property
     def game_name(self) -> str:
-        return GAME_NAMES[self.game]
+        return games.game(self.game).label
 
     def simulator(self, role: str) -> Any:
         """The simulated device behind ``role`` (``shoe`` / ``reader``), or None."""
@@ -101,21 +99,9 @@ def make_table(journal: Journal, game: str, table_id: str, *, config_path: str |
                dealer: str) -> TableService:
     """The live table for ``game``, on the journal's latest configuration unless a file is
     named (then that file's configuration is recorded as a new version if it differs)."""
-    if game == "lapaire":
-        from dealer_station.gameconfig import load_lapaire_config
-        from dealer_station.table.lapaire_table import LaPaireTable
-
-        return LaPaireTable(journal, table_id, load_lapaire_config(config_path),
-                            dealer=dealer, prefer_journal_config=config_path is None)
-    if game == "bourre":
-        from dealer_station.gameconfig import load_bourre_profiles
-        from dealer_station.table.bourre_table import BourreTable
-
-        profiles = load_bourre_profiles(config_path)
-        profile = profiles.get("tournament") or next(iter(profiles.values()))
-        return BourreTable(journal, table_id, profile, dealer=dealer,
-                           prefer_journal_config=config_path is None)
-    raise StationError(f"unknown game {game!r}: expected {' or '.join(GAMES)}")
+    table: TableService = games.game(game).part("table")(
+        journal, table_id, config_path=config_path, dealer=dealer)
+    return table
 
 
 def ensure_demo_users(users: Users) -> list[tuple[str, str, str, str]]:
@@ -155,8 +141,7 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
     """
     from dealer_station.audit.users import Users
 
-    if game not in GAMES:
-        raise StationError(f"unknown game {game!r}: expected {' or '.join(GAMES)}")
+    games.game(game)     # an unknown game is refused before anything is opened
     users = Users(journal, hasher=hasher, max_failures=max_failures)
     if demo_users if demo_users is not None else simulate:
         ensure_demo_users(users)
@@ -177,9 +162,7 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
 
 
 def _deck(game: str) -> Any:
-    from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
-
-    return LAPAIRE_DECK if game == "lapaire" else BOURRE_DECK
+    return games.game(game).deck
 
 
 def _open_simulated(station: Station, seed: int | None, options: dict[str, Any]) -> None:

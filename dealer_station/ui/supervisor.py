@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_station import games
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import STATION_STREAM, User
 from dealer_station.audit.whole_check import check_everything
@@ -127,14 +128,13 @@ class SupervisorScreen(QWidget):
 
         fix = QGroupBox("Correct a misread card")
         fcol = QVBoxLayout(fix)
-        self.picker = CardPicker(jokers=getattr(self.table, "game", "") == "lapaire")
+        self.picker = CardPicker(jokers=games.game(self.table.game).deck.jokers > 0)
         fcol.addWidget(self.picker)
         self.correct_button = QPushButton("Enter the card actually dealt")
         self.correct_button.clicked.connect(self.correct)
         fcol.addWidget(self.correct_button)
         fcol.addStretch(1)
         grid.addWidget(fix, 2, 1)
-        fix.setVisible(hasattr(self.table, "correct_card"))
 
         self.message = QLabel("")
         self.message.setObjectName("message")
@@ -177,11 +177,7 @@ class SupervisorScreen(QWidget):
         self._act("Round resumed", self.table.resume)
 
     def void(self) -> None:
-        void = getattr(self.table, "void", None)
-        if void is None:
-            self._say("This table cannot void.", "bad")
-            return
-        self._act("Round voided", void)
+        self._act(f"{games.game(self.table.game).unit.capitalize()} voided", self.table.void)
 
     def correct(self) -> None:
         problem = self.picker.card_error()
@@ -189,20 +185,20 @@ class SupervisorScreen(QWidget):
             self._say(f"Not done: {problem}", "bad")
             return
         code = self.picker.code
-        table: Any = self.table
         self._act(f"Card {code} entered",
-                  lambda user, reason: table.correct_card(user, code, reason))
+                  lambda user, reason: self.table.correct_card(user, code, reason))
         if self.message.property("tone") == "good":
             self.picker.clear()
 
     def refresh_round(self) -> None:
-        t: Any = self.table
+        t = self.table
+        unit = games.game(t.game).unit
         with t.lock:
             halt = t.halt
             round_no = t.round_no
-            detail = _round_detail(t)
-        lines = [f"<b>Round {round_no}</b> · {detail}" if round_no is not None
-                 else "<b>No round is open.</b>"]
+            detail = t.describe_round()
+        lines = [f"<b>{unit.capitalize()} {round_no}</b> · {escape(detail)}"
+                 if round_no is not None else f"<b>No {unit} is open.</b>"]
         if halt is not None:
             lines.append(f"<span style='color:{theme.BAD}'><b>Stopped:</b> "
                          f"{escape(halt.reason)}</span> <span style='color:{theme.MUTED}'>"
@@ -215,8 +211,7 @@ class SupervisorScreen(QWidget):
     # -- recall ----------------------------------------------------------------------------
 
     def _money(self) -> Any:
-        config = getattr(self.table, "config", None)
-        return getattr(config, "money", None)
+        return self.table.money
 
     def _build_recall_tab(self) -> None:
         page = QWidget()
@@ -372,10 +367,11 @@ class SupervisorScreen(QWidget):
     # -- following -------------------------------------------------------------------------
 
     def on_change(self, change: Change) -> None:
-        if change.kind in ("halted", "resolved", "round.voided", "round.closed", "card",
-                           "wager.placed", "betting.closed", "startup"):
+        # Every change of play may change the round panel (a Bourré hand moves on with each
+        # decision, draw and card); only the devices' and the clock's news cannot.
+        if not change.kind.startswith(("device.", "clock.")):
             self.refresh_round()
-        if change.kind in ("round.closed", "round.voided") and self.isVisible():
+        if change.kind in ("round.closed", "round.voided", "hand.closed") and self.isVisible():
             self.refresh_current()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -392,17 +388,6 @@ class SupervisorScreen(QWidget):
             self.refresh_events()
         elif page == "Meters":
             self.refresh_meters()
-
-
-def _round_detail(table: Any) -> str:
-    """A line about the open round, from whatever the table exposes."""
-    engine = getattr(table, "engine", None)
-    if engine is not None and hasattr(engine, "cards"):
-        cards = " ".join(c.label for c in engine.cards) or "none yet"
-        bets = "open" if engine.betting_open else "closed"
-        return f"cards dealt: {escape(cards)} · betting {bets} · {len(engine.wagers)} wagers"
-    describe = getattr(table, "describe_hand", None)
-    return escape(describe()) if callable(describe) else "in play"
 
 
 def software_html(gate: IntegrityGate | None) -> str:

@@ -1,0 +1,162 @@
+"""The game registry: every game the station plays, and where each of its parts lives.
+
+Modelled on python-can's backend registry: an entry names its parts as ``module:attribute``
+strings, loaded on first use. The registry itself imports nothing but the card model, so the
+command line, the screens and the reports can all ask it without importing every game, and
+no layer below them imports a layer above through it.
+
+The rule (docs/architecture.md, enforced by tests/test_game_registry.py): outside a game's own
+modules and this registry, no code tests a game's name. It asks the registry instead. Adding
+a game means adding its modules and one entry here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any
+
+from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK, DeckSpec
+from dealer_station.errors import StationError
+
+#: The parts an entry names. Each is a callable; its signature is documented with the entry.
+PARTS = (
+    # (journal, table_id, *, config_path: str | None, dealer: str,
+    #  prefer_journal_config: bool) -> TableService
+    "table",
+    # (journal, table_id, count, *, seed, config_path, quiet) -> how many were played
+    "simulate",
+    # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
+    "settler",
+    # (journal, RoundInfo, records) -> the recall dict (table/recall.py)
+    "recall",
+    # (records, configs) -> (status, differences, meter deltas): audit replay
+    "replay",
+    # (recall dict, *, records: bool) -> str: the command line's recall text
+    "recall_text",
+    # (recall dict, money) -> HTML: the supervisor's recall panel
+    "recall_html",
+    # (ReportBuilder, recall dict, money) -> None: the recall report's game section
+    "report_recall",
+    # (ReportBuilder, ConfigVersion) -> flowables: the configuration report's body
+    "report_config",
+    # (configuration content) -> {wager kind: (lowest, highest) house edge}; {} if none
+    "house_edges",
+    # (station, TableEvents, SignInSession) -> (dealer screen, operator screen, demo panel)
+    "screens",
+    # (out folder) -> the PNG files saved: its screenshots in docs/screens
+    "screenshots",
+)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game: what people read, and where its parts are."""
+
+    name: str          # the journal's key (``round.open``'s ``game``); never shown to people
+    label: str         # on the felt and in the rules
+    deck: DeckSpec
+    unit: str          # what one deal is called: a round, a hand
+    id_key: str        # the id field of a ``settle`` input record
+    meter_labels: tuple[tuple[str, str], ...]   # meter kinds of its own, and their names
+    meters_note: str   # what its meter rows mean, printed under the shift report's table
+    config_file: str   # its file in the configuration folder
+    config_noun: str   # what that file holds, as people say it
+    config_option: str  # the option of ``settle`` that names another file
+    settle_loads_at_start: bool  # ``settle`` stops on a bad file (else answers each line)
+    parts: tuple[tuple[str, str], ...]
+
+    @property
+    def units(self) -> str:
+        return self.unit + "s"
+
+    def part(self, name: str) -> Any:
+        """The part ``name`` (see PARTS), imported now if it was not yet."""
+        where = dict(self.parts).get(name)
+        if where is None:
+            raise StationError(f"{self.label} has no {name!r} part")
+        module, _, attr = where.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+def _parts(**where: str) -> tuple[tuple[str, str], ...]:
+    unknown = sorted(set(where) - set(PARTS))
+    if unknown:
+        raise ValueError(f"unknown game parts: {unknown}")
+    return tuple(sorted(where.items()))
+
+
+_T = "dealer_station.table."
+_U = "dealer_station.ui."
+_R = "dealer_station.reports."
+
+REGISTRY: dict[str, Game] = {
+    "lapaire": Game(
+        name="lapaire", label="La Pair'e", deck=LAPAIRE_DECK, unit="round", id_key="round_id",
+        meter_labels=(), meters_note="", config_file="lapaire.toml", config_noun="table file",
+        config_option="--config", settle_loads_at_start=True,
+        parts=_parts(
+            table=_T + "lapaire_table:open_lapaire_table",
+            simulate=_T + "lapaire_sim:simulate",
+            settler="dealer_station.gameconfig:lapaire_settler",
+            recall=_T + "lapaire_rounds:lapaire_recall",
+            replay=_T + "lapaire_rounds:replay_round",
+            recall_text="dealer_station.cli._lapaire_text:format_round",
+            recall_html=_U + "recall_view:lapaire_html",
+            report_recall=_R + "recall:lapaire_section",
+            report_config=_R + "config_history:par_sheet_body",
+            house_edges="dealer_station.settlement.lapaire_math:house_edges",
+            screens=_U + "lapaire_screen:lapaire_screens",
+            screenshots=_U + "screenshots:lapaire_scenes",
+        )),
+    "bourre": Game(
+        name="bourre", label="Bourré", deck=BOURRE_DECK, unit="hand", id_key="hand_id",
+        meter_labels=(("bourre", "Bourré pots"),),
+        meters_note=("Bourré pots: wagered is what players put in (antes, stays, penalties), "
+                     "paid is the pots won, house win is the house collection."),
+        config_file="bourre.toml",
+        config_noun="profiles", config_option="--bourre-config", settle_loads_at_start=False,
+        parts=_parts(
+            table=_T + "bourre_table:open_bourre_table",
+            simulate=_T + "bourre_sim:simulate",
+            settler="dealer_station.gameconfig:bourre_settler",
+            recall=_T + "bourre_rounds:bourre_recall",
+            replay=_T + "bourre_rounds:replay_hand",
+            recall_text="dealer_station.cli._bourre_text:format_hand",
+            recall_html=_U + "recall_view:text_html",
+            report_recall=_R + "recall:bourre_section",
+            report_config=_R + "config_history:profile_body",
+            house_edges="dealer_station.settlement.bourre_rules:no_house_edges",
+            screens=_U + "bourre_screen:bourre_screens",
+            screenshots=_U + "screenshots:bourre_scenes",
+        )),
+}
+
+
+def names() -> tuple[str, ...]:
+    """Every game's journal key, in the registry's order."""
+    return tuple(REGISTRY)
+
+
+def game(name: object) -> Game:
+    """The registered game ``name``; a clear StationError for anything else."""
+    found = REGISTRY.get(name) if isinstance(name, str) else None
+    if found is None:
+        known = ", ".join(f"{g.name} ({g.label})" for g in REGISTRY.values())
+        raise StationError(f"unknown game {name!r}: this station plays {known}")
+    return found
+
+
+def label(name: object) -> str:
+    """What people call the game ``name`` (the name itself if it is not registered)."""
+    found = REGISTRY.get(name) if isinstance(name, str) else None
+    return found.label if found else str(name)
+
+
+def meter_label(kind: str) -> str | None:
+    """The name of a meter kind that a game keeps of its own (Bourré's pots), if any."""
+    for g in REGISTRY.values():
+        for k, text in g.meter_labels:
+            if k == kind:
+                return text
+    return None
