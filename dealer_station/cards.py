@@ -200,6 +200,13 @@ class RoundCards:
     def __len__(self) -> int:
         return len(self._seen)
 
+    def copy(self) -> RoundCards:
+        other = RoundCards(self.deck)
+        other._seen = list(self._seen)
+        other._faces = set(self._faces)
+        other._jokers = self._jokers
+        return other
+
 
 def check_round(cards: Sequence[Card], deck: DeckSpec) -> None:
     """Raise CardError if ``cards`` cannot all come from one ``deck`` in one round."""

@@ -213,6 +213,11 @@ class BourreSession:
                                 {s: self._chips[s] for s in self.active_seats}, self._pot)
         return self._hand
 
+    def abandon_hand(self) -> None:
+        """A voided hand: no chip moved (the hand kept its own), so the session is as it was
+        before the deal, and the same dealer deals again."""
+        self._hand = None
+
     def verify_finish_hand(self) -> None:
         if self._hand is None:
             raise SessionError("no hand is under way")

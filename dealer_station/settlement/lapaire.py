@@ -434,6 +434,21 @@ class LaPaireRound:
         self._betting_open = True
         self._results: dict[int, WagerResult] = {}
 
+    def copy(self) -> LaPaireRound:
+        """An independent copy, to try an intent on without changing this round (the compiled
+        paytable is shared: it never changes)."""
+        other = LaPaireRound.__new__(LaPaireRound)
+        other.config = self.config
+        other._table = self._table
+        other._wagers = dict(self._wagers)
+        other._next_id = self._next_id
+        other._log = list(self._log)
+        other._cards = self._cards.copy()
+        other._classes = list(self._classes)
+        other._betting_open = self._betting_open
+        other._results = dict(self._results)
+        return other
+
     # -- state ----------------------------------------------------------------------------
     @property
     def betting_open(self) -> bool:

@@ -17,11 +17,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from dealer_station import __version__
-from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.hashing import canonical_json, config_version
+from dealer_station.audit.journal import Fact, Journal, MeterDelta, Record
 from dealer_station.audit.lease import TableLease, acquire_lease
-from dealer_station.audit.projections import CLOSING_KINDS
+from dealer_station.audit.projections import CLOSING_KINDS, OPENING_KINDS
 from dealer_station.audit.users import PermissionDenied, User, require_role
 from dealer_station.errors import StationError
+from dealer_station.events import Committed, Event
+from dealer_station.events.table import ConfigChanged, HaltResolved, RoundHalted
 from dealer_station.hardware.events import (
     FRAME_FAULTS,
     CardRead,
@@ -70,6 +73,15 @@ class Halt:
     fault: str
     seq: int
     remedy: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """An event a table has decided on, not yet committed: who does it, in which round."""
+
+    event: Event
+    actor: str
+    round_no: int | None = None
 
 
 Listener = Callable[[Change], None]
@@ -140,6 +152,78 @@ class TableService:
     def record(self, kind: str, payload: Mapping[str, Any], actor: str = STATION_ACTOR,
                round_no: int | None = None) -> Record:
         return self.append([Fact(kind, payload, actor, round_no)])[0]
+
+    def commit(self, steps: Sequence[Step]) -> list[Committed]:
+        """Journal ``steps`` in one commit, then apply each event: the live state is always
+        what the journal's events rebuild. The rows beside the chain (rounds, meters,
+        configuration versions) are written in the same transaction, from the events."""
+        records = self.append(
+            [Fact(s.event.KIND, s.event.to_payload(), s.actor, s.round_no) for s in steps],
+            self._projection_writer(steps))
+        done = [Committed(r.seq, r.ts, r.actor, r.round_no, s.event)
+                for r, s in zip(records, steps, strict=True)]
+        for c in done:
+            self.apply(c)
+        return done
+
+    def _projection_writer(self, steps: Sequence[Step]) -> Callable[[Any], None] | None:
+        """What ``steps`` change in the rows beside the chain: a round's row when it opens or
+        closes (with its meters), a configuration version's row."""
+        opening = [s for s in steps if s.event.KIND in OPENING_KINDS and s.round_no is not None]
+        closing = [s for s in steps if s.event.KIND in CLOSING_KINDS and s.round_no is not None]
+        configs = [s for s in steps if isinstance(s.event, ConfigChanged)
+                   and s.event.content is not None]
+        if not (opening or closing or configs):
+            return None
+
+        def write(conn: Any) -> None:
+            for s in opening:
+                p = s.event.to_payload()
+                self.journal.upsert_round(conn, self.table_id, int(s.round_no or 0),
+                                          game=str(p["game"]),
+                                          config_version=str(p["config_version"]),
+                                          dealer=str(p["dealer"]))
+            for s in closing:
+                meters = s.event.to_payload().get("meters") or {}
+                self.journal.upsert_round(conn, self.table_id, int(s.round_no or 0),
+                                          status=CLOSING_KINDS[s.event.KIND])
+                if meters:
+                    self.journal.add_meters(conn, self.table_id, {
+                        k: MeterDelta(rounds=1, **m) for k, m in meters.items()})
+            for s in configs:
+                e = s.event
+                assert isinstance(e, ConfigChanged)
+                self.journal.record_config_version(
+                    conn, table_id=self.table_id, game=e.game, content=e.content or {},
+                    created_by=s.actor, reason=e.reason, created_at=self.journal.now())
+        return write
+
+    def apply(self, c: Committed) -> None:
+        """The only change of a table's state: one committed event, live or read back from
+        the journal. The base keeps the halt; each game keeps its rounds."""
+        e = c.event
+        if isinstance(e, RoundHalted):
+            self.halt = Halt(e.reason, e.fault, c.seq, e.remedy)
+        elif isinstance(e, HaltResolved):
+            self.halt = None
+
+    def adopt_config(self, content: dict[str, Any], prefer_journal: bool, *,
+                     changes: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str]:
+        """The configuration the table starts on, as (content, version): the journal's latest
+        for this table's game unless told to load ``content`` (a file's), which is then
+        journaled as a new version if it differs. Operators change the configuration on the
+        station and those changes live in the journal; a restart must not silently undo them
+        by re-reading the file."""
+        mine = [v for v in self.journal.config_versions(self.table_id) if v.game == self.game]
+        if mine and prefer_journal:
+            return dict(mine[-1].content), mine[-1].version
+        version = config_version(canonical_json(content))
+        if not mine or mine[-1].version != version:
+            self.commit([Step(ConfigChanged(version, self.game,
+                                            "configuration loaded at start-up",
+                                            dict(changes or {"source": "file"}), content),
+                              STATION_ACTOR)])
+        return content, version
 
     def startup(self) -> None:
         self.record("startup", {"version": __version__, "game": self.game,
@@ -224,9 +308,8 @@ class TableService:
     def stop_round(self, reason: str, fault: str, remedy: str, actor: str,
                    extra: Mapping[str, Any] | None = None) -> None:
         """Halt the round (journaled) so nothing more is settled until a supervisor acts."""
-        payload = {"reason": reason, "fault": fault, "remedy": remedy, **(extra or {})}
-        rec = self.record("halt", payload, actor, self.round_no)
-        self.halt = Halt(reason, fault, rec.seq, remedy)
+        self.commit([Step(RoundHalted(reason, fault, remedy, dict(extra or {})), actor,
+                          self.round_no)])
         self.emit("halted", reason=reason, fault=fault, remedy=remedy)
 
     def check_not_halted(self) -> None:
@@ -240,9 +323,8 @@ class TableService:
             reason = self.require_reason(reason)
             if self.halt is None:
                 raise TableError("nothing to resolve: the table is not stopped")
-            self.record("resolve", {"action": "resume", "reason": reason,
-                                    "halt_seq": self.halt.seq}, user.actor, self.round_no)
-            self.halt = None
+            self.commit([Step(HaltResolved("resume", reason, self.halt.seq), user.actor,
+                              self.round_no)])
             self.emit("resolved", action="resume", reason=reason)
 
     # -- devices ---------------------------------------------------------------------------

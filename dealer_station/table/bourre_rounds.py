@@ -20,6 +20,7 @@ from typing import Any
 from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
 from dealer_station.cards import parse_card
 from dealer_station.errors import StationError
+from dealer_station.events import Committed
 from dealer_station.settlement.bourre import BourreHand, HandResult, Misplay, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile, parse_bourre_profiles
 from dealer_station.settlement.bourre_session import BourreSession
@@ -94,7 +95,7 @@ class HandState:
     status: str = "open"
     close: dict[str, Any] | None = None
     void_reason: str | None = None
-    records: list[Record] = field(default_factory=list)
+    records: list[Record | Committed] = field(default_factory=list)
 
 
 @dataclass
@@ -110,7 +111,8 @@ class BourreState:
     differences: list[str] = field(default_factory=list)
     voided: set[int] = field(default_factory=set)
 
-    def apply(self, rec: Record) -> None:
+    def apply(self, rec: Record | Committed) -> None:
+        """One committed record, live or read back: the only change of a session's state."""
         p = rec.payload
         kind = rec.kind
         if kind == "session.open":
@@ -181,6 +183,8 @@ class BourreState:
         elif kind == "void":
             st.status, st.void_reason = "voided", str(p.get("reason"))
             self.voided.add(st.round_no)
+            if self.session is not None:
+                self.session.abandon_hand()
             self.hands.append(st)
             self.current = None
 

@@ -17,6 +17,9 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Fact, Journal, Record
 from dealer_station.audit.users import User
 from dealer_station.cards import Card, CardError, parse_card
+from dealer_station.events import Committed
+from dealer_station.events.bourre import CODEC, HandVoided
+from dealer_station.events.table import ConfigChanged
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.bourre import BourreHand, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile
@@ -28,6 +31,7 @@ from dealer_station.settlement.bourre_session import (
 from dealer_station.table.base import (
     STATION_ACTOR,
     Halt,
+    Step,
     TableError,
     TableService,
     seat_actor,
@@ -36,7 +40,6 @@ from dealer_station.table.bourre_rounds import (
     GAME,
     BourreState,
     HandState,
-    hand_meters,
     misplay_payload,
     profile_content,
     profile_from_content,
@@ -59,37 +62,31 @@ class BourreTable(TableService):
         super().__init__(journal, table_id, dealer=dealer)
         self.profile = profile
         self.version = ""
-        self._adopt_profile(prefer_journal_config)
         self.state = BourreState(self.profile, self.version)
         self.last_result: SessionResult | None = None
+        content, version = self.adopt_config(profile_content(profile), prefer_journal_config,
+                                             changes={"profile": profile.name})
+        if version != self.version:      # the journal's, not the file's: nothing was applied
+            self.profile, self.version = profile_from_content(content), version
+            self.state = BourreState(self.profile, self.version)
         self._recover()
 
-    # -- configuration ---------------------------------------------------------------------
+    # -- applying committed events -----------------------------------------------------------
 
-    def _adopt_profile(self, prefer_journal: bool) -> None:
-        mine = [v for v in self.journal.config_versions(self.table_id) if v.game == GAME]
-        if mine and prefer_journal:
-            self.profile = profile_from_content(mine[-1].content)
-            self.version = mine[-1].version
+    def apply(self, c: Committed) -> None:
+        super().apply(c)
+        e = c.event
+        if isinstance(e, ConfigChanged):
+            if e.game == GAME and e.content is not None:
+                # Only between sessions (change_profile): no session mixes two rule sets.
+                self.profile, self.version = profile_from_content(e.content), e.version
+                self.state = BourreState(self.profile, self.version)
             return
-        self._set_profile(self.profile, STATION_ACTOR, "configuration loaded at start-up")
+        self.state.apply(c)
+        if isinstance(e, HandVoided):
+            self.halt = None
 
-    def _set_profile(self, profile: BourreProfile, actor: str, reason: str) -> str:
-        content = profile_content(profile)
-        version = config_version(canonical_json(content))
-        mine = [v for v in self.journal.config_versions(self.table_id) if v.game == GAME]
-        if not mine or mine[-1].version != version:
-            def also(conn: Any) -> None:
-                self.journal.record_config_version(conn, table_id=self.table_id, game=GAME,
-                                                   content=content, created_by=actor,
-                                                   reason=reason,
-                                                   created_at=self.journal.now())
-            self.append([Fact("config.change", {"version": version, "game": GAME,
-                                                "reason": reason,
-                                                "changes": {"profile": profile.name},
-                                                "content": content}, actor)], also)
-        self.profile, self.version = profile, version
-        return version
+    # -- configuration ---------------------------------------------------------------------
 
     def change_profile(self, user: User, profile: BourreProfile, reason: str) -> str:
         """An operator's change of rule profile: only between sessions, so that no session
@@ -100,8 +97,12 @@ class BourreTable(TableService):
             if self.session is not None:
                 raise TableError("the rule profile changes between sessions: end this "
                                  "session first")
-            version = self._set_profile(profile, user.actor, reason)
-            self.state = BourreState(self.profile, self.version)
+            content = profile_content(profile)
+            version = config_version(canonical_json(content))
+            if version != self.version:
+                self.commit([Step(ConfigChanged(version, GAME, reason,
+                                                {"profile": profile.name}, content),
+                                  user.actor)])
             self.emit("config.changed", version=version, pending=False)
             return version
 
@@ -178,16 +179,14 @@ class BourreTable(TableService):
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _write(self, facts: Sequence[Fact], also: Any = None) -> list[Record]:
-        """Journal, then apply the same records: the live state is the replayed state."""
-        records = self.append(facts, also)
-        for rec in records:
-            self.state.apply(rec)
+    def _write(self, facts: Sequence[Fact]) -> None:
+        """Journal, then apply the same events: the live state is the replayed state."""
+        self.commit([Step(CODEC.decode(f.kind, f.payload), f.actor, f.round_no)
+                      for f in facts])
         st = self.state.current
         if st is not None and st.hand.phase is Phase.SETTLED and facts[-1].kind != "hand.close":
             # The last trick (or a dead hand's last decision): settle it in the journal now.
             self._close_hand()
-        return records
 
     def _require_hand(self) -> HandState:
         if self.state.current is None:
@@ -245,16 +244,11 @@ class BourreTable(TableService):
             round_no = self.last_round_no() + 1
             active = [s for s in session.seats if session.chips[s] > 0]
             actor = actor or self.dealer
-
-            def also(conn: Any) -> None:
-                self.journal.upsert_round(conn, self.table_id, round_no, game=GAME,
-                                          config_version=self.version, dealer=self.dealer)
             self._write([Fact("hand.open", {
                 "game": GAME, "config_version": self.version, "dealer": self.dealer,
                 "dealer_seat": session.dealer, "seats": active,
                 "chips": {str(s): session.chips[s] for s in active}, "pot": session.pot,
-                "elapsed": int(secs), "session_id": session.session_id}, actor, round_no)],
-                also)
+                "elapsed": int(secs), "session_id": session.session_id}, actor, round_no)])
             self._last_round = round_no
             self.emit("hand.opened", round_no=round_no)
             return round_no
@@ -437,12 +431,7 @@ class BourreTable(TableService):
         hand = st.hand
         assert hand.result is not None
         payload = result_payload(hand, hand.result)
-        deltas = hand_meters(hand, hand.result)
-
-        def also(conn: Any) -> None:
-            self.journal.upsert_round(conn, self.table_id, st.round_no, status="settled")
-            self.journal.add_meters(conn, self.table_id, deltas)
-        self._write([Fact("hand.close", payload, STATION_ACTOR, st.round_no)], also)
+        self._write([Fact("hand.close", payload, STATION_ACTOR, st.round_no)])
         self.emit("hand.closed", round_no=st.round_no, result=payload)
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
@@ -474,16 +463,9 @@ class BourreTable(TableService):
             self.require_supervisor(user, "void a hand")
             reason = self.require_reason(reason)
             st = self._require_hand()
-
-            def also(conn: Any) -> None:
-                self.journal.upsert_round(conn, self.table_id, st.round_no, status="voided")
-            self.append([Fact("void", {"reason": reason,
-                                       "halt_seq": self.halt.seq if self.halt else None},
-                              user.actor, st.round_no)], also)
-            # The session as if the hand had never been dealt.
-            self.state = rebuild_state(session_records(self.journal, self.table_id),
-                                       self.profile, self.version)
-            self.halt = None
+            # Applied, the void leaves the session as if the hand had never been dealt.
+            self.commit([Step(HandVoided(reason, self.halt.seq if self.halt else None),
+                              user.actor, st.round_no)])
             self.emit("round.voided", round_no=st.round_no, reason=reason)
 
     def correct_card(self, user: User, card: Card | str, reason: str) -> None:

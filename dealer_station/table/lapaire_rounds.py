@@ -8,11 +8,15 @@ and :func:`rebuild_round`, which replays a round's records through the engine. C
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
 from dealer_station.cards import parse_card
+from dealer_station.events import Committed
+from dealer_station.events import lapaire as ev
+from dealer_station.events.lapaire import CODEC
+from dealer_station.events.table import HaltResolved, RoundHalted
 from dealer_station.settlement.lapaire import (
     LaPaireRound,
     StageResult,
@@ -71,7 +75,7 @@ def meters_payload(deltas: Mapping[str, MeterDelta]) -> dict[str, dict[str, int]
 
 @dataclass
 class RebuiltRound:
-    """A round as its records say, replayed through the engine."""
+    """A round as its events say, applied to the engine (:func:`apply_round`)."""
 
     round_no: int
     config_version: str
@@ -84,79 +88,93 @@ class RebuiltRound:
     status: str = "open"
     void_reason: str | None = None
     close: dict[str, Any] | None = None
-    halts: list[Record] = field(default_factory=list)
-    resolves: list[Record] = field(default_factory=list)
+    halted: Committed | None = None     # the halt not yet resolved, if any
     wager_actors: dict[int, str] = field(default_factory=dict)
-    records: list[Record] = field(default_factory=list)
     differences: list[str] = field(default_factory=list)
 
-    @property
-    def halted(self) -> Record | None:
-        """The last halt not followed by a resolution, if any."""
-        if not self.halts:
-            return None
-        last = self.halts[-1]
-        if any(r.seq > last.seq for r in self.resolves):
-            return None
-        return last
+    def trial(self) -> RebuiltRound:
+        """A copy to decide an intent on: applying events to it leaves this round as it is."""
+        return replace(self, engine=self.engine.copy(), stages=dict(self.stages),
+                       confirmed=set(self.confirmed), recorded=dict(self.recorded),
+                       cards=list(self.cards), wager_actors=dict(self.wager_actors),
+                       differences=list(self.differences))
+
+
+def open_round(c: Committed, config: LaPaireConfig) -> RebuiltRound:
+    """A round as its opening event starts it."""
+    e = c.event
+    if not isinstance(e, ev.RoundOpened):
+        raise ValueError(f"round {c.round_no} does not start with round.open")
+    return RebuiltRound(int(c.round_no or 0), e.config_version, e.dealer, LaPaireRound(config))
+
+
+def apply_round(rb: RebuiltRound, c: Committed) -> None:
+    """One committed event of the round, applied: the only code that changes a round, live,
+    in recovery, in replay and in recall. Where the engine settles differently from what was
+    recorded, the difference is listed (replay reports it; recovery refuses the round)."""
+    e = c.event
+    if isinstance(e, ev.WagerPlaced):
+        placed = rb.engine.place(Wager(e.seat, e.bet, e.values, e.amount))
+        if placed.wager_id != e.wager_id:
+            rb.differences.append(f"record {c.seq}: wager id {e.wager_id} replays as "
+                                  f"{placed.wager_id}")
+        rb.wager_actors[placed.wager_id] = c.actor
+    elif isinstance(e, ev.WagerRemoved):
+        rb.engine.remove(e.wager_id)
+    elif isinstance(e, ev.BettingClosed):
+        rb.engine.close_betting()
+    elif isinstance(e, ev.CardDealt):
+        rb.cards.append({"n": e.n, "card": e.card, "source": e.source, "actor": c.actor,
+                         "seq": c.seq, "reason": e.reason})
+        stage = rb.engine.deal(parse_card(e.card))
+        rb.stages[stage.stage] = stage
+    elif isinstance(e, ev.StageSettled):
+        n = e.stage
+        rb.recorded[n] = e.to_payload()
+        mine = rb.stages.get(n)
+        if mine is None:
+            rb.differences.append(f"record {c.seq}: stage {n} settled before its card")
+        elif results_payload(mine.results) != [dict(r) for r in e.results]:
+            rb.differences.append(
+                f"round {rb.round_no} stage {n}: recorded {e.total_win} paid, settles now "
+                f"as {mine.total_win}" if e.total_win != mine.total_win else
+                f"round {rb.round_no} stage {n}: the recorded results differ from a "
+                f"re-settlement")
+    elif isinstance(e, ev.PayoutConfirmed):
+        rb.confirmed.add(e.stage)
+    elif isinstance(e, RoundHalted):
+        rb.halted = c
+    elif isinstance(e, HaltResolved):
+        rb.halted = None
+    elif isinstance(e, ev.RoundClosed):
+        rb.status = "settled"
+        rb.close = e.to_payload()
+        rb.halted = None
+        if e.to_payload()["meters"] != meters_payload(meter_deltas(rb.engine.results)):
+            rb.differences.append(f"round {rb.round_no}: recorded meters differ from the "
+                                  f"re-settled round")
+    elif isinstance(e, ev.RoundVoided):
+        rb.status = "voided"
+        rb.void_reason = e.reason
+        rb.close = e.to_payload()
+        rb.halted = None
+
+
+def round_events(records: Sequence[Record]) -> list[Committed]:
+    """A round's records as typed events (a payload that is not what its kind says is an
+    EventError naming the record)."""
+    return [CODEC.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
+            for r in records]
 
 
 def rebuild_round(records: Sequence[Record], config: LaPaireConfig) -> RebuiltRound:
-    """Replay one round's records. Differences between what the engine settles now and what
-    was recorded are listed in ``differences`` (replay reports them; recovery refuses them)."""
-    opening = records[0]
-    if opening.kind != "round.open":
-        raise ValueError(f"round {opening.round_no} does not start with round.open")
-    rb = RebuiltRound(int(opening.round_no or 0), str(opening.payload["config_version"]),
-                      str(opening.payload["dealer"]), LaPaireRound(config))
-    for rec in records:
-        rb.records.append(rec)
-        p = rec.payload
-        kind = rec.kind
-        if kind == "wager.place":
-            placed = rb.engine.place(wager_from_payload(p))
-            if placed.wager_id != p["wager_id"]:
-                rb.differences.append(f"record {rec.seq}: wager id {p['wager_id']} replays as "
-                                      f"{placed.wager_id}")
-            rb.wager_actors[placed.wager_id] = rec.actor
-        elif kind == "wager.remove":
-            rb.engine.remove(int(p["wager_id"]))
-        elif kind == "betting.close":
-            rb.engine.close_betting()
-        elif kind == "card":
-            rb.cards.append({"n": p["n"], "card": p["card"], "source": p.get("source"),
-                             "actor": rec.actor, "seq": rec.seq, "reason": p.get("reason")})
-            stage = rb.engine.deal(parse_card(str(p["card"])))
-            rb.stages[stage.stage] = stage
-        elif kind == "stage.settle":
-            n = int(p["stage"])
-            rb.recorded[n] = dict(p)
-            mine = rb.stages.get(n)
-            if mine is None:
-                rb.differences.append(f"record {rec.seq}: stage {n} settled before its card")
-            elif results_payload(mine.results) != p["results"]:
-                rb.differences.append(
-                    f"round {rb.round_no} stage {n}: recorded {_total(p)} paid, settles now "
-                    f"as {mine.total_win}" if _total(p) != mine.total_win else
-                    f"round {rb.round_no} stage {n}: the recorded results differ from a "
-                    f"re-settlement")
-        elif kind == "payout.confirm":
-            rb.confirmed.add(int(p["stage"]))
-        elif kind == "halt":
-            rb.halts.append(rec)
-        elif kind == "resolve":
-            rb.resolves.append(rec)
-        elif kind == "round.close":
-            rb.status = "settled"
-            rb.close = dict(p)
-            expected = meters_payload(meter_deltas(rb.engine.results))
-            if p.get("meters") != expected:
-                rb.differences.append(f"round {rb.round_no}: recorded meters differ from the "
-                                      f"re-settled round")
-        elif kind == "void":
-            rb.status = "voided"
-            rb.void_reason = str(p.get("reason"))
-            rb.close = dict(p)
+    """Replay one round's records through :func:`apply_round`."""
+    events = round_events(records)
+    if not events:
+        raise ValueError("a round with no records")
+    rb = open_round(events[0], config)
+    for c in events:
+        apply_round(rb, c)
     for n in rb.stages:
         if n not in rb.recorded:
             rb.differences.append(f"round {rb.round_no}: card {n} has no recorded settlement")

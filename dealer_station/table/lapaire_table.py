@@ -11,9 +11,23 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from dealer_station.audit.hashing import canonical_json, config_version
-from dealer_station.audit.journal import Fact, Journal
+from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.cards import LAPAIRE_DECK, Card, CardError, parse_card
+from dealer_station.events import Committed
+from dealer_station.events.lapaire import (
+    BettingClosed,
+    CardCorrected,
+    CardDealt,
+    PayoutConfirmed,
+    RoundClosed,
+    RoundOpened,
+    RoundVoided,
+    StageSettled,
+    WagerPlaced,
+    WagerRemoved,
+)
+from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved, TableRecovered
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.lapaire import (
     LaPaireRound,
@@ -23,21 +37,26 @@ from dealer_station.settlement.lapaire import (
     Wager,
 )
 from dealer_station.settlement.lapaire_config import LaPaireConfig, Money, parse_lapaire_config
-from dealer_station.table.base import STATION_ACTOR, Halt, TableError, TableService
+from dealer_station.table.base import STATION_ACTOR, Step, TableError, TableService
 from dealer_station.table.lapaire_rounds import (
     GAME,
     RebuiltRound,
+    apply_round,
     meter_deltas,
     meters_payload,
+    open_round,
     rebuild_round,
-    stage_payload,
-    wager_payload,
+    results_payload,
+    round_events,
 )
 
 STAGES = (1, 2, 3)
 
 
 class LaPaireTable(TableService):
+    """Each intent is decided on a trial copy of the round (nothing changes), committed as
+    typed events, and applied by :meth:`apply`, the one path that recovery shares."""
+
     game = GAME
 
     def __init__(self, journal: Journal, table_id: str, config: LaPaireConfig, *,
@@ -48,41 +67,43 @@ class LaPaireTable(TableService):
         self.pending: tuple[LaPaireConfig, str] | None = None
         self.current: RebuiltRound | None = None
         self.last_closed: RebuiltRound | None = None
-        self._adopt_config(prefer_journal_config)
+        content, self.version = self.adopt_config(config.to_data(), prefer_journal_config)
+        if content != config.to_data():
+            self.config = parse_lapaire_config(content, "<journal>")
         self._recover()
 
+    # -- applying committed events -----------------------------------------------------------
+
+    def apply(self, c: Committed) -> None:
+        super().apply(c)
+        e = c.event
+        if isinstance(e, ConfigChanged):
+            if e.game == GAME and e.version != self.version:
+                new = (self._parse(e), e.version)
+                if self.current is None:
+                    self.config, self.version = new
+                    self.pending = None
+                else:
+                    self.pending = new      # in force from the next round
+        elif isinstance(e, RoundOpened):
+            if self.pending is not None and self.pending[1] == e.config_version:
+                self.config, self.version = self.pending
+                self.pending = None
+            self.current = open_round(c, self._config_for(e.config_version))
+            self._last_round = self.current.round_no
+            apply_round(self.current, c)
+        elif self.current is not None and c.round_no == self.current.round_no:
+            apply_round(self.current, c)
+            if isinstance(e, RoundClosed | RoundVoided):
+                self.current, self.last_closed = None, self.current
+                self.halt = None
+
+    def _parse(self, e: ConfigChanged) -> LaPaireConfig:
+        if e.content is not None:
+            return parse_lapaire_config(dict(e.content), "<journal>")
+        return self._config_for(e.version)
+
     # -- configuration ---------------------------------------------------------------------
-
-    def _adopt_config(self, prefer_journal: bool) -> None:
-        """Use the journal's latest version for this table unless told to load the file's.
-
-        Operators change the configuration on the station and those changes live in the journal;
-        a restart must not silently undo them by re-reading the file.
-        """
-        versions = self.journal.config_versions(self.table_id)
-        mine = [v for v in versions if v.game == GAME]
-        if mine and prefer_journal:
-            latest = mine[-1]
-            self.config = parse_lapaire_config(latest.content, "<journal>")
-            self.version = latest.version
-            return
-        content = self.config.to_data()
-        version = config_version(canonical_json(content))
-        if not mine or mine[-1].version != version:
-            self._record_config(content, version, STATION_ACTOR,
-                                "configuration loaded at start-up", {"source": "file"})
-        self.version = version
-
-    def _record_config(self, content: dict[str, Any], version: str, actor: str, reason: str,
-                       what: dict[str, Any]) -> None:
-        def also(conn: Any) -> None:
-            self.journal.record_config_version(conn, table_id=self.table_id, game=GAME,
-                                               content=content, created_by=actor,
-                                               reason=reason, created_at=self.journal.now())
-        # The content is in the record itself, so the chain alone establishes what is paid.
-        self.append([Fact("config.change", {"version": version, "game": GAME,
-                                            "reason": reason, "changes": what,
-                                            "content": content}, actor)], also)
 
     def change_config(self, user: User, new: LaPaireConfig, reason: str,
                       what: dict[str, Any] | None = None) -> str:
@@ -95,11 +116,8 @@ class LaPaireTable(TableService):
             version = config_version(canonical_json(content))
             if version == (self.pending[1] if self.pending else self.version):
                 raise TableError("that configuration is already the one in force")
-            self._record_config(content, version, user.actor, reason, what or {})
-            if self.current is None:
-                self.config, self.version = new, version
-            else:
-                self.pending = (new, version)
+            self.commit([Step(ConfigChanged(version, GAME, reason, what or {}, content),
+                              user.actor)])
             self.emit("config.changed", version=version, pending=self.current is not None)
             return version
 
@@ -108,6 +126,8 @@ class LaPaireTable(TableService):
     def _config_for(self, version: str) -> LaPaireConfig:
         if version == self.version:
             return self.config
+        if self.pending is not None and version == self.pending[1]:
+            return self.pending[0]
         stored = self.journal.config(self.table_id, version)
         if stored is None:
             raise TableError(f"configuration version {version[:12]} is not in the journal")
@@ -119,26 +139,28 @@ class LaPaireTable(TableService):
         return rebuild_round(records, self._config_for(str(info["config_version"])))
 
     def _recover(self) -> None:
-        """Restore an open round at the stage it reached (after a crash or power cut)."""
+        """Restore an open round at the stage it reached (after a crash or power cut): its
+        records, applied as they were when live."""
         for info in self.journal.open_rounds(self.table_id):
             if info.game != GAME:
                 continue
-            rb = self._rebuild(info.round_no)
-            self.current = rb
-            self.config = self._config_for(rb.config_version)
-            self.record("recovery", {"round_no": rb.round_no, "stage": rb.engine.stage,
-                                     "wagers": len(rb.engine.wagers),
-                                     "confirmed": sorted(rb.confirmed),
-                                     "differences": rb.differences}, STATION_ACTOR,
-                        rb.round_no)
-            halt = rb.halted
+            events = round_events(self.journal.round_records(self.table_id, info.round_no))
+            for c in events:
+                self.apply(c)
+            rb = self.current
+            if rb is None:
+                continue
+            for n in rb.stages:
+                if n not in rb.recorded:
+                    rb.differences.append(f"round {rb.round_no}: card {n} has no recorded "
+                                          f"settlement")
+            self.commit([Step(TableRecovered(rb.round_no, tuple(rb.differences), {
+                "stage": rb.engine.stage, "wagers": len(rb.engine.wagers),
+                "confirmed": sorted(rb.confirmed)}), STATION_ACTOR, rb.round_no)])
             if rb.differences:
                 self.stop_round("the recovered round does not re-settle as recorded: "
                                 + "; ".join(rb.differences), "replay_mismatch",
                                 "A supervisor voids the round with a reason.", STATION_ACTOR)
-            elif halt is not None:
-                self.halt = Halt(str(halt.payload["reason"]), str(halt.payload["fault"]),
-                                 halt.seq, str(halt.payload.get("remedy", "")))
 
     # -- state -----------------------------------------------------------------------------
 
@@ -191,91 +213,66 @@ class LaPaireTable(TableService):
             return str(exc)
         return None
 
-    # -- intents ---------------------------------------------------------------------------
+    # -- deciding --------------------------------------------------------------------------
 
-    def _start_round(self) -> tuple[RebuiltRound, list[Fact]]:
-        """A fresh in-memory round and the fact that opens it (written with the caller's).
+    def _trial(self) -> tuple[RebuiltRound, list[Step]]:
+        """A copy of the round under way to decide on, or a new round and its opening step.
 
         Nothing is consumed here: the round number and an operator's pending configuration
-        are taken only once the opening is committed (see ``_opened``).
+        are taken only when the opening is applied.
         """
+        if self.current is not None:
+            return self.current.trial(), []
         config, version = self.pending if self.pending else (self.config, self.version)
         round_no = self.last_round_no() + 1
-        rb = RebuiltRound(round_no, version, self.dealer, LaPaireRound(config))
-        return rb, [Fact("round.open", {"game": GAME, "config_version": version,
-                                        "dealer": self.dealer}, self.dealer, round_no)]
+        opening = Step(RoundOpened(GAME, version, self.dealer), self.dealer, round_no)
+        trial = open_round(_uncommitted(opening), config)
+        return trial, [opening]
 
-    def _opened(self, rb: RebuiltRound) -> None:
-        self._last_round = rb.round_no
-        if self.pending is not None and self.pending[1] == rb.config_version:
-            self.config, self.version = self.pending
-            self.pending = None
-        for handle in self.devices.values():
-            handle.start_round(LAPAIRE_DECK)
+    @staticmethod
+    def _try(trial: RebuiltRound, steps: list[Step], step: Step) -> None:
+        """Decide ``step``: apply it to the trial round (which raises if the engine refuses)
+        and keep it."""
+        apply_round(trial, _uncommitted(step))
+        steps.append(step)
 
-    def _commit(self, rb: RebuiltRound, facts: list[Fact], opening: bool,
-                closing: bool = False) -> None:
-        # The rounds row is written when a round opens and when it closes; in between, the
-        # round's records are found by round number.
-        deltas = meter_deltas(rb.engine.results) if closing else {}
-
-        def also(conn: Any) -> None:
-            if opening:
-                self.journal.upsert_round(conn, self.table_id, rb.round_no, game=GAME,
-                                          config_version=rb.config_version, dealer=self.dealer)
-            if closing:
-                self.journal.upsert_round(conn, self.table_id, rb.round_no, status="settled")
-                self.journal.add_meters(conn, self.table_id, deltas)
-        try:
-            rb.records.extend(self.append(facts, also if opening or closing else None))
-        except Exception:
-            # Memory ran ahead of the journal: put it back to what is recorded.
-            self.current = None if opening else self._rebuild(rb.round_no)
-            raise
-        if opening:
-            self._opened(rb)
-        self.current = rb
-
-    def _payout_facts(self, rb: RebuiltRound, actor: str, confirm: int | None
-                      ) -> tuple[list[Fact], list[int], bool]:
+    def _payout_steps(self, trial: RebuiltRound, steps: list[Step], actor: str,
+                      confirm: int | None) -> bool:
         """The confirmations due now, and the round's close when all three are in.
 
         ``confirm`` is the stage the dealer has just paid; after it, every settled stage with
         nothing to pay is confirmed by the station (a dealer is not asked to confirm paying
-        nothing). Returns the facts, the stages they confirm, and whether the round closes.
+        nothing). Returns whether the round closes.
         """
-        facts: list[Fact] = []
-        confirmed: list[int] = []
+        n_round = trial.round_no
         if confirm is not None:
-            facts.append(Fact("payout.confirm", {"stage": confirm,
-                                                 "total_win": rb.stages[confirm].total_win},
-                              actor, rb.round_no))
-            confirmed.append(confirm)
-        done = set(rb.confirmed) | set(confirmed)
+            self._try(trial, steps, Step(PayoutConfirmed(confirm,
+                                                         trial.stages[confirm].total_win),
+                                         actor, n_round))
         for n in STAGES:
-            if n in done:
+            if n in trial.confirmed:
                 continue
-            if n not in rb.stages or rb.stages[n].total_win or any(
-                    m not in done for m in STAGES if m < n):
+            if n not in trial.stages or trial.stages[n].total_win or any(
+                    m not in trial.confirmed for m in STAGES if m < n):
                 break
-            facts.append(Fact("payout.confirm", {"stage": n, "total_win": 0, "auto": True},
-                              STATION_ACTOR, rb.round_no))
-            confirmed.append(n)
-            done.add(n)
-        closing = rb.engine.is_complete and done == set(STAGES)
-        if closing:
-            deltas = meter_deltas(rb.engine.results)
-            facts.append(Fact("round.close", {**self._summary(rb),
-                                              "meters": meters_payload(deltas)},
-                              STATION_ACTOR, rb.round_no))
-        return facts, confirmed, closing
+            self._try(trial, steps, Step(PayoutConfirmed(n, 0, True), STATION_ACTOR, n_round))
+        if not (trial.engine.is_complete and trial.confirmed >= set(STAGES)):
+            return False
+        summary = self._summary(trial)
+        meters = meters_payload(meter_deltas(trial.engine.results))
+        self._try(trial, steps, Step(RoundClosed(meters=meters, **summary), STATION_ACTOR,
+                                     n_round))
+        return True
 
-    def _after_payouts(self, rb: RebuiltRound, confirmed: list[int], closing: bool) -> None:
-        for n in confirmed:
-            self.emit("payout.confirmed", round_no=rb.round_no, stage=n)
-        if closing:
-            rb.status, rb.close = "settled", dict(rb.records[-1].payload)
-            self._finish(rb)
+    # -- intents ---------------------------------------------------------------------------
+
+    def _commit(self, steps: list[Step]) -> list[Committed]:
+        opening = self.current is None
+        done = self.commit(steps)
+        if opening and self.current is not None:
+            for handle in self.devices.values():
+                handle.start_round(LAPAIRE_DECK)
+        return done
 
     def place(self, wager: Wager, actor: str | None = None) -> Placement:
         return self.place_many([wager], actor)[0]
@@ -285,23 +282,16 @@ class LaPaireTable(TableService):
         with self.lock:
             self.check_not_halted()
             actor = actor or self.dealer
-            opening = self.current is None
-            rb, facts = self._start_round() if opening else (self.current, [])
-            assert rb is not None
+            trial, steps = self._trial()
             placed: list[Placement] = []
-            try:
-                for w in wagers:
-                    placed.append(rb.engine.place(w))
-            except ValueError:
-                if placed and not opening:  # undo the ones applied before the refusal
-                    self.current = self._rebuild(rb.round_no)
-                raise
-            facts += [Fact("wager.place", wager_payload(p.wager_id, p.wager), actor,
-                           rb.round_no) for p in placed]
-            self._commit(rb, facts, opening)
+            for w in wagers:
+                wager_id = trial.engine.place(w).wager_id
+                placed.append(Placement(wager_id, w))
+                steps.append(Step(WagerPlaced(wager_id, w.seat, w.bet, tuple(w.values),
+                                              w.amount), actor, trial.round_no))
+            self._commit(steps)
             for p in placed:
-                rb.wager_actors[p.wager_id] = actor
-                self.emit("wager.placed", round_no=rb.round_no, wager_id=p.wager_id,
+                self.emit("wager.placed", round_no=trial.round_no, wager_id=p.wager_id,
                           wager=p.wager)
             return placed
 
@@ -310,19 +300,17 @@ class LaPaireTable(TableService):
             self.check_not_halted()
             rb = self._require_round()
             rb.engine.verify_remove(wager_id)
-            removal = rb.engine.remove(wager_id)
-            self._commit(rb, [Fact("wager.remove", {"wager_id": wager_id},
-                                   actor or self.dealer, rb.round_no)], False)
-            self.emit("wager.removed", round_no=rb.round_no, wager_id=wager_id,
-                      wager=removal.wager)
+            wager = rb.engine.wagers[wager_id]
+            self._commit([Step(WagerRemoved(wager_id), actor or self.dealer, rb.round_no)])
+            self.emit("wager.removed", round_no=rb.round_no, wager_id=wager_id, wager=wager)
 
     def close_betting(self, actor: str | None = None) -> None:
         with self.lock:
             self.check_not_halted()
             rb = self._require_round()
-            rb.engine.close_betting()
-            self._commit(rb, [Fact("betting.close", {"wagers": len(rb.engine.wagers)},
-                                   actor or self.dealer, rb.round_no)], False)
+            rb.engine.verify_close_betting()
+            self._commit([Step(BettingClosed(len(rb.engine.wagers)), actor or self.dealer,
+                               rb.round_no)])
             self.emit("betting.closed", round_no=rb.round_no)
 
     def _require_round(self) -> RebuiltRound:
@@ -339,40 +327,42 @@ class LaPaireTable(TableService):
                               actor or self.dealer, device_seq, reason)
 
     def _deal(self, card: Card, source: str, actor: str, device_seq: int | None,
-              reason: str | None, before: Sequence[Fact] = ()) -> StageResult:
-        opening = self.current is None
-        rb, facts = self._start_round() if opening else (self.current, [])
-        assert rb is not None
-        rb.engine.verify_deal(card)
-        facts += before
-        if rb.engine.betting_open:
-            facts.append(Fact("betting.close", {"wagers": len(rb.engine.wagers)}, actor,
-                              rb.round_no))
-        stage = rb.engine.deal(card)
-        rb.stages[stage.stage] = stage
-        payload: dict[str, Any] = {"n": stage.stage, "card": card.code, "source": source}
-        if device_seq is not None:
-            payload["device_seq"] = device_seq
-        if reason:
-            payload["reason"] = reason
-        facts.append(Fact("card", payload, actor, rb.round_no))
-        facts.append(Fact("stage.settle", stage_payload(stage), STATION_ACTOR, rb.round_no))
-        rb.cards.append({"n": stage.stage, "card": card.code, "source": source,
-                         "actor": actor, "reason": reason})
-        more, confirmed, closing = self._payout_facts(rb, actor, None)
-        self._commit(rb, facts + more, opening, closing)
-        rb.confirmed.update(confirmed)
-        self.emit("card", round_no=rb.round_no, n=stage.stage, card=card, source=source)
-        self.emit("stage.settled", round_no=rb.round_no, stage=stage)
-        self._after_payouts(rb, confirmed, closing)
+              reason: str | None, before: Sequence[Step] = ()) -> StageResult:
+        trial, steps = self._trial()
+        trial.engine.verify_deal(card)
+        n_round = trial.round_no
+        steps += before
+        if trial.engine.betting_open:
+            self._try(trial, steps, Step(BettingClosed(len(trial.engine.wagers)), actor,
+                                         n_round))
+        n = trial.engine.stage + 1
+        self._try(trial, steps, Step(CardDealt(n, card.code, source, device_seq, reason or None),
+                                     actor, n_round))
+        stage = trial.stages[n]
+        self._try(trial, steps, Step(StageSettled(
+            n, card.code, tuple(results_payload(stage.results)), stage.total_win,
+            stage.total_lost, stage.poker.hand if stage.poker is not None else None),
+            STATION_ACTOR, n_round))
+        first_auto = len(steps)
+        closing = self._payout_steps(trial, steps, actor, None)
+        self._commit(steps)
+        self.emit("card", round_no=n_round, n=n, card=card, source=source)
+        self.emit("stage.settled", round_no=n_round, stage=stage)
+        self._after_payouts(n_round, steps[first_auto:], closing)
         return stage
+
+    def _after_payouts(self, round_no: int, steps: Sequence[Step], closing: bool) -> None:
+        for s in steps:
+            if isinstance(s.event, PayoutConfirmed):
+                self.emit("payout.confirmed", round_no=round_no, stage=s.event.stage)
+        if closing:
+            self._finish()
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
         if self.halt is not None:
-            self.record("card.held", {"card": event.card.code, "device": event.device,
-                                      "device_seq": event.seq,
-                                      "note": "read while the round was stopped; not dealt"},
-                        actor, self.round_no)
+            self.commit([Step(CardHeld(event.card.code,
+                                       "read while the round was stopped; not dealt",
+                                       event.device, event.seq), actor, self.round_no)])
             self.emit("card.held", card=event.card)
             return
         try:
@@ -397,39 +387,31 @@ class LaPaireTable(TableService):
             earlier = [n for n in STAGES if n < stage and n not in rb.confirmed]
             if earlier:
                 raise TableError(f"confirm stage {earlier[0]} first")
-            facts, confirmed, closing = self._payout_facts(rb, actor or self.dealer, stage)
-            self._commit(rb, facts, False, closing)
-            rb.confirmed.update(confirmed)
-            self._after_payouts(rb, confirmed, closing)
+            trial, steps = self._trial()
+            closing = self._payout_steps(trial, steps, actor or self.dealer, stage)
+            self._commit(steps)
+            self._after_payouts(rb.round_no, steps, closing)
             return closing
-
-    def _commit_closing(self, rb: RebuiltRound, facts: list[Fact], deltas: dict[str, Any],
-                        fields: dict[str, Any]) -> None:
-        def also(conn: Any) -> None:
-            self.journal.upsert_round(conn, self.table_id, rb.round_no, **fields)
-            if deltas:
-                self.journal.add_meters(conn, self.table_id, deltas)
-        try:
-            rb.records.extend(self.append(facts, also))
-        except Exception:
-            self.current = self._rebuild(rb.round_no)
-            raise
 
     @staticmethod
     def _summary(rb: RebuiltRound) -> dict[str, Any]:
         results = rb.engine.results
-        return {"cards": [c.code for c in rb.engine.cards],
+        return {"cards": tuple(c.code for c in rb.engine.cards),
                 "wagers": len(rb.engine.wagers),
                 "wagered": sum(r.wager.amount for r in results),
                 "total_win": sum(r.win for r in results),
                 "total_lost": sum(r.wager.amount for r in results if not r.won)}
 
-    def _finish(self, rb: RebuiltRound) -> None:
-        self.current = None
-        self.last_closed = rb
+    def _finish(self) -> None:
+        rb = self.last_closed
+        assert rb is not None
         for handle in self.devices.values():
             handle.end_round()
-        self.emit("round.closed", round_no=rb.round_no, summary=self._summary(rb))
+        if rb.status == "voided":
+            self.emit("round.voided", round_no=rb.round_no, reason=rb.void_reason,
+                      returned=list((rb.close or {}).get("returned", [])))
+        summary = {**self._summary(rb), "cards": [c.code for c in rb.engine.cards]}
+        self.emit("round.closed", round_no=rb.round_no, summary=summary)
 
     # -- supervisor ------------------------------------------------------------------------
 
@@ -439,19 +421,14 @@ class LaPaireTable(TableService):
             self.require_supervisor(user, "void a round")
             reason = self.require_reason(reason)
             rb = self._require_round()
-            returned = [i for i, _ in rb.engine.pending()]
+            returned = tuple(i for i, _ in rb.engine.pending())
             deltas = meter_deltas(rb.engine.results) if rb.engine.results else {}
             # The void record carries the round's summary: the rounds row is derived from it.
-            facts = [Fact("void", {**self._summary(rb), "voided": True, "reason": reason,
-                                   "returned": returned,
-                                   "halt_seq": self.halt.seq if self.halt else None,
-                                   "meters": meters_payload(deltas)}, user.actor,
-                          rb.round_no)]
-            self._commit_closing(rb, facts, deltas, {"status": "voided"})
-            rb.status, rb.void_reason = "voided", reason
-            self.halt = None
-            self.emit("round.voided", round_no=rb.round_no, reason=reason, returned=returned)
-            self._finish(rb)
+            self._commit([Step(RoundVoided(
+                **self._summary(rb), voided=True, reason=reason, returned=returned,
+                halt_seq=self.halt.seq if self.halt else None,
+                meters=meters_payload(deltas)), user.actor, rb.round_no)])
+            self._finish()
 
     def correct_card(self, user: User, card: Card | str, reason: str) -> StageResult:
         """A supervisor enters the card actually dealt after a misread or an impossible read,
@@ -467,13 +444,11 @@ class LaPaireTable(TableService):
             rb.engine.verify_deal(c)
             halt = self.halt
             # The correction, the resolution and the card's settlement commit together.
-            before = [Fact("correction", {"n": rb.engine.stage + 1, "card": c.code,
-                                          "reason": reason, "halt_seq": halt.seq},
+            before = [Step(CardCorrected(rb.engine.stage + 1, c.code, reason, halt.seq),
                            user.actor, rb.round_no),
-                      Fact("resolve", {"action": "correction", "reason": reason,
-                                       "halt_seq": halt.seq}, user.actor, rb.round_no)]
+                      Step(HaltResolved("correction", reason, halt.seq), user.actor,
+                           rb.round_no)]
             stage = self._deal(c, "correction", user.actor, None, reason, before)
-            self.halt = None
             self.emit("resolved", action="correction", reason=reason)
             return stage
 
@@ -482,6 +457,11 @@ class LaPaireTable(TableService):
         return [self._rebuild(info.round_no)
                 for info in self.journal.recent_rounds(self.table_id, last)
                 if info.game == GAME]
+
+
+def _uncommitted(step: Step) -> Committed:
+    """A step as a trial applies it (it has no place in the chain yet)."""
+    return Committed(0, "", step.actor, step.round_no, step.event)
 
 
 def wagers_from(items: Iterable[tuple[int, str, Sequence[str], int]]) -> list[Wager]:

@@ -1,0 +1,167 @@
+"""Bourré's record kinds: sessions, hands, the deal and draw, decisions, plays and reneges.
+
+Hands carry their number as the record's ``round_no``; session records have none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_station.events.base import Codec, Event, JsonObject, optional
+from dealer_station.events.table import COMMON
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOpened(Event):
+    KIND = "session.open"
+    game: str
+    session_id: str
+    profile: str
+    config_version: str
+    seats: tuple[int, ...]
+    players: JsonObject
+    chips: JsonObject
+    first_dealer: int
+    pot: int
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandOpened(Event):
+    """Antes are in; ``chips`` and ``pot`` are as they stood before them."""
+
+    KIND = "hand.open"
+    game: str
+    config_version: str
+    dealer: str
+    dealer_seat: int
+    seats: tuple[int, ...]
+    chips: JsonObject
+    pot: int
+    elapsed: int
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class BourreCardDealt(Event):
+    """A card to a seat: ``phase`` is ``deal`` (the first five) or ``draw``."""
+
+    KIND = "bourre.card"
+    seat: int
+    card: str
+    phase: str
+    source: str | None = optional()
+    device_seq: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class Decided(Event):
+    KIND = "bourre.decision"
+    seat: int
+    stay: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardRead(Event):
+    """One discard, as the reader (or the dealer) identified it."""
+
+    KIND = "bourre.discard.card"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    KIND = "bourre.discard"
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """A card played to the trick; ``misplay`` is what the engine found wrong with it."""
+
+    KIND = "bourre.play"
+    seat: int
+    card: str
+    trick: int
+    misplay: JsonObject | None
+    source: str | None = optional()
+    device_seq: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class Reneged(Event):
+    """A misplay as an exception to the flow of play: the player is the record's actor, and
+    ``witness`` whoever read the card."""
+
+    KIND = "renege"
+    seat: int
+    trick: int
+    card: str
+    rule: str
+    reason: str
+    penalised: bool
+    stands: bool
+    witness: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandClosed(Event):
+    KIND = "hand.close"
+    dead: bool
+    trump: str | None
+    stayers: tuple[str, ...]
+    folded: tuple[str, ...]
+    tricks: JsonObject
+    winner: str | None
+    pot_end: int
+    won: int
+    bourre: tuple[str, ...]
+    reneges: tuple[JsonObject, ...]
+    retractions: tuple[JsonObject, ...]
+    penalties: JsonObject
+    house: int
+    chips_before: JsonObject
+    chips: JsonObject
+    pot_before: int
+    pot: int
+    eliminated: tuple[str, ...]
+    meters: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided(Event):
+    """Every chip goes back as it was before the hand."""
+
+    KIND = "void"
+    reason: str
+    halt_seq: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class BourreCardCorrected(Event):
+    KIND = "correction"
+    card: str
+    reason: str
+    halt_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionClosed(Event):
+    KIND = "session.close"
+    session_id: str
+    hands: int
+    pot: int
+    house: int
+    standings: tuple[JsonObject, ...]
+    tags: JsonObject
+    eliminated: tuple[str, ...]
+
+
+EVENTS: tuple[type[Event], ...] = (
+    SessionOpened, HandOpened, BourreCardDealt, Decided, DiscardRead, Discarded, Played,
+    Reneged, HandClosed, HandVoided, BourreCardCorrected, SessionClosed,
+)
+
+CODEC = Codec(COMMON, EVENTS)

@@ -1,0 +1,123 @@
+"""La Pair'e's record kinds: a round from its opening to its close or void."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_station.events.base import Codec, Event, JsonObject, optional
+from dealer_station.events.table import COMMON
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOpened(Event):
+    KIND = "round.open"
+    game: str
+    config_version: str
+    dealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class WagerPlaced(Event):
+    KIND = "wager.place"
+    wager_id: int
+    seat: int
+    bet: str
+    values: tuple[str, ...]
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class WagerRemoved(Event):
+    KIND = "wager.remove"
+    wager_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class BettingClosed(Event):
+    KIND = "betting.close"
+    wagers: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt(Event):
+    """Card ``n`` of the round: from a device (with its frame's seq), keyed in, or a
+    supervisor's correction (with the reason)."""
+
+    KIND = "card"
+    n: int
+    card: str
+    source: str
+    device_seq: int | None = optional()
+    reason: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class StageSettled(Event):
+    """What a card settled: each wager's result (``wager_id``, ``seat``, ``bet``, ``won``,
+    ``win``), the totals and, on the third card, the Poker hand."""
+
+    KIND = "stage.settle"
+    stage: int
+    card: str
+    results: tuple[JsonObject, ...]
+    total_win: int
+    total_lost: int
+    poker: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutConfirmed(Event):
+    """The dealer paid a stage (``auto``: the station confirmed a stage with nothing to pay)."""
+
+    KIND = "payout.confirm"
+    stage: int
+    total_win: int
+    auto: bool | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundClosed(Event):
+    KIND = "round.close"
+    cards: tuple[str, ...]
+    wagers: int
+    wagered: int
+    total_win: int
+    total_lost: int
+    meters: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided(Event):
+    """A supervisor voided the round: wagers not settled are ``returned``; settled stages
+    stand and their meters count."""
+
+    KIND = "void"
+    cards: tuple[str, ...]
+    wagers: int
+    wagered: int
+    total_win: int
+    total_lost: int
+    voided: bool
+    reason: str
+    returned: tuple[int, ...]
+    halt_seq: int | None
+    meters: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class CardCorrected(Event):
+    """A supervisor entered card ``n`` after a misread or an impossible read."""
+
+    KIND = "correction"
+    n: int
+    card: str
+    reason: str
+    halt_seq: int
+
+
+EVENTS: tuple[type[Event], ...] = (
+    RoundOpened, WagerPlaced, WagerRemoved, BettingClosed, CardDealt, StageSettled,
+    PayoutConfirmed, RoundClosed, RoundVoided, CardCorrected,
+)
+
+CODEC = Codec(COMMON, EVENTS)
