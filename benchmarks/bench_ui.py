@@ -1,11 +1,23 @@
-"""Dealer station UI benchmark: card event to settled stage on screen, and start-up time.
+"""Dealer station UI benchmark: a card's frame on the line to its settled stage on screen, and
+start-up time.
 
-Run: ``.venv/bin/python benchmarks/bench_ui.py`` (offscreen; no display needed).
+Run: ``.venv/bin/python benchmarks/bench_ui.py [--rounds 170] [--baud 9600]`` (offscreen; no
+display needed).
 
-1. Card to screen: a simulated shoe deals (the card crosses the in-memory serial link, the
-   real driver reads it, the table service settles and journals the stage on SQLite, the
-   change is queued to the GUI thread) until the dealer screen shows the card and that
-   stage's payouts, painted. Target: under 50 ms.
+1. Card to screen. A shoe emulator (the simulated device, speaking the wire protocol on the
+   master side of a real pseudo-terminal, as ``dealer-station emulate`` does) and the
+   station's shoe opened with the ``serial`` backend on the terminal's path, exactly as a
+   real shoe is opened. Each round: 35 wagers over 7 seats, then three cards. For each card
+   the clock starts just before the device writes the CARD frame (one write call, so the
+   frame's last byte is on the line when it returns: the figure includes the write) and
+   stops once the dealer screen shows the card and that stage's payouts and has been
+   repainted (a forced ``repaint()``). In between: the driver reads and checks the frame and
+   hands the card to the table's worker, which settles the stage and commits it to a SQLite
+   journal (durable), the change is queued to the GUI thread, and the screen redraws.
+   A pseudo-terminal does not pace bytes at the baud rate, so the frame's own time on a real
+   wire (8N1: 10 bits a byte) comes before the measured span and is printed separately:
+   every figure measured is time beyond the wire time. Target: p99 at most 20 ms beyond the
+   wire time (one 60 Hz frame plus a durable commit).
 2. Start-up to a ready window: opening the table on its journal (SQLite, configuration,
    recovery), starting the simulated devices, building the window and showing it. Target:
    under 2 s.
@@ -13,31 +25,45 @@ Run: ``.venv/bin/python benchmarks/bench_ui.py`` (offscreen; no display needed).
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from PySide6.QtCore import QEventLoop, QTimer
+
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
+from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.hardware.config import DeviceConfig
+from dealer_station.hardware.ptyport import PtyWire
+from dealer_station.hardware.simulator import SimulatedDevice
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.app import make_app
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import fast_hasher, open_station
+from dealer_station.ui.station import Station, fast_hasher, open_station
 
-ROUNDS = 25
+ROUNDS = 170                 # three cards a round: 510 cards
+WARM_UP_ROUNDS = 3
 STARTS = 5
-CARD_TARGET_MS = 50.0
+BAUD = 9600
+CARD_TARGET_MS = 20.0        # p99 beyond the frame's wire time
 START_TARGET_S = 2.0
+WAIT_S = 10.0
+DEALER = "dealer/dealer"
 
 
 def wagers() -> list[Wager]:
+    """35 wagers over 7 seats."""
     out = []
     for seat in range(1, 8):
         out += [Wager(seat, "straight", (str(seat + 1),), 500),
@@ -46,39 +72,125 @@ def wagers() -> list[Wager]:
     return out
 
 
-def card_to_screen(app: object, tmp: Path) -> list[float]:
-    db = open_database(f"sqlite:///{tmp / 'cards.db'}")
-    journal = Journal(db, create_key(tmp / "cards.key"))
-    station = open_station(journal, simulate=True, hasher=fast_hasher(), seed=3)
-    station.closers.append(db.close)
-    window = MainWindow(station)
-    window.show()
-    qapp = make_app()
-    window.session.sign_in("dealer", "1111")
-    screen = window.screens["dealer"]
-    table = station.table
-    shoe = station.simulator("shoe")
-    times: list[float] = []
+def wire_ms(nbytes: int, baud: int) -> float:
+    return nbytes * 10 / baud * 1000          # 8N1: 10 bits a byte
+
+
+class TimedWire(PtyWire):
+    """The device's end of the pseudo-terminal; notes when each CARD frame is first written
+    (a re-send keeps the first time) and the longest CARD frame."""
+
+    def __init__(self, link: Path, *, baudrate: int) -> None:
+        super().__init__(link, baudrate=baudrate)
+        self._stamp_lock = threading.Lock()
+        self.card_sent: list[float] = []     # first transmission of each CARD frame, in order
+        self._seqs: set[bytes] = set()
+        self.frame_bytes = 0
+
+    def write(self, data: bytes) -> None:
+        start = time.perf_counter()
+        super().write(data)
+        if b",CARD," in data:
+            seq = data.split(b",", 2)[1]
+            with self._stamp_lock:
+                if seq not in self._seqs:
+                    self._seqs.add(seq)
+                    self.card_sent.append(start)
+                    self.frame_bytes = max(self.frame_bytes, len(data))
+
+    def cards_sent(self) -> int:
+        with self._stamp_lock:
+            return len(self.card_sent)
+
+
+class Rig:
+    """A station on its own SQLite journal whose shoe is an emulator on a pseudo-terminal,
+    its window offscreen with the dealer signed in."""
+
+    def __init__(self, tmp: Path, baud: int) -> None:
+        self.app = make_app()
+        link = tmp / "shoe"
+        self.wire = TimedWire(link, baudrate=baud)
+        self.device = SimulatedDevice("shoe", device_id="SHOE1", deck=LAPAIRE_DECK, seed=3)
+        self.device.attach(self.wire)
+        self.db = open_database(f"sqlite:///{tmp / 'cards.db'}")
+        journal = Journal(self.db, create_key(tmp / "cards.key"))
+        cfg = DeviceConfig("shoe", "serial", str(link), baud, "SHOE1")
+        self.station: Station = open_station(journal, devices={"shoe": cfg},
+                                             hasher=fast_hasher(), demo_users=True)
+        self.station.closers.append(self.db.close)
+        self.window = MainWindow(self.station)
+        self.window.show()
+        self.window.session.sign_in("dealer", "1111")
+        self.screen: Any = self.window.screens["dealer"]
+        self.table: Any = self.station.table
+        self.station.devices["shoe"].wait_connected()
+        # Something always happens within the wait: a condition is never missed for want of
+        # an event to wake the GUI thread.
+        self._tick = QTimer()
+        self._tick.start(100)
+
+    def settle_down(self) -> None:
+        """Until nothing is owed: the device idle, the table's worker idle, the GUI drained
+        (the dealer looks at the screen for seconds before the next card)."""
+        if not self.device.wait_idle(WAIT_S):
+            raise RuntimeError("the shoe's last card was not acknowledged")
+        self.table.worker.drain(WAIT_S)
+        for _ in range(3):
+            self.app.processEvents()
+
+    def wait_until(self, done: Any, what: str) -> None:
+        deadline = time.perf_counter() + WAIT_S
+        while not done():
+            if time.perf_counter() > deadline:
+                raise RuntimeError(f"not on screen within {WAIT_S:.0f} s: {what}")
+            # Sleeps until an event arrives (the queued change), as the GUI thread does.
+            self.app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+
+    def card(self, n: int) -> float:
+        """Deal card ``n`` (0-2) of the open round; ms from its frame's write to painted."""
+        screen = self.screen
+        sent = self.wire.cards_sent()
+        self.device.deal()
+        self.wait_until(lambda: (screen.card_views[n].card is not None
+                                 and n + 1 in screen.view.stages),
+                        f"card {n + 1} and its stage")
+        screen.repaint()                      # painted, not only laid out
+        end = time.perf_counter()
+        return (end - self.wire.card_sent[sent]) * 1000
+
+    def round(self) -> list[float]:
+        self.table.place_many(wagers(), actor=DEALER)
+        self.device.new_shoe()
+        times = []
+        for n in range(3):
+            self.settle_down()
+            times.append(self.card(n))
+            for stage in self.table.unconfirmed():
+                self.table.confirm_payout(stage, actor=DEALER)
+        self.settle_down()
+        return times
+
+    def close(self) -> None:
+        self._tick.stop()
+        self.window.shutdown()
+        self.window.close()
+        self.station.close()
+        self.device.close()
+        self.wire.close()
+
+
+def card_to_screen(tmp: Path, rounds: int, baud: int) -> tuple[list[float], int]:
+    rig = Rig(tmp, baud)
     try:
-        for _ in range(ROUNDS):
-            table.place_many(wagers(), actor="dealer/dealer")  # type: ignore[attr-defined]
-            shoe.new_shoe()
-            for n in range(3):
-                qapp.processEvents()
-                start = time.perf_counter()
-                shoe.deal()
-                while not (screen.card_views[n].card is not None and n + 1 in screen.view.stages):
-                    qapp.processEvents()
-                screen.repaint()          # painted, not only laid out
-                times.append((time.perf_counter() - start) * 1000)
-                for stage in table.unconfirmed():  # type: ignore[attr-defined]
-                    table.confirm_payout(stage, actor="dealer/dealer")  # type: ignore
-            qapp.processEvents()
+        for _ in range(WARM_UP_ROUNDS):
+            rig.round()
+        times: list[float] = []
+        for _ in range(rounds):
+            times += rig.round()
+        return times, rig.wire.frame_bytes
     finally:
-        window.shutdown()
-        window.close()
-        station.close()
-    return times
+        rig.close()
 
 
 def start_up(tmp: Path, i: int) -> float:
@@ -102,22 +214,36 @@ def start_up(tmp: Path, i: int) -> float:
 
 
 def main() -> int:
-    app = make_app()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=ROUNDS, help="measured rounds of 3 cards")
+    ap.add_argument("--baud", type=int, default=BAUD, help="the shoe's line speed")
+    args = ap.parse_args()
+    make_app()
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
         starts = [start_up(tmp, i) for i in range(STARTS)]
-        times = card_to_screen(app, tmp)
-    times.sort()
-    p95 = times[int(len(times) * 0.95) - 1]
-    print(f"card event -> settled stage on screen ({len(times)} cards, 35 wagers a round, "
-          f"SQLite journal): median {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, "
-          f"max {max(times):.1f} ms (target < {CARD_TARGET_MS:.0f} ms)")
+        times, frame_bytes = card_to_screen(tmp, args.rounds, args.baud)
+    q = statistics.quantiles(times, n=100, method="inclusive")
+    p50, p99, worst = statistics.median(times), q[98], max(times)
+    wire = wire_ms(frame_bytes, args.baud)
+    print(f"card frame on the line -> settled stage painted on the dealer screen ({len(times)} "
+          f"cards, 35 wagers a round over 7 seats, SQLite journal, shoe on a pseudo-terminal, "
+          f"serial backend, {args.baud} baud):")
+    print(f"  wire time of one {frame_bytes}-byte CARD frame at {args.baud} baud (8N1): "
+          f"{wire:.1f} ms (before the frame's last byte; a pseudo-terminal does not pace bytes)")
+    print(f"  beyond wire time, from the last byte to painted: p50 {p50:.1f} ms, p99 {p99:.1f} "
+          f"ms, max {worst:.1f} ms")
+    print(f"  on a real {args.baud} baud line, first byte to painted: p50 {wire + p50:.1f} ms, "
+          f"p99 {wire + p99:.1f} ms")
+    card_ok = p99 <= CARD_TARGET_MS
+    print(f"  p99 beyond wire time {p99:.1f} ms against the target of {CARD_TARGET_MS:.0f} ms: "
+          + ("within target" if card_ok else "OVER TARGET"))
+    start_ok = max(starts) < START_TARGET_S
     print(f"start-up to a ready window ({STARTS} starts, simulated devices): first "
           f"{starts[0]:.2f} s, median {statistics.median(starts):.2f} s, max "
-          f"{max(starts):.2f} s (target < {START_TARGET_S:.0f} s)")
-    ok = p95 < CARD_TARGET_MS and max(starts) < START_TARGET_S
-    print("within targets" if ok else "OVER TARGET")
-    return 0 if ok else 1
+          f"{max(starts):.2f} s (target < {START_TARGET_S:.0f} s): "
+          + ("within target" if start_ok else "OVER TARGET"))
+    return 0 if card_ok and start_ok else 1
 
 
 if __name__ == "__main__":

@@ -28,15 +28,19 @@ PARTS = (
     "simulate",
     # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
     "settler",
-    # (journal, RoundInfo, records) -> the recall dict (table/recall.py)
+    # () -> Codec: the game's journal record kinds as typed events (events/)
+    "events",
+    # (journal, RoundInfo, records) -> its Recall (table/recall_model.py), the game's own
+    #  subclass; ``to_json()`` is what ``recall --json`` prints
     "recall",
     # (records, configs) -> (status, differences, meter deltas): audit replay
     "replay",
-    # (recall dict, *, records: bool) -> str: the command line's recall text
+    # (Recall, *, records: bool) -> str: the command line's recall text
     "recall_text",
-    # (recall dict, money) -> HTML: the supervisor's recall panel
+    # (Recall, money: Money | None) -> HTML: the supervisor's recall panel (``money`` is the
+    #  table's, for a round whose configuration names none)
     "recall_html",
-    # (ReportBuilder, recall dict, money) -> None: the recall report's game section
+    # (ReportBuilder, Recall, MoneyUnit) -> None: the recall report's game section
     "report_recall",
     # (ReportBuilder, ConfigVersion) -> flowables: the configuration report's body
     "report_config",
@@ -99,7 +103,8 @@ REGISTRY: dict[str, Game] = {
             table=_T + "lapaire_table:open_lapaire_table",
             simulate=_T + "lapaire_sim:simulate",
             settler="dealer_station.gameconfig:lapaire_settler",
-            recall=_T + "lapaire_rounds:lapaire_recall",
+            events="dealer_station.events.lapaire:codec",
+            recall=_T + "lapaire_recall:lapaire_recall",
             replay=_T + "lapaire_rounds:replay_round",
             recall_text="dealer_station.cli._lapaire_text:format_round",
             recall_html=_U + "recall_view:lapaire_html",
@@ -120,7 +125,8 @@ REGISTRY: dict[str, Game] = {
             table=_T + "bourre_table:open_bourre_table",
             simulate=_T + "bourre_sim:simulate",
             settler="dealer_station.gameconfig:bourre_settler",
-            recall=_T + "bourre_rounds:bourre_recall",
+            events="dealer_station.events.bourre:codec",
+            recall=_T + "bourre_recall:bourre_recall",
             replay=_T + "bourre_rounds:replay_hand",
             recall_text="dealer_station.cli._bourre_text:format_hand",
             recall_html=_U + "recall_view:text_html",

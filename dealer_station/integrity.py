@@ -391,7 +391,6 @@ class IntegrityGate:
             record = self.table.record(KIND_ACK, payload, user.actor)
         self.acknowledged_by = user.actor
         self.records.append(record)
-        self.table.emit("integrity.ack", actor=user.actor)
         return record
 
 

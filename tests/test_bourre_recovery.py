@@ -220,6 +220,7 @@ def _halted_bourre_table(db_url: str, key: Path) -> None:
     for seq, code in enumerate(["AS", "KD", "AS"], start=1):
         table.on_device_event(CardRead(device="shoe", device_id="SHOE1", at=0.0, seq=seq,
                                        card=parse_card(code)))
+    assert table.worker.drain(10)          # the table keeps device events on its worker
     assert table.halt is not None and table.halt.fault == "impossible_card"
     table.lease.release()
     db.close()
@@ -327,6 +328,7 @@ def test_a_halt_left_by_a_restart_is_resolved_on_the_supervisor_screen(qtbot: An
     for seq, code in enumerate(["AS", "KD", "AS"], start=9000):
         table.on_device_event(CardRead(device="shoe", device_id="SHOE9", at=0.0, seq=seq,
                                        card=parse_card(code)))
+    assert table.worker.drain(10)          # the table keeps device events on its worker
     assert table.halt is not None
     first.close()                                   # the station stops with the hand halted
 

@@ -155,11 +155,11 @@ def test_recall_of_a_bourre_hand(bourre_journal: JournalFiles, tmp_path: Path) -
     finally:
         db.close()  # type: ignore[attr-defined]
     text = pdf_text(report.path)
-    assert f"Game recall: hand {hand}" in text and f"Hand {hand} - SETTLED" in text
+    assert f"Game recall: hand {hand}" in text and f"Hand {hand} - Settled" in text
     close = next(r for r in records if r.kind == "hand.close").payload
     winner = close["winner"]
     assert f"Winner {'seat ' + winner if winner else 'none: the pot carries'}" in text
-    assert "RENEGE:" in text
+    assert "Renege:" in text
     for rec in records:   # each hash printed in two halves, one above the other
         assert f"{rec.hash[:32]} {rec.hash[32:]}" in text
 

@@ -28,10 +28,10 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import load_key
 from dealer_station.audit.users import Users
 from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.events.table import RoundHalted
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.hardware.backends import open_device
 from dealer_station.settlement.lapaire import Wager
-from dealer_station.table.base import Change
 from dealer_station.table.lapaire_table import LaPaireTable
 
 TABLE = "T1"
@@ -88,8 +88,7 @@ def _add_exceptions(journal: Journal) -> None:
     t = LaPaireTable(journal, TABLE, load_lapaire_config(), dealer="dee/dealer")
     t.startup()
     halted = threading.Event()
-    t.subscribe(lambda c: halted.set() if isinstance(c, Change) and c.kind == "halted"
-                else None)
+    t.subscribe(lambda u: halted.set() if u.has(RoundHalted) else None)
     shoe = open_device("shoe", "simulated", device_id="S1", deck=LAPAIRE_DECK,
                        on_event=t.on_device_event)
     t.attach("shoe", shoe)

@@ -29,6 +29,7 @@ from dealer_station.reports.text import MoneyUnit
 from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
 from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.settlement.lapaire_math import par_sheet, percent
+from dealer_station.table.lapaire_recall import LaPaireRecall
 from dealer_station.table.recall import recall_round
 
 USD = MoneyUnit("USD", 100)
@@ -46,21 +47,22 @@ def test_recall_of_a_corrected_round_shows_everything_that_proves_it(
     info = opened.round_info(TABLE, CORRECTED_ROUND)
     assert info is not None
     rc = recall_round(opened, info)
-    assert f"Round {CORRECTED_ROUND} - SETTLED" in text
+    assert isinstance(rc, LaPaireRecall)
+    assert f"Round {CORRECTED_ROUND} - Settled" in text
     assert f"Configuration version {info.config_version}" in text
-    # The cards in order, the corrected one with who and why.
-    assert "1 KH manual dee/dealer" in text
-    assert f"2 QS correction sue/supervisor {CORRECTION_REASON}" in text
+    # The cards in order, the stage each settles, the corrected one with who and why.
+    assert "1 KH First Card Entered by hand dee/dealer" in text
+    assert f"2 QS La Pair'e Card Corrected sue/supervisor {CORRECTION_REASON}" in text
     # Every wager per seat with its result, and each stage's settlement.
-    for seat, wagers in rc["seats"].items():
-        for w in wagers:
-            label = f"{KIND_LABELS[w['bet']]} {spot_label(tuple(w['values']))}".strip()
-            assert (f"{seat} #{w['wager_id']} {label} {USD.fmt(w['amount'])} "
-                    f"{w['stage']}") in text
-    for s in rc["stages"]:
-        assert f"{s['stage']} {s['card']}" in text and USD.fmt(s["total_win"]) in text
-    t = rc["totals"]
-    assert f"Totals: wagered {USD.full(t['wagered'])}, paid {USD.full(t['paid'])}" in text
+    for seat in rc.seats:
+        for w in seat.wagers:
+            label = f"{KIND_LABELS[w.bet]} {spot_label(w.values)}".strip()
+            assert (f"{seat.seat} #{w.wager_id} {label} {USD.fmt(w.amount)} "
+                    f"{w.stage_label} {w.result_label}") in text
+    for s in rc.stages:
+        assert f"{s.stage} {s.card} {s.label}" in text and USD.fmt(s.total_win) in text
+    t = rc.totals
+    assert f"Totals: wagered {USD.full(t.wagered)}, paid {USD.full(t.paid)}" in text
     assert "every result equals what was recorded" in text
     # The journal records that prove it, each with its hash; the last one on the last page.
     records = opened.round_records(TABLE, CORRECTED_ROUND)
@@ -74,12 +76,12 @@ def test_recall_of_a_corrected_round_shows_everything_that_proves_it(
 def test_recall_of_a_voided_round_and_of_the_latest(opened: Journal, tmp_path: Path) -> None:  # noqa: F811
     voided = build_recall_report(opened, TABLE, VOIDED_ROUND, out=tmp_path / "v.pdf")
     text = pdf_text(voided.path)
-    assert f"Round {VOIDED_ROUND} - VOIDED" in text
-    assert f"VOIDED {VOID_REASON}" in text
-    assert "returned (void)" in text           # the wagers the void handed back
-    assert f"void sue/supervisor {VOID_REASON}" in text
+    assert f"Round {VOIDED_ROUND} - Voided" in text
+    assert f"Voided {VOID_REASON}" in text
+    assert "Returned (void)" in text           # the wagers the void handed back
+    assert f"Voided sue/supervisor {VOID_REASON}" in text
     latest = build_recall_report(opened, TABLE, None, out=tmp_path / "l.pdf")
-    assert latest.data["round_no"] == opened.recent_rounds(TABLE, 1)[0].round_no
+    assert latest.data.round_no == opened.recent_rounds(TABLE, 1)[0].round_no
 
 
 def test_recall_of_a_round_that_does_not_exist(opened: Journal, tmp_path: Path) -> None:  # noqa: F811

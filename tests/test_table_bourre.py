@@ -18,6 +18,7 @@ from dealer_station.gameconfig import load_bourre_profiles
 from dealer_station.settlement.bourre import IllegalActionError, Phase
 from dealer_station.table.audit_checks import meter_differences, replay
 from dealer_station.table.base import TableError
+from dealer_station.table.bourre_recall import BourreRecall
 from dealer_station.table.bourre_sim import simulate_bourre
 from dealer_station.table.bourre_table import BourreTable
 from dealer_station.table.recall import recall
@@ -105,7 +106,9 @@ def test_a_hand_card_by_card_with_a_renege(journal: Journal) -> None:
     info = journal.recent_rounds("B1", 1)[0]
     assert info.status == "settled" and info.summary["winner"] == "1"
     (recalled,) = recall(journal, "B1", 1)
-    assert recalled["plays"][2]["misplay"]["seat"] == 3
+    assert isinstance(recalled, BourreRecall)
+    misplay = recalled.plays[2].misplay
+    assert misplay is not None and misplay.seat == 3
 
 
 def test_restart_mid_hand_and_void(journal: Journal) -> None:

@@ -4,6 +4,7 @@ voids, corrections, configuration versions, recovery, recall, replay and meters.
 from __future__ import annotations
 
 import threading
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,11 +15,14 @@ from dealer_station.audit.journal import Fact, Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied, User, Users
 from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.events.lapaire import StageSettled
+from dealer_station.events.table import RoundHalted
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.hardware.backends import open_device
 from dealer_station.settlement.lapaire import Wager, WagerError
 from dealer_station.table.audit_checks import meter_differences, replay
-from dealer_station.table.base import Change, Halted, TableError
+from dealer_station.table.base import Halted, TableError, Update
+from dealer_station.table.lapaire_recall import LaPaireRecall
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.recall import recall
 
@@ -67,11 +71,13 @@ def test_a_round_is_journaled_before_each_step_is_acknowledged(journal: Journal)
     t = table(journal)
     seen: list[tuple[str, int]] = []
 
-    def listener(change: Change) -> None:
-        # When a listener hears of a change, the journal already holds it.
+    def listener(update: Update) -> None:
+        # When a listener hears of an event, the journal already holds it.
         last = journal.last("T1")
         assert last is not None
-        seen.append((change.kind, last.seq))
+        for c in update.events:
+            assert c.seq <= last.seq
+            seen.append((c.kind, c.seq))
 
     t.subscribe(listener)
     t.place_many([K_STRAIGHT, RED, Wager(2, "split", ("7", "K"), 100)])
@@ -91,7 +97,7 @@ def test_a_round_is_journaled_before_each_step_is_acknowledged(journal: Journal)
     info = journal.recent_rounds("T1", 1)[0]
     assert info.status == "settled"
     assert info.summary["total_win"] == 1900
-    assert ("stage.settled", kinds.index("stage.settle") + 1) in seen
+    assert ("stage.settle", kinds.index("stage.settle") + 1) in seen
     meters = journal.meters("T1")
     assert meters["total"].wagered == 400 and meters["total"].paid == 1900
     assert meters["straight"].house_win == -1200
@@ -140,8 +146,8 @@ def test_impossible_card_halts_until_a_supervisor_corrects_it(journal: Journal) 
     t.attach("shoe", shoe)
     halted = threading.Event()
     settled: list[int] = []
-    t.subscribe(lambda c: halted.set() if c.kind == "halted" else
-                settled.append(c.data["stage"].stage) if c.kind == "stage.settled" else None)
+    t.subscribe(lambda u: halted.set() if u.has(RoundHalted) else
+                settled.extend(e.stage for e in u.of(StageSettled)))
     try:
         shoe.simulator.deal()   # KH: stage 1
         shoe.simulator.deal()   # KH again: cannot be in this round
@@ -174,7 +180,7 @@ def test_device_fault_stops_the_round_and_a_void_returns_unsettled_wagers(
                        on_event=t.on_device_event)
     t.attach("shoe", shoe)
     halted = threading.Event()
-    t.subscribe(lambda c: halted.set() if c.kind == "halted" else None)
+    t.subscribe(lambda u: halted.set() if u.has(RoundHalted) else None)
     try:
         shoe.simulator.report_error("MISREAD", "card not recognised")
         assert halted.wait(5)
@@ -249,10 +255,13 @@ def test_recall_replay_and_meters_agree_with_the_play(sqlite_journal: Journal) -
             t.deal(c)
             pay_all(t)
     rounds = recall(sqlite_journal, "T1", 10)
-    assert [r["round_no"] for r in rounds] == [3, 2, 1]
-    assert rounds[1]["cards"][0]["card"] == "JK"
-    assert rounds[1]["seats"]["2"][1]["win"] == 5000   # two jokers pay 50 to 1
-    assert rounds[0]["totals"]["paid"] == sum(s["total_win"] for s in rounds[0]["stages"])
+    assert all(isinstance(r, LaPaireRecall) for r in rounds)
+    newest, second = typing.cast(list[LaPaireRecall], rounds)[:2]
+    assert [r.round_no for r in rounds] == [3, 2, 1]
+    assert second.cards[0].card == "JK"
+    assert second.seats[1].seat == 2
+    assert second.seats[1].wagers[1].win == 5000   # two jokers pay 50 to 1
+    assert newest.totals.paid == sum(s.total_win for s in newest.stages)
     report = replay(sqlite_journal, "T1")
     assert report.ok and report.by_status == {"settled": 3}
     assert meter_differences(sqlite_journal, "T1", report) == []

@@ -22,6 +22,14 @@ def station(tmp_path: Path) -> Iterator[Station]:
     yield from station_fixture(tmp_path, game="bourre")
 
 
+def caught_up(screen: Any, t: Any) -> bool:
+    """Whether the dealer's screen shows where the hand is (it is drawn from the table's
+    view after each commit, one turn of the event loop later): a dealer acts on what she
+    sees."""
+    return t.hand is None or (screen.view.to_act == t.hand.to_act
+                              and screen.view.phase == t.hand.phase.value)
+
+
 def shown_cards(screen: Any) -> set[str]:
     return {cv.card.code for cv in screen.findChildren(CardView)
             if cv.card is not None and cv.isVisible()}
@@ -50,6 +58,7 @@ def test_a_hand_with_a_renege_played_through_the_window(qtbot: Any, window: Main
     assert screen.trump_view.card == t.hand.trump_card
     for _ in range(5):
         seat = t.hand.to_act
+        qtbot.waitUntil(lambda: caught_up(screen, t), timeout=WAIT_MS)
         click(qtbot, screen.stay_button)
         qtbot.waitUntil(lambda seat=seat: t.hand.to_act != seat, timeout=WAIT_MS)
     assert t.hand.phase is Phase.DRAW
@@ -57,13 +66,15 @@ def test_a_hand_with_a_renege_played_through_the_window(qtbot: Any, window: Main
     first = t.hand.to_act
     click(qtbot, demo.buttons["discard"])
     qtbot.waitUntil(lambda: len(t.current.discards.get(first, [])) == 1, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: caught_up(screen, t), timeout=WAIT_MS)
     click(qtbot, screen.discard_button)
     assert "deal 1 from the shoe" in screen.message.text()
     click(qtbot, demo.buttons["deal"])
     qtbot.waitUntil(lambda: t.hand.to_act != first, timeout=WAIT_MS)
     while t.hand.phase is Phase.DRAW:
         seat = t.hand.to_act
-        qtbot.waitUntil(screen.discard_button.isEnabled, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: caught_up(screen, t) and screen.discard_button.isEnabled(),
+                        timeout=WAIT_MS)
         click(qtbot, screen.discard_button)
         qtbot.waitUntil(lambda seat=seat: t.hand.phase is not Phase.DRAW
                         or t.hand.to_act != seat, timeout=WAIT_MS)
@@ -155,6 +166,7 @@ def test_the_supervisor_panel_follows_a_bourre_hand(qtbot: Any, window: MainWind
                     in sup.round_state.text(), timeout=WAIT_MS)
     for _ in range(5):
         seat = t.hand.to_act
+        qtbot.waitUntil(lambda: caught_up(screen, t), timeout=WAIT_MS)
         click(qtbot, screen.stay_button)
         qtbot.waitUntil(lambda seat=seat: t.hand.to_act != seat, timeout=WAIT_MS)
         if t.hand.phase is Phase.DECISIONS:
@@ -163,7 +175,8 @@ def test_the_supervisor_panel_follows_a_bourre_hand(qtbot: Any, window: MainWind
     qtbot.waitUntil(lambda: "drawing" in sup.round_state.text(), timeout=WAIT_MS)
     while t.hand.phase is Phase.DRAW:
         seat = t.hand.to_act
-        qtbot.waitUntil(screen.discard_button.isEnabled, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: caught_up(screen, t) and screen.discard_button.isEnabled(),
+                        timeout=WAIT_MS)
         click(qtbot, screen.discard_button)
         qtbot.waitUntil(lambda seat=seat: t.hand.phase is not Phase.DRAW
                         or t.hand.to_act != seat, timeout=WAIT_MS)

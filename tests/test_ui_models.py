@@ -9,6 +9,8 @@ from PySide6.QtCore import Qt
 from dealer_station.audit.journal import Meter, Record
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire_math import par_sheet
+from dealer_station.table.lapaire_recall import DealtCard, LaPaireRecall, Totals
+from dealer_station.table.recall_model import RecallHeader
 from dealer_station.ui import theme
 from dealer_station.ui.models import (
     EventsModel,
@@ -60,11 +62,16 @@ def test_par_sheet_model(qtmodeltester: Any) -> None:
 
 def test_recall_events_and_meters_models(qtmodeltester: Any) -> None:
     recall = RecallModel(CONFIG.money)
-    recall.set_rows([{"round_no": 4, "status": "voided", "cards": [{"card": "KH"}],
-                      "totals": {"wagered": 700, "paid": 0}, "dealer": "dealer/dealer",
-                      "ended_at": None}])
+    recall.set_rows([LaPaireRecall(
+        header=RecallHeader("T1", 4, "lapaire", "voided", "dealer/dealer",
+                            "2026-01-31T20:14:00.000000Z", None, "0" * 64),
+        cards=(DealtCard(1, "KH", "shoe", "device:shoe:S1", 7, None),), seats=(), stages=(),
+        totals=Totals(700, 0, 0), void_reason="cards exposed", exceptions=(), differences=(),
+        records=())])
     qtmodeltester.check(recall)
     assert recall.data(recall.index(0, RecallModel.WAGERED)) == "7.00"
+    assert recall.data(recall.index(0, RecallModel.CARDS)) == "KH"
+    assert recall.data(recall.index(0, RecallModel.STATUS)) == "Voided"
     assert recall.data(recall.index(0, RecallModel.STATUS),
                        Qt.ItemDataRole.ForegroundRole).name() == theme.BAD
     events = EventsModel()

@@ -40,7 +40,7 @@ def test_recall_shows_every_detail_of_the_last_rounds(qtbot: Any, window: MainWi
     sup.recall_view.selectRow(1)
     qtbot.waitUntil(lambda: "Round 1" in sup.recall_detail.toPlainText(), timeout=WAIT_MS)
     text = sup.recall_detail.toPlainText()
-    assert "K♥" in text and "payout confirmed" in text and "Journal records" in text
+    assert "K♥" in text and "Payout confirmed" in text and "Journal records" in text
 
 
 def test_events_meters_and_verification(qtbot: Any, window: MainWindow,

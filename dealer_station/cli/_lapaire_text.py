@@ -1,44 +1,37 @@
-"""Text form of a recalled La Pair'e round (for ``dealer-station recall``)."""
+"""Text form of a recalled La Pair'e round (for ``dealer-station recall``).
+
+Every word about the round comes from the recall model (:mod:`dealer_station.table.recall_model`,
+:mod:`dealer_station.table.lapaire_recall`), as on the supervisor's screen and in the report.
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
-from dealer_station.cli.audit import local_time
-
-
-def _when(ts: str | None) -> str:
-    return local_time(ts) if ts else "-"
+from dealer_station.cli.recall import exception_text, records_text, when
+from dealer_station.table.lapaire_recall import LaPaireRecall
+from dealer_station.table.recall_model import COLLECTED_LABEL, PAID_LABEL
 
 
-def format_round(r: dict[str, Any], *, records: bool = False) -> str:
-    lines = [f"=== table {r['table']} round {r['round_no']} (La Pair'e) - {r['status'].upper()}",
-             f"dealer {r['dealer']}; started {_when(r['started_at'])}; ended "
-             f"{_when(r['ended_at'])}; configuration {r['config_version'][:16]}"]
-    cards = "  ".join(f"{c['n']}:{c['card']}" + (" (corrected)" if c["source"] == "correction"
-                                                   else "") for c in r["cards"])
+def format_round(r: LaPaireRecall, *, records: bool = False) -> str:
+    h = r.header
+    lines = [f"=== table {h.table} round {h.round_no} ({h.game_label}) - {h.status_label}",
+             f"dealer {h.dealer}; started {when(h.started_at)}; ended "
+             f"{when(h.ended_at)}; configuration {h.config_version[:16]}"]
+    cards = "  ".join(f"{c.n}:{c.card} ({c.source_label})" for c in r.cards)
     lines.append(f"cards: {cards or '(none dealt)'}")
-    for seat, wagers in r["seats"].items():
-        lines.append(f"seat {seat}:")
-        for w in wagers:
-            outcome = (f"won {w['win']}" if w["result"] == "win" else w["result"])
-            lines.append(f"  #{w['wager_id']:<3} {w['label']:<28} {w['amount']:>8}  "
-                         f"stage {w['stage']}  {outcome}")
-    for s in r["stages"]:
-        poker = f" ({s['poker']})" if s["poker"] else ""
-        lines.append(f"stage {s['stage']}: card {s['card']}{poker}; paid {s['total_win']}, "
-                     f"lost {s['total_lost']}; "
-                     f"{'payout confirmed' if s['confirmed'] else 'payout NOT confirmed'}")
-    t = r["totals"]
-    lines.append(f"totals: wagered {t['wagered']}, paid {t['paid']}, lost {t['lost']}")
-    if r["void_reason"]:
-        lines.append(f"VOIDED: {r['void_reason']}")
-    for e in r["exceptions"]:
-        lines.append(f"  ! {e['kind']} by {e['actor']} at {_when(e['ts'])}: {e['reason']}")
-    for d in r["differences"]:
-        lines.append(f"  !! replay difference: {d}")
+    lines.append(f"amounts in {r.money_unit}")
+    for seat in r.seats:
+        lines.append(f"seat {seat.seat}:")
+        for w in seat.wagers:
+            outcome = w.result_label + (f" {r.amount(w.win)}" if w.result == "win" else "")
+            lines.append(f"  #{w.wager_id:<3} {w.name:<28} {r.amount(w.amount):>10}  "
+                         f"{w.stage_label:<15} {outcome}")
+    for s in r.stages:
+        poker = f" ({s.poker})" if s.poker else ""
+        lines.append(f"card {s.stage} ({s.label}): {s.card}{poker}; "
+                     f"{PAID_LABEL.lower()} {r.amount(s.total_win)}, "
+                     f"{COLLECTED_LABEL.lower()} {r.amount(s.total_lost)}; {s.confirmed_label}")
+    lines.append(f"totals: {r.totals_text()}")
+    lines.extend(exception_text(r))
     if records:
-        for rec in r["records"]:
-            lines.append(f"  [{rec['seq']}] {rec['kind']:<16} {rec['actor']:<22} "
-                         f"{rec['hash'][:16]}")
+        lines.extend(records_text(r.records))
     return "\n".join(lines)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dealer_station import games
-from dealer_station.cli.audit import open_store, store_options
+from dealer_station.cli.audit import local_time, open_store, store_options
+
+if TYPE_CHECKING:
+    from dealer_station.table.recall_model import Recall, RecordLine
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -59,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             rounds = recall(store.journal, table, args.last)
     if args.json:
-        print(json.dumps(rounds, indent=2, ensure_ascii=False))
+        # The JSON is a contract other tools read: exactly what recall has always printed.
+        print(json.dumps([r.to_json() for r in rounds], indent=2, ensure_ascii=False))
         return 0
     if not rounds:
         print(f"table {table}: no rounds recorded")
@@ -68,7 +72,33 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_round(r: dict[str, Any], *, records: bool = False) -> str:
+def format_round(r: Recall, *, records: bool = False) -> str:
     """A recalled round or hand as text (the registry's ``recall_text`` part of its game)."""
-    text: str = games.game(r["game"]).part("recall_text")(r, records=records)
+    text: str = games.game(r.header.game).part("recall_text")(r, records=records)
     return text
+
+
+# --- what every game's text shows alike -------------------------------------------------------
+
+def when(ts: str | None) -> str:
+    return local_time(ts) if ts else "-"
+
+
+def exception_text(r: Recall) -> list[str]:
+    """The void, the exceptions and the replay differences, with the recall model's words."""
+    from dealer_station.table.recall_model import DIFFERENCE_LABEL
+
+    lines = []
+    if r.void_reason:
+        lines.append(f"{r.status_label}: {r.void_reason}")
+    for e in r.exceptions:
+        lines.append(f"  ! {e.label} by {e.actor} at {when(e.ts)}"
+                     + (f": {e.why}" if e.why else ""))
+    for d in r.differences:
+        lines.append(f"  !! {DIFFERENCE_LABEL}: {d}")
+    return lines
+
+
+def records_text(records: tuple[RecordLine, ...]) -> list[str]:
+    """Each journal record of the round: its number, what it is, who, its hash."""
+    return [f"  [{rec.seq}] {rec.label:<26} {rec.actor:<22} {rec.hash[:16]}" for rec in records]

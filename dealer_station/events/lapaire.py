@@ -121,3 +121,8 @@ EVENTS: tuple[type[Event], ...] = (
 )
 
 CODEC = Codec(COMMON, EVENTS)
+
+
+def codec() -> Codec:
+    """The registry's ``events`` part."""
+    return CODEC

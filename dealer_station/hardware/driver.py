@@ -11,17 +11,43 @@ and must not block on the driver: hand the event to your own thread (a queue, or
 with a queued connection, as the UI does). An exception it raises is logged and does not stop
 the driver.
 
+Acknowledging later (``defer_ack``). A consumer that returns from ``on_event`` has kept the
+event (a monitor, a test's log): the frame is answered at once, on the reader thread. A
+consumer that keeps events on a thread of its own (the table service commits them on its
+worker) calls ``defer_ack()`` inside ``on_event`` and gets an ``AckHandle`` for the frame behind
+the event; it calls ``handle.done(True)`` once the event is committed, ``done(False)`` if
+nothing could be kept, from any thread, exactly once (a second call is ignored).
+``defer_ack()`` returns None for an event no frame waits on (a connection change, a link
+problem, a heartbeat or device-id fault the driver found by itself) and outside ``on_event``.
+A frame is answered once every handle taken for its events is done: ACKed (and counted as
+the last accepted seq) if all were kept, neither ACKed nor counted if one was not or if
+``on_event`` raised (handles it took before raising count as not kept).
+
 What the driver guarantees:
 
-- a new frame is ACKed only AFTER ``on_event`` has returned for every event it produced, so a
-  consumer that commits the event before returning (the table service journals it) never has
-  a frame acknowledged that it did not keep. If ``on_event`` raises for a frame's event, the
-  frame is not acknowledged and not counted: the device sends it again. Every duplicate is
-  ACKed at once; a frame with a bad CRC, a damaged frame or non-ASCII bytes is NAKed when its
-  device id and seq can still be read;
+- a new frame is ACKed only AFTER every event it produced is kept: ``on_event`` returned
+  without taking a handle, or every handle it took is ``done(True)``. So a consumer never has
+  a frame acknowledged that it did not commit. A frame whose event was not kept is not
+  acknowledged and not counted (the last accepted seq, the round's cards and the device's
+  identification are put back as they were), so the device's re-send is taken as new.
+  Every duplicate of the last accepted frame is ACKed at once; a frame with a bad CRC, a
+  damaged frame or non-ASCII bytes is NAKed when its device id and seq can still be read;
+- while a frame's outcome is outstanding the reader thread keeps reading, ACKs duplicates of
+  the last accepted frame, NAKs damaged frames and watches the heartbeat, but takes no other
+  frame: the device sends one frame at a time, so what arrives is that frame re-sent (its
+  ACK is still owed), or a device that broke stop-and-wait or restarted. Such a frame is
+  neither ACKed nor delivered (a ``LinkProblem`` ``held``); the device sends it again after
+  its 200 ms and it is taken then, in order, once the outstanding frame is answered;
+- ACKs owed when the link closes (the port failed, the driver reconnected or was closed) are
+  not written to the next link: a frame kept after its link closed still counts as the last
+  accepted seq, and the device, which keeps an unacknowledged frame across a cable pull or
+  a host restart, sends it again and that repeat is ACKed as a duplicate. A frame not kept
+  after its link closed is simply taken when re-sent. Writes to the port (the reader
+  thread's, and an ACK from the consumer's thread) are serialised by one lock;
 - each seq is accepted once: a repeat of the last accepted frame is ACKed again and dropped
   (a ``LinkProblem``), so a re-sent CARD never becomes a second card; a repeat that carries a
-  different card (or another message) is a ``repeat_mismatch`` fault, ACKed and not delivered;
+  different card (or another message) is a ``repeat_mismatch`` fault, ACKed once the fault
+  is kept and not delivered;
 - ``expect_after(seq, card)`` tells a new driver which frame its consumer accepted last
   (the table service reads it from the journal at start): a frame with that seq re-sent
   after a host restart is ACKed and dropped, and the device's next frame is accepted whatever
@@ -40,11 +66,12 @@ What the driver guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, Protocol
 
 from dealer_station.cards import Card, CardError, DeckSpec, RoundCards
@@ -84,6 +111,105 @@ class Port(Protocol):
 
 EventCallback = Callable[[DeviceEvent], None]
 PortFactory = Callable[[], Port]
+
+#: The frame whose events the reader thread is delivering now (see ``defer_ack``).
+_delivery = threading.local()
+
+# How a frame's seq compares with what was accepted (see DeviceDriver._classify).
+_NEW, _REPEAT, _MISMATCH, _HELD = "new", "repeat", "mismatch", "held"
+
+
+class AckHandle:
+    """The answer a consumer owes for one device frame (see ``defer_ack``)."""
+
+    __slots__ = ("_answered", "_ticket")
+
+    def __init__(self, ticket: _Ticket) -> None:
+        self._ticket = ticket
+        self._answered = False      # guarded by the ticket's lock
+
+    @property
+    def seq(self) -> int:
+        """The device's seq of the frame this handle answers."""
+        return self._ticket.seq
+
+    def done(self, ok: bool = True) -> None:
+        """``ok``: the event is kept (committed); the frame may be ACKed. False: nothing was
+        kept; the frame is not ACKed and the device sends it again. Any thread; once."""
+        self._ticket.answer(self, ok)
+
+
+def defer_ack() -> AckHandle | None:
+    """Called inside ``on_event``: take over answering the frame behind the event being
+    delivered. The driver ACKs the frame only once ``done(True)`` was called on every handle
+    taken for its events. None when no frame waits on the event, or when not called from a
+    driver's ``on_event``."""
+    ticket: _Ticket | None = getattr(_delivery, "ticket", None)
+    if ticket is None:
+        return None
+    handle = ticket.defer()
+    _delivery.taken.append(handle)
+    return handle
+
+
+class _Ticket:
+    """One device frame given to the consumer: answered once every event it produced is kept.
+
+    The reader thread creates it, delivers the frame's events and seals it; the frame is
+    settled (ACKed, or put back) by whichever thread brings the last outcome in."""
+
+    def __init__(self, driver: DeviceDriver, port: Port, link: int, device_id: str, seq: int,
+                 key: tuple[str, ...], *, accept: bool) -> None:
+        self.driver = driver
+        self.port = port
+        self.link = link                 # the connection it arrived on (see DeviceDriver._ack)
+        self.device_id = device_id
+        self.seq = seq
+        self.key = key
+        self.accept = accept             # kept: becomes the last accepted frame
+        #: What to put back if the frame is not kept (run before re-sends are taken).
+        self.undo: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._owed = 0
+        self._refused = False
+        self._sealed = False
+        self._settled = False
+
+    @property
+    def kept(self) -> bool:
+        return not self._refused
+
+    def defer(self) -> AckHandle:
+        with self._lock:
+            self._owed += 1
+        return AckHandle(self)
+
+    def refuse(self) -> None:
+        with self._lock:
+            self._refused = True
+
+    def answer(self, handle: AckHandle, ok: bool) -> None:
+        with self._lock:
+            if handle._answered:
+                return
+            handle._answered = True
+            self._owed -= 1
+            self._refused = self._refused or not ok
+            ready = self._ready_locked()
+        if ready:
+            self.driver._settle(self)
+
+    def seal(self) -> bool:
+        """Every event is delivered. True if the outcome is in: the caller settles now."""
+        with self._lock:
+            self._sealed = True
+            return self._ready_locked()
+
+    def _ready_locked(self) -> bool:
+        if self._sealed and self._owed == 0 and not self._settled:
+            self._settled = True
+            return True
+        return False
 
 
 class DeviceDriver:
@@ -130,7 +256,10 @@ class DeviceDriver:
         self._resume: int | None = None     # expect_after(): the first frame is not gap-checked
         self._identified = False            # a DeviceIdentified was delivered this connection
         self._resume_note: int | None = None  # told once, in the next DeviceIdentified
-        self._refused = False               # on_event raised for the frame being handled
+        #: The frame whose outcome is outstanding; no other frame is taken meanwhile.
+        self._pending: _Ticket | None = None   # guarded by _seq_lock
+        self._ticket: _Ticket | None = None    # the frame being delivered (reader thread)
+        self._link = 0                         # counts connections; guarded by _write_lock
         self._host_seq = 0
         self._last_heard = 0.0
         self._wrong_reported = False
@@ -245,12 +374,19 @@ class DeviceDriver:
     # ------------------------------------------------------------------ thread
 
     def _emit(self, event: DeviceEvent) -> None:
+        ticket = self._ticket
+        _delivery.ticket, _delivery.taken = ticket, []
         try:
             self._on_event(event)
         except Exception:  # a consumer's bug must not stop the reader thread
             # ... but the frame behind this event was not kept: it is not acknowledged.
-            self._refused = True
             log.exception("the %s event handler failed on %r", self.name, event)
+            if ticket is not None:
+                ticket.refuse()
+                for handle in _delivery.taken:   # nobody else will answer these
+                    handle.done(False)
+        finally:
+            _delivery.ticket, _delivery.taken = None, []
 
     def _base(self) -> dict[str, Any]:
         return {"device": self.name, "device_id": self.device_id, "at": time.monotonic()}
@@ -290,7 +426,7 @@ class DeviceDriver:
                                 f"{'re-opened' if ever_connected else 'opened'} {self.where}")
                 ever_connected = True
                 error = self._session(port)
-                self._port = None
+                self._close_link()
                 try:
                     port.close()
                 except OSError as exc:
@@ -304,12 +440,19 @@ class DeviceDriver:
                                     f"{self.reconnect_interval:g} s")
                     self._stop.wait(self.reconnect_interval)
         finally:
-            self._port = None
+            self._close_link()
             with self._state_cond:
                 self._state = ConnectionState.CLOSED
                 self._state_cond.notify_all()
             self._emit(ConnectionChanged(**self._base(), state=ConnectionState.CLOSED,
                                          detail=f"{self.name} driver closed"))
+
+    def _close_link(self) -> None:
+        # Under the write lock: an ACK from the consumer's thread is written before this or
+        # not at all (see _ack), never to a closed port or to the next connection.
+        with self._write_lock:
+            self._port = None
+            self._link += 1
 
     def _session(self, port: Port) -> OSError | None:
         """Read until the port fails (returns the error) or the driver closes (None)."""
@@ -379,68 +522,130 @@ class DeviceDriver:
                         "and the device_id in the station's config", device_id=device_id)
         return False
 
-    def _check_seq(self, port: Port, dev: str, seq: int, key: tuple[str, ...], *,
-                   hello: bool, card: Card | None) -> bool:
-        """Decide on a frame's seq; True if it is new (the caller delivers it, then ``_accept``).
-
-        False: a repeat of the last accepted frame (ACKed again and dropped), or a repeat that
-        carries something else (a ``repeat_mismatch`` fault, ACKed, not delivered). A device
-        sends one frame at a time and a serial line keeps bytes in order, so the only
-        legitimate repeat is the last accepted seq. Anything else that is not the next seq is
-        reported: a jump forward is a gap; a jump back means the device restarted or reset
-        its counter, and treating those frames as repeats would drop them silently. The first
-        frame after ``expect_after()`` is not gap-checked (see there).
-        """
+    def _classify(self, seq: int, key: tuple[str, ...]) -> tuple[str, tuple[str, ...] | None]:
+        """How a frame's seq stands, from one consistent look at the accepted state, and what
+        the last accepted frame carried. A device sends one frame at a time and a serial line
+        keeps bytes in order, so the only legitimate repeat is the last accepted seq."""
         with self._seq_lock:
-            last, last_key, resume = self._last_seq, self._last_key, self._resume
-        if last is None:
-            return True
-        d = (seq - last) % p.SEQ_MODULO
-        if d == 0:
+            last, last_key, pending = self._last_seq, self._last_key, self._pending
+        if last is not None and seq == last:
             same = key[0] != p.CARD if last_key is None else key[:len(last_key)] == last_key
             if same:
-                self._write(port, p.ACK, str(seq), device_id=dev)
-                self._emit(LinkProblem(**self._base(), kind="duplicate", seq=seq, action="ack",
-                                       detail=f"seq {seq} already accepted; dropped"))
-                return False
-            self._refused = False
-            self._fault(FaultKind.REPEAT_MISMATCH,
-                        f"the {self.name} sent seq {seq} again, but it now carries "
-                        f"{_describe_key(key)} where the frame accepted with that seq carried "
-                        f"{_describe_key(last_key)}; not taken: check the device and the "
-                        "cards on the table", seq=seq, card=card, device_id=dev)
-            if not self._refused:    # journaled: ACK so that the device does not resend forever
-                self._write(port, p.ACK, str(seq), device_id=dev)
-            return False
-        if resume is not None:
-            return True
-        if d != 1:
-            if hello:
-                self._fault(FaultKind.RESTARTED,
-                            f"the {self.name} restarted: its sequence went from {last} to "
-                            f"{seq}; a frame in flight may be lost", seq=seq)
-            elif d < p.SEQ_MODULO // 2:
-                self._fault(FaultKind.GAP,
-                            f"{d - 1} frame(s) missing between seq {last} and {seq}; a "
-                            f"card may have been lost", seq=seq)
-            else:
-                self._fault(FaultKind.GAP,
-                            f"the sequence went back from {last} to {seq} (the "
-                            f"{self.name} may have restarted); a card may have been lost "
-                            "or repeated", seq=seq)
-        return True
+                return _REPEAT, last_key
+        if pending is not None:
+            return _HELD, last_key
+        if last is not None and seq == last:
+            return _MISMATCH, last_key
+        return _NEW, last_key
 
-    def _accept(self, port: Port, dev: str, seq: int, key: tuple[str, ...]) -> None:
-        """The frame's events are delivered (committed, if the consumer commits before it
-        returns): remember its seq and ACK it. Not if the consumer refused one (raised): then
-        the device sends the frame again."""
-        if self._refused:
-            return
+    def _take(self, port: Port, dev: str, seq: int, key: tuple[str, ...], *, hello: bool,
+              card: Card | None, deliver: Callable[[_Ticket], None]) -> None:
+        """Decide on a frame's seq, then deliver it (``deliver``) if it is new.
+
+        A repeat of the last accepted frame is ACKed again and dropped; a repeat that carries
+        something else is a ``repeat_mismatch`` fault (ACKed once kept: re-sending cannot
+        help), not delivered; any frame while another's outcome is outstanding is held.
+        """
+        verdict, last_key = self._classify(seq, key)
+        if verdict == _REPEAT:
+            self._write(port, p.ACK, str(seq), device_id=dev)
+            self._emit(LinkProblem(**self._base(), kind="duplicate", seq=seq, action="ack",
+                                   detail=f"seq {seq} already accepted; dropped"))
+        elif verdict == _HELD:
+            pending = self._pending
+            waiting = f"seq {pending.seq}" if pending is not None else "the frame before"
+            self._emit(LinkProblem(**self._base(), kind="held", seq=seq, action="wait",
+                                   detail=f"{waiting} is still being kept; seq {seq} not "
+                                          "answered, the device sends it again"))
+        elif verdict == _MISMATCH:
+            with self._delivering(port, dev, seq, key, accept=False):
+                self._fault(FaultKind.REPEAT_MISMATCH,
+                            f"the {self.name} sent seq {seq} again, but it now carries "
+                            f"{_describe_key(key)} where the frame accepted with that seq "
+                            f"carried {_describe_key(last_key)}; not taken: check the device "
+                            "and the cards on the table", seq=seq, card=card, device_id=dev)
+        else:
+            with self._delivering(port, dev, seq, key, accept=True) as ticket:
+                self._check_gap(seq, hello=hello)
+                deliver(ticket)
+
+    @contextlib.contextmanager
+    def _delivering(self, port: Port, dev: str, seq: int, key: tuple[str, ...], *,
+                    accept: bool) -> Iterator[_Ticket]:
+        """Deliver one frame's events (the body), then answer it when its outcome is in."""
+        ticket = _Ticket(self, port, self._link, dev, seq, key, accept=accept)
         with self._seq_lock:
-            self._last_seq = seq
-            self._last_key = key
-            self._resume = None
-        self._write(port, p.ACK, str(seq), device_id=dev)
+            # Set before any event can be answered on another thread (see _settle).
+            self._pending = ticket
+        self._ticket = ticket
+        try:
+            yield ticket
+        finally:
+            self._ticket = None
+            if ticket.seal():
+                self._settle(ticket)
+
+    def _check_gap(self, seq: int, *, hello: bool) -> None:
+        """Report a new frame that is not the next seq: a jump forward is a gap; a jump back
+        means the device restarted or reset its counter (treating those frames as repeats
+        would drop them silently). The first frame after ``expect_after()`` is not checked."""
+        with self._seq_lock:
+            last, resume = self._last_seq, self._resume
+        if last is None or resume is not None:
+            return
+        d = (seq - last) % p.SEQ_MODULO
+        if d == 1:
+            return
+        if hello:
+            self._fault(FaultKind.RESTARTED,
+                        f"the {self.name} restarted: its sequence went from {last} to "
+                        f"{seq}; a frame in flight may be lost", seq=seq)
+        elif d < p.SEQ_MODULO // 2:
+            self._fault(FaultKind.GAP,
+                        f"{d - 1} frame(s) missing between seq {last} and {seq}; a "
+                        f"card may have been lost", seq=seq)
+        else:
+            self._fault(FaultKind.GAP,
+                        f"the sequence went back from {last} to {seq} (the "
+                        f"{self.name} may have restarted); a card may have been lost "
+                        "or repeated", seq=seq)
+
+    def _settle(self, ticket: _Ticket) -> None:
+        """A frame's outcome is in (reader thread, or the thread of the last ``done``)."""
+        kept = ticket.kept
+        if not kept:
+            for step in reversed(ticket.undo):
+                step()
+        with self._seq_lock:
+            if kept and ticket.accept:
+                self._last_seq = ticket.seq
+                self._last_key = ticket.key
+                self._resume = None
+            if self._pending is ticket:
+                self._pending = None
+        if kept:
+            self._ack(ticket)
+        else:
+            log.info("the %s's frame seq %s was not kept: not acknowledged, the device sends "
+                     "it again", self.name, ticket.seq)
+
+    def _ack(self, ticket: _Ticket) -> None:
+        with self._write_lock:
+            if ticket.link != self._link:
+                log.debug("the %s's frame seq %s was kept after its connection closed: the "
+                          "device sends it again and that repeat is ACKed", self.name,
+                          ticket.seq)
+                return
+            try:
+                ticket.port.write(p.encode(ticket.device_id, self._next_host_seq(), p.ACK,
+                                           str(ticket.seq)))
+            except OSError as exc:
+                if threading.current_thread() is self._thread:
+                    raise     # the reader thread reconnects
+                # The reader thread sees the failed port on its next read; the frame stays
+                # kept and its re-send is ACKed as a duplicate.
+                log.debug("ACK of the %s's seq %s not written to %s: %s", self.name,
+                          ticket.seq, self.where, exc)
 
     def _on_frame(self, port: Port, frame: p.Frame) -> None:
         if frame.TYPE in p.HOST_TYPES:
@@ -448,16 +653,16 @@ class DeviceDriver:
         if not self._accepts(frame.device_id):
             return
         self._heard()
-        key = _key(frame)
         card = frame.card if isinstance(frame, p.CardFrame) else None
-        if not self._check_seq(port, frame.device_id, frame.seq, key,
-                               hello=isinstance(frame, p.Hello), card=card):
-            return
-        self._refused = False
+        self._take(port, frame.device_id, frame.seq, _key(frame),
+                   hello=isinstance(frame, p.Hello), card=card,
+                   deliver=lambda ticket: self._deliver(frame, ticket))
+
+    def _deliver(self, frame: p.Frame, ticket: _Ticket) -> None:
         base = self._base()
         base["device_id"] = frame.device_id
         if isinstance(frame, p.CardFrame):
-            self._on_card(frame, base)
+            self._on_card(frame, base, ticket)
         elif isinstance(frame, p.Status):
             self.status = frame.state
             self._emit(DeviceStatus(**base, seq=frame.seq, state=frame.state))
@@ -476,9 +681,13 @@ class DeviceDriver:
                                        action="ack", detail="identified already on this "
                                                             "connection"))
             else:
+                before = (self._identified, self._resume_note)
                 self._emit(ident)
                 self._identified = True
                 self._resume_note = None
+                # Not kept: the re-sent HELLO must identify the device (and say where the
+                # driver resumed), not pass for the second HELLO of the connection.
+                ticket.undo.append(lambda: self._unidentify(ticket.link, before))
         elif isinstance(frame, p.ErrorReport):
             if frame.code == p.MISREAD:
                 self._fault(FaultKind.MISREAD,
@@ -489,27 +698,38 @@ class DeviceDriver:
                 self._fault(FaultKind.DEVICE_ERROR,
                             f"the {self.name} reports {frame.code}: {frame.text}",
                             seq=frame.seq, device_id=frame.device_id)
-        self._accept(port, frame.device_id, frame.seq, key)
 
-    def _on_card(self, frame: p.CardFrame, base: dict[str, Any]) -> None:
+    def _unidentify(self, link: int, before: tuple[bool, int | None]) -> None:
+        self._resume_note = before[1]
+        if link == self._link:   # a later connection identifies the device by itself
+            self._identified = before[0]
+
+    def _on_card(self, frame: p.CardFrame, base: dict[str, Any], ticket: _Ticket) -> None:
         card = frame.card
+        refused: CardError | None = None
         with self._round_lock:
             rnd = self._round
-            saved = copy.deepcopy(rnd)
             if rnd is not None:
+                saved = copy.deepcopy(rnd)
                 try:
                     card = rnd.add(card)
                 except CardError as exc:
-                    self._fault(FaultKind.IMPOSSIBLE_CARD,
-                                f"the {self.name} reported {card.code}, which cannot be in "
-                                f"this round: {exc}", seq=frame.seq, card=card,
-                                device_id=frame.device_id)
-                    return
+                    refused = exc
+                else:
+                    # Not kept: the re-sent card must not look like a card seen twice.
+                    ticket.undo.append(lambda: self._put_round_back(rnd, saved))
+        if refused is not None:
+            self._fault(FaultKind.IMPOSSIBLE_CARD,
+                        f"the {self.name} reported {card.code}, which cannot be in this "
+                        f"round: {refused}", seq=frame.seq, card=card,
+                        device_id=frame.device_id)
+            return
         self._emit(CardRead(**base, seq=frame.seq, card=card, position=frame.position))
-        if self._refused and rnd is not None:
-            with self._round_lock:   # not taken: the re-sent card must not look like a repeat
-                if self._round is rnd:
-                    self._round = saved
+
+    def _put_round_back(self, rnd: RoundCards, saved: RoundCards) -> None:
+        with self._round_lock:
+            if self._round is rnd:     # not if start_round()/end_round() replaced it since
+                self._round = saved
 
     def _on_problem(self, port: Port, err: p.FrameError) -> None:
         readable = err.seq is not None and err.device_id is not None
@@ -518,15 +738,14 @@ class DeviceDriver:
                 if not self._accepts(err.device_id):
                     return
                 self._heard()
+                dev, seq = err.device_id, err.seq
                 key = ("BAD", err.raw.decode("ascii", "replace"))
-                # Re-sending cannot fix it: take it (ACK) and say so, so no gap follows.
-                if self._check_seq(port, err.device_id, err.seq, key, hello=False, card=None):
-                    self._refused = False
+                # Re-sending cannot fix it: take it (ACK once kept) and say so, so no gap
+                # follows.
+                self._take(port, dev, seq, key, hello=False, card=None, deliver=lambda _: (
                     self._fault(FaultKind.BAD_FRAME,
                                 f"the {self.name} sent a frame that makes no sense "
-                                f"({err.detail}): {err.raw!r}", seq=err.seq,
-                                device_id=err.device_id)
-                    self._accept(port, err.device_id, err.seq, key)
+                                f"({err.detail}): {err.raw!r}", seq=seq, device_id=dev)))
             else:
                 self._fault(FaultKind.BAD_FRAME, f"a frame with a correct CRC but no readable "
                             f"seq ({err.detail}): {err.raw!r}")

@@ -57,10 +57,10 @@ def _play(t: LaPaireTable, rounds: int, rng: random.Random) -> None:
 def _lapaire(journal: Journal, clock: _Clock) -> None:
     from dealer_station.audit.users import Users
     from dealer_station.cards import LAPAIRE_DECK
+    from dealer_station.events.table import RoundHalted
     from dealer_station.gameconfig import load_lapaire_config
     from dealer_station.hardware.backends import open_device
     from dealer_station.settlement.lapaire import Wager
-    from dealer_station.table.base import Change
 
     users = Users(journal)
     users.seed([(uid, name, role, "2468") for uid, name, role in (
@@ -77,8 +77,7 @@ def _lapaire(journal: Journal, clock: _Clock) -> None:
             t.confirm_payout(stage)
 
     halted = threading.Event()
-    t.subscribe(lambda c: halted.set() if isinstance(c, Change) and c.kind == "halted"
-                else None)
+    t.subscribe(lambda u: halted.set() if u.has(RoundHalted) else None)
     shoe = open_device("shoe", "simulated", device_id="SHOE-07", deck=LAPAIRE_DECK,
                        on_event=t.on_device_event)
     t.attach("shoe", shoe)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer_station import __version__
 from dealer_station.audit.hashing import canonical_json, config_version
@@ -23,8 +23,8 @@ from dealer_station.audit.lease import TableLease, acquire_lease
 from dealer_station.audit.projections import CLOSING_KINDS, OPENING_KINDS
 from dealer_station.audit.users import PermissionDenied, User, require_role
 from dealer_station.errors import StationError
-from dealer_station.events import Committed, Event
-from dealer_station.events.table import ConfigChanged, HaltResolved, RoundHalted
+from dealer_station.events import Codec, Committed, Event
+from dealer_station.events.table import COMMON, ConfigChanged, HaltResolved, RoundHalted
 from dealer_station.hardware.events import (
     FRAME_FAULTS,
     CardRead,
@@ -58,11 +58,35 @@ class Halted(TableError):
 
 
 @dataclass(frozen=True, slots=True)
-class Change:
-    """What a listener is told: ``kind`` (e.g. ``stage.settled``) and plain data."""
+class TableView:
+    """What a table shows of itself, read under its lock after a commit: the read model the
+    screens render (each game extends it). Never a live object of the table's."""
 
-    kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    table_id: str
+    game: str
+    round_no: int | None
+    last_round_no: int
+    halt: Halt | None
+    devices: Mapping[str, str]
+    summary: str        # a line about the round or hand under way, for the supervisor
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """What a listener is told after each commit: the typed events just committed, in chain
+    order, and the table's read model after them. ``problem`` is set, with no events, when
+    something could not be journaled (the round stops or the device sends its frame again)."""
+
+    events: tuple[Committed, ...]
+    view: TableView
+    problem: str | None = None
+
+    def of(self, cls: type[EventT]) -> list[EventT]:
+        """The committed events of class ``cls``."""
+        return [c.event for c in self.events if isinstance(c.event, cls)]
+
+    def has(self, *classes: type[Event]) -> bool:
+        return any(isinstance(c.event, classes) for c in self.events)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +108,19 @@ class Step:
     round_no: int | None = None
 
 
-Listener = Callable[[Change], None]
+Listener = Callable[[Update], None]
+EventT = TypeVar("EventT", bound=Event)
+
+
+def next_halt(halt: Halt | None, c: Committed) -> Halt | None:
+    """Whether the table is stopped after ``c``: a halt stops it until a supervisor resolves
+    it, or the round or hand closes (a void)."""
+    e = c.event
+    if isinstance(e, RoundHalted):
+        return Halt(e.reason, e.fault, c.seq, e.remedy)
+    if isinstance(e, HaltResolved) or c.kind in CLOSING_KINDS:
+        return None
+    return halt
 
 
 def seat_actor(seat: int) -> str:
@@ -100,6 +136,8 @@ class TableService:
     """Shared machinery; the La Pair'e and Bourré tables add their rounds."""
 
     game: str = ""
+    #: The game's record kinds (its registry entry's ``events``).
+    codec: Codec = Codec(COMMON)
 
     def __init__(self, journal: Journal, table_id: str, *, dealer: str) -> None:
         self.journal = journal
@@ -119,6 +157,11 @@ class TableService:
             self.lease.release()
             raise
         self.lock = threading.RLock()
+        from dealer_station.table.worker import TableWorker
+
+        # Device events are kept on the table's own thread, in arrival order, so that the
+        # drivers' reader threads never wait for a commit (see on_device_event).
+        self.worker = TableWorker(self._keep_device_event, name=f"table-{table_id}")
         self._listeners: list[Listener] = []
         self.halt: Halt | None = None
         self.devices: dict[str, Any] = {}
@@ -129,19 +172,45 @@ class TableService:
     # -- listeners -------------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
-        """Call ``listener(change)`` after every committed change. Returns an unsubscribe."""
+        """Call ``listener(update)`` after every commit (on the thread that committed, under
+        the table's lock: hand it on, never block). Returns an unsubscribe."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def emit(self, change: str, /, **data: Any) -> None:
-        event = Change(change, data)
+    def read_model(self) -> TableView:
+        """The table's read model now (call under the lock). Games extend it."""
+        return TableView(self.table_id, self.game, self.round_no, self.last_round_no(),
+                         self.halt, dict(self.device_state),
+                         self.describe_round() if self.in_round() else "")
+
+    def publish(self, events: Sequence[Committed], problem: str | None = None) -> None:
+        if not self._listeners:
+            return
+        update = Update(tuple(events), self.read_model(), problem)
         for listener in list(self._listeners):
-            listener(event)
+            listener(update)
+
+    def emit(self, change: str, /, **data: Any) -> None:
+        """Only a failure to journal is told this way (as an update with no events); what
+        was committed is told by :meth:`publish`."""
+        if change == "error":
+            self.publish((), str(data.get("message", "station error")))
 
     # -- journal helpers -------------------------------------------------------------------
 
     def append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None = None
                ) -> list[Record]:
+        """Journal ``facts`` in one commit, then apply and publish them as typed events."""
+        records = self._append(facts, also)
+        done = [self.codec.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
+                for r in records]
+        for c in done:
+            self.apply(c)
+        self.publish(done)
+        return records
+
+    def _append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None
+                ) -> list[Record]:
         self.lease.check()
         records = self.journal.append_many(self.table_id, facts, also=also)
         if any(f.kind in CLOSING_KINDS for f in facts):
@@ -154,16 +223,18 @@ class TableService:
         return self.append([Fact(kind, payload, actor, round_no)])[0]
 
     def commit(self, steps: Sequence[Step]) -> list[Committed]:
-        """Journal ``steps`` in one commit, then apply each event: the live state is always
-        what the journal's events rebuild. The rows beside the chain (rounds, meters,
-        configuration versions) are written in the same transaction, from the events."""
-        records = self.append(
+        """Journal ``steps`` in one commit, then apply each event (the live state is always
+        what the journal's events rebuild) and tell the listeners. The rows beside the chain
+        (rounds, meters, configuration versions) are written in the same transaction, from
+        the events."""
+        records = self._append(
             [Fact(s.event.KIND, s.event.to_payload(), s.actor, s.round_no) for s in steps],
             self._projection_writer(steps))
         done = [Committed(r.seq, r.ts, r.actor, r.round_no, s.event)
                 for r, s in zip(records, steps, strict=True)]
         for c in done:
             self.apply(c)
+        self.publish(done)
         return done
 
     def _projection_writer(self, steps: Sequence[Step]) -> Callable[[Any], None] | None:
@@ -201,11 +272,7 @@ class TableService:
     def apply(self, c: Committed) -> None:
         """The only change of a table's state: one committed event, live or read back from
         the journal. The base keeps the halt; each game keeps its rounds."""
-        e = c.event
-        if isinstance(e, RoundHalted):
-            self.halt = Halt(e.reason, e.fault, c.seq, e.remedy)
-        elif isinstance(e, HaltResolved):
-            self.halt = None
+        self.halt = next_halt(self.halt, c)
 
     def adopt_config(self, content: dict[str, Any], prefer_journal: bool, *,
                      changes: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str]:
@@ -228,15 +295,17 @@ class TableService:
     def startup(self) -> None:
         self.record("startup", {"version": __version__, "game": self.game,
                                 "table": self.table_id})
-        self.emit("startup")
 
     def shutdown(self) -> None:
-        # Devices close outside the lock: a driver's last event ("port closed") takes it.
+        # Devices close first, so that their last events (the port closed) are queued; then
+        # every queued event is kept before the shutdown record. Both outside the lock: the
+        # worker needs it to keep them.
         with self.lock:
             handles = list(self.devices.values())
             self.devices.clear()
         for handle in handles:
             handle.close()
+        self.worker.stop()
         with self.lock:
             if not self.lease.valid:
                 return
@@ -261,7 +330,6 @@ class TableService:
         if abs(jump) > CLOCK_JUMP_SECONDS:
             self.record("clock.jump", {"seconds": round(jump * 1000) // 1000,
                                        "milliseconds": round(jump * 1000)})
-            self.emit("clock.jump", seconds=jump)
             return jump
         return None
 
@@ -310,7 +378,6 @@ class TableService:
         """Halt the round (journaled) so nothing more is settled until a supervisor acts."""
         self.commit([Step(RoundHalted(reason, fault, remedy, dict(extra or {})), actor,
                           self.round_no)])
-        self.emit("halted", reason=reason, fault=fault, remedy=remedy)
 
     def check_not_halted(self) -> None:
         if self.halt is not None:
@@ -325,7 +392,6 @@ class TableService:
                 raise TableError("nothing to resolve: the table is not stopped")
             self.commit([Step(HaltResolved("resume", reason, self.halt.seq), user.actor,
                               self.round_no)])
-            self.emit("resolved", action="resume", reason=reason)
 
     # -- devices ---------------------------------------------------------------------------
 
@@ -371,8 +437,19 @@ class TableService:
         return last["device_seq"], card
 
     def on_device_event(self, event: DeviceEvent) -> None:
-        """Entry point for driver callbacks (any thread). Returns once what the event says is
-        committed to the journal: the driver acknowledges the device's frame only then.
+        """Entry point for driver callbacks (any thread): hands the event to the table's
+        worker and returns at once. The worker keeps the events in arrival order and then
+        answers the device's frame (``defer_ack``): the driver ACKs it once what the event
+        says is committed, and not at all if nothing could be journaled (the device sends it
+        again). Listeners are told on the worker, after the commit, before the ACK.
+        """
+        from dealer_station.hardware.driver import defer_ack
+
+        self.worker.submit(event, defer_ack())
+
+    def _keep_device_event(self, event: DeviceEvent) -> None:
+        """What a device event does to the table, on the worker. Returns once it is
+        committed to the journal.
 
         Raises when nothing could be journaled for a device's frame (the database refused),
         so that the frame is not acknowledged and the device sends it again.

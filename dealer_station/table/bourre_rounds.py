@@ -17,14 +17,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
+from dealer_station.audit.journal import Journal, MeterDelta, Record
 from dealer_station.cards import parse_card
 from dealer_station.errors import StationError
 from dealer_station.events import Committed
 from dealer_station.settlement.bourre import BourreHand, HandResult, Misplay, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile, parse_bourre_profiles
 from dealer_station.settlement.bourre_session import BourreSession
-from dealer_station.table.recall_records import exceptions_view, records_view
 
 GAME = "bourre"
 METER = "bourre"
@@ -198,6 +197,38 @@ class BourreState:
         self.current = None
         return result
 
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the state holds, as plain data (to compare two states)."""
+        s = self.session
+        return {
+            "config_version": self.config_version, "session_open": self.session_open,
+            "session": None if s is None else {
+                "seats": s.seats, "chips": dict(s.chips), "pot": s.pot, "house": s.house,
+                "dealer": s.dealer, "hands": len(s.hands),
+                "hand": s.hand is not None},
+            "current": _hand_snapshot(self.current),
+            "hands": [_hand_snapshot(h) for h in self.hands],
+            "differences": self.differences, "voided": sorted(self.voided),
+        }
+
+
+def _hand_snapshot(st: HandState | None) -> dict[str, Any] | None:
+    if st is None:
+        return None
+    h = st.hand
+    return {
+        "round_no": st.round_no, "status": st.status, "close": st.close,
+        "void_reason": st.void_reason, "discards": st.discards, "plays": st.plays,
+        "cards": st.cards, "decisions": st.decisions,
+        "records": [r.seq for r in st.records],
+        "phase": h.phase.value, "to_act": h.to_act, "chips": dict(h.chips), "pot": h.pot,
+        "trump": h.trump_card.code if h.trump_card else None, "stayers": h.stayers,
+        "folded": h.folded, "tricks": dict(h.tricks), "trick": h.trick_number,
+        "on_table": [(seat, c.code) for seat, c in h.current_trick],
+        "held": {seat: sorted(c.code for c in h.held(seat)) for seat in h.seats},
+        "misplays": [misplay_payload(m) for m in h.misplays],
+    }
+
 
 def session_records(journal: Journal, table_id: str) -> list[Record]:
     """The records of the table's latest session, from its ``session.open`` on."""
@@ -257,34 +288,3 @@ def replay_hand(records: list[Record], configs: Any) -> tuple[str, list[str], di
         assert st.hand.result is not None
         deltas = hand_meters(st.hand, st.hand.result)
     return status, state.differences, deltas
-
-
-def bourre_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> dict[str, Any]:
-    stored = journal.config(info.table_id, info.config_version)
-    if stored is None:
-        raise ValueError(f"configuration {info.config_version[:12]} is not in the journal")
-    profile = profile_from_content(stored.content)
-    p = records[0].payload
-    session = BourreSession(profile, [int(x) for x in p["seats"]], int(p["dealer_seat"]),
-                            chips={int(k): int(v) for k, v in p["chips"].items()},
-                            pot=int(p["pot"]))
-    state = BourreState(profile, info.config_version, session=session)
-    for rec in records:
-        state.apply(rec)
-    st = state.hands[-1] if state.hands else state.current
-    assert st is not None
-    hand = st.hand
-    return {
-        "table": info.table_id, "round_no": info.round_no, "game": GAME,
-        "status": st.status, "dealer": info.dealer, "started_at": info.started_at,
-        "ended_at": info.ended_at, "config_version": info.config_version,
-        "profile": profile.name, "dealer_seat": p["dealer_seat"], "seats": p["seats"],
-        "chips_before": p["chips"], "pot_before": p["pot"],
-        "trump": hand.trump_card.code if hand.trump_card else None,
-        "cards": st.cards, "decisions": {str(k): v for k, v in st.decisions.items()},
-        "discards": {str(k): v for k, v in st.discards.items()}, "plays": st.plays,
-        "tricks": {str(k): v for k, v in hand.tricks.items()},
-        "result": st.close, "void_reason": st.void_reason,
-        "exceptions": exceptions_view(records), "differences": state.differences,
-        "records": records_view(records),
-    }

@@ -9,8 +9,10 @@ import threading
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import BOURRE_DECK
+from dealer_station.events.bourre import BourreCardDealt, DiscardRead, Played
+from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.settlement.bourre import DrawSource, Phase
-from dealer_station.table.base import Change, TableError
+from dealer_station.table.base import TableError, Update
 from dealer_station.table.bourre_table import BourreTable
 
 SIM_DEALER = "sim-dealer/dealer"
@@ -25,15 +27,17 @@ class _Waiter:
     """Waits for the table to take each card a simulated device sends."""
 
     def __init__(self, table: BourreTable) -> None:
+        self.table = table
         self.event = threading.Event()
         self.problems: list[str] = []
         table.subscribe(self._on_change)
 
-    def _on_change(self, change: Change) -> None:
-        if change.kind in ("card", "discard", "card.held"):
+    def _on_change(self, update: Update) -> None:
+        halts = update.of(RoundHalted)
+        if halts or update.problem:
+            self.problems.append(halts[-1].reason if halts else str(update.problem))
             self.event.set()
-        elif change.kind in ("halted", "error"):
-            self.problems.append(str(change.data.get("reason") or change.data.get("message")))
+        elif update.has(BourreCardDealt, DiscardRead, Played, CardHeld):
             self.event.set()
 
     def send(self, action: object) -> None:
@@ -42,6 +46,8 @@ class _Waiter:
         if not self.event.wait(EVENT_TIMEOUT):
             raise TableError(f"a simulated device's card was not taken within "
                              f"{EVENT_TIMEOUT:.0f} s")
+        with self.table.lock:
+            pass    # the table's worker has finished with the card (a hand's close too)
         if self.problems:
             raise TableError(f"the hand stopped: {self.problems[-1]}")
 

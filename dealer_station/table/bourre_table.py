@@ -30,10 +30,10 @@ from dealer_station.settlement.bourre_session import (
 )
 from dealer_station.table.base import (
     STATION_ACTOR,
-    Halt,
     Step,
     TableError,
     TableService,
+    next_halt,
     seat_actor,
 )
 from dealer_station.table.bourre_rounds import (
@@ -47,6 +47,7 @@ from dealer_station.table.bourre_rounds import (
     result_payload,
     session_records,
 )
+from dealer_station.table.bourre_view import BourreView
 
 #: What the supervisor reads for each phase of a hand.
 PHASE_TEXT = {Phase.ANTE: "ante", Phase.DEAL: "dealing", Phase.DECISIONS: "stay or fold",
@@ -56,6 +57,7 @@ PHASE_TEXT = {Phase.ANTE: "ante", Phase.DEAL: "dealing", Phase.DECISIONS: "stay 
 
 class BourreTable(TableService):
     game = GAME
+    codec = CODEC
 
     def __init__(self, journal: Journal, table_id: str, profile: BourreProfile, *,
                  dealer: str, prefer_journal_config: bool = True) -> None:
@@ -83,8 +85,6 @@ class BourreTable(TableService):
                 self.state = BourreState(self.profile, self.version)
             return
         self.state.apply(c)
-        if isinstance(e, HandVoided):
-            self.halt = None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -103,7 +103,6 @@ class BourreTable(TableService):
                 self.commit([Step(ConfigChanged(version, GAME, reason,
                                                 {"profile": profile.name}, content),
                                   user.actor)])
-            self.emit("config.changed", version=version, pending=False)
             return version
 
     # -- recovery --------------------------------------------------------------------------
@@ -127,12 +126,9 @@ class BourreTable(TableService):
         if st.hand.phase is Phase.SETTLED:
             self._close_hand()  # the last play was journaled; its settlement was not yet
             return
-        halts = [r for r in st.records if r.kind == "halt"]
-        resolves = [r for r in st.records if r.kind == "resolve"]
-        if halts and not any(r.seq > halts[-1].seq for r in resolves):
-            h = halts[-1].payload
-            self.halt = Halt(str(h["reason"]), str(h["fault"]), halts[-1].seq,
-                             str(h.get("remedy", "")))
+        for r in st.records:
+            self.halt = next_halt(self.halt, self.codec.committed(
+                r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload))
 
     # -- state -----------------------------------------------------------------------------
 
@@ -154,6 +150,62 @@ class BourreTable(TableService):
     @property
     def round_no(self) -> int | None:
         return self.state.current.round_no if self.state.current else None
+
+    def read_model(self) -> BourreView:
+        base = super().read_model()
+        common = {f: getattr(base, f) for f in ("table_id", "game", "round_no",
+                                                "last_round_no", "halt", "devices", "summary")}
+        session = self.session
+        if session is None:
+            return BourreView(**common, profile=self.profile.name,
+                              prompt="No session: choose the seats and start one")
+        opened = self.state.session_open or {}
+        names = {int(k): str(v) for k, v in (opened.get("players") or {}).items()}
+        status = {s: "out" for s in session.out}
+        last = self.state.hands[-1] if self.state.hands else None
+        result = last.close if last is not None and last.status == "settled" else None
+        st = self.state.current
+        if st is None:
+            return BourreView(**common, profile=self.profile.name, session_open=True,
+                              seats=tuple(session.seats), players=names,
+                              chips=dict(session.chips), dealer=session.dealer,
+                              pot=session.pot, seat_status=status, last_result=result,
+                              prompt=f"Seat {session.dealer} deals next: press Deal a new "
+                                     f"hand")
+        hand = st.hand
+        phase, seat = hand.phase, hand.to_act
+        status |= {s: "stayed" for s in hand.stayers} | {s: "folded" for s in hand.folded}
+        receiving = phase is Phase.DRAW and self._drawing(st)
+        discards_read = len(st.discards.get(seat, [])) if seat is not None else 0
+        if phase is Phase.DEAL:
+            prompt = f"Deal: the shoe deals to seat {seat}"
+        elif phase is Phase.DECISIONS:
+            prompt = f"Seat {seat}: stay or fold?"
+        elif phase is Phase.DRAW:
+            prompt = (f"Draw: the shoe deals seat {seat} the cards she discarded" if receiving
+                      else f"Draw: seat {seat} discards (up to {hand.profile.draw_limit}); "
+                           f"{discards_read} read so far")
+        elif phase is Phase.PLAY:
+            prompt = (f"Trick {hand.trick_number}: seat {seat} to play "
+                      f"({self.legal_count()} legal)")
+        elif phase is Phase.SETTLED:
+            prompt = "Hand settled"
+        else:
+            prompt = f"Hand {phase.value}: call a supervisor"
+        deciding = phase is Phase.DECISIONS and seat is not None
+        return BourreView(
+            **common, profile=self.profile.name, session_open=True,
+            seats=tuple(session.seats), players=names, chips=dict(hand.chips),
+            dealer=hand.dealer, pot=hand.pot, phase=phase.value, to_act=seat,
+            trump=hand.trump_card, trick=min(hand.trick_number, 5), seat_status=status,
+            tricks=({s: hand.tricks.get(s, 0) for s in hand.stayers}
+                    if phase in (Phase.PLAY, Phase.SETTLED) else {}),
+            played=dict(hand.current_trick),
+            reneged=frozenset(m.seat for m in hand.misplays if m.penalised),
+            prompt=prompt, can_stay=seat is not None and deciding and hand.can_stay(seat),
+            can_fold=seat is not None and deciding and hand.can_fold(seat), receiving=receiving,
+            discards_read=discards_read, last_result=result,
+            renege=next((r.payload for r in reversed(st.records) if r.kind == "renege"), None))
 
     def describe_round(self) -> str:
         with self.lock:
@@ -195,13 +247,17 @@ class BourreTable(TableService):
 
     # -- sessions --------------------------------------------------------------------------
 
-    def start_session(self, seats: Sequence[int], first_dealer: int, *,
+    def start_session(self, seats: Sequence[int], first_dealer: int | None = None, *,
                       players: Mapping[int, str] | None = None,
                       chips: Mapping[int, int] | None = None, actor: str | None = None
                       ) -> str:
         with self.lock:
             if self.session is not None:
                 raise TableError("a session is under way: end it first")
+            if first_dealer is None:
+                # The deal passes to the left: the last seat deals first, so seat 1 is the
+                # first to act.
+                first_dealer = seats[-1] if seats else 0
             tags = self.tournament()
             names = {s: (players or {}).get(s, str(s)) for s in seats}
             tags.verify_can_seat(list(names.values()))
@@ -215,7 +271,6 @@ class BourreTable(TableService):
                 "players": {str(s): n for s, n in names.items()},
                 "chips": {str(s): start[s] for s in seats}, "first_dealer": first_dealer,
                 "pot": 0, "minutes": self.profile.session_minutes}, actor or self.dealer)])
-            self.emit("session.opened", session_id=session_id)
             return session_id
 
     def session_started(self) -> datetime | None:
@@ -250,7 +305,6 @@ class BourreTable(TableService):
                 "chips": {str(s): session.chips[s] for s in active}, "pot": session.pot,
                 "elapsed": int(secs), "session_id": session.session_id}, actor, round_no)])
             self._last_round = round_no
-            self.emit("hand.opened", round_no=round_no)
             return round_no
 
     def end_session(self, *, tie_break: Sequence[int] = (), actor: str | None = None
@@ -270,7 +324,6 @@ class BourreTable(TableService):
                 "tags": dict(tags.tags), "eliminated": list(tags.eliminated)},
                 actor or self.dealer)])
             self.last_result = result
-            self.emit("session.closed", result=result)
             return result
 
     def tournament(self) -> TournamentRecord:
@@ -290,7 +343,6 @@ class BourreTable(TableService):
             (st.hand.verify_stay if stay else st.hand.verify_fold)(seat)
             self._write([Fact("bourre.decision", {"seat": seat, "stay": stay},
                               actor or self.dealer, st.round_no)])
-            self.emit("decision", round_no=st.round_no, seat=seat, stay=stay)
 
     def discard_card(self, seat: int, card: Card | str, actor: str | None = None) -> None:
         """One discard, as the reader (or the dealer) identifies it."""
@@ -308,7 +360,6 @@ class BourreTable(TableService):
         hand.verify_discard(seat, [*pending, card])
         self._write([Fact("bourre.discard.card", {"seat": seat, "card": card.code}, actor,
                           st.round_no)])
-        self.emit("discard", round_no=st.round_no, seat=seat, count=len(pending) + 1)
 
     def finish_discard(self, seat: int, actor: str | None = None) -> int:
         """The seat has discarded what the reader read (possibly nothing): the shoe now deals
@@ -321,7 +372,6 @@ class BourreTable(TableService):
             self._write([Fact("bourre.discard", {"seat": seat,
                                                  "cards": [c.code for c in cards]},
                               actor or self.dealer, st.round_no)])
-            self.emit("draw", round_no=st.round_no, seat=seat, count=len(cards))
             return len(cards)
 
     def card(self, card: Card | str, *, source: str = "manual", actor: str | None = None,
@@ -373,7 +423,6 @@ class BourreTable(TableService):
                     "card": card.code, "seat": seat, "device": source, **extra,
                     "note": "read again after it went back to the hand for a misplay: the "
                             "same misplay, not applied"}, actor, st.round_no)])
-                self.emit("card.held", card=card)
                 return
             facts = [Fact("bourre.play", {"seat": seat, "card": card.code,
                                           "trick": hand.trick_number,
@@ -390,9 +439,6 @@ class BourreTable(TableService):
             raise TableError(f"a card ({card.code}) was read while the hand is in its "
                              f"{hand.phase.value} phase")
         self._write([*before, *facts])
-        self.emit("card", round_no=st.round_no, card=card, phase=hand.phase.value)
-        if facts[-1].kind == "renege":
-            self.emit("renege", round_no=st.round_no, **facts[-1].payload)
 
     @staticmethod
     def _read_again(st: HandState, seat: int, card: Card) -> bool:
@@ -432,7 +478,6 @@ class BourreTable(TableService):
         assert hand.result is not None
         payload = result_payload(hand, hand.result)
         self._write([Fact("hand.close", payload, STATION_ACTOR, st.round_no)])
-        self.emit("hand.closed", round_no=st.round_no, result=payload)
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
         if self.halt is not None:
@@ -440,7 +485,6 @@ class BourreTable(TableService):
                                       "device_seq": event.seq,
                                       "note": "read while the hand was stopped; not applied"},
                         actor, self.round_no)
-            self.emit("card.held", card=event.card)
             return
         try:
             self._card(event.card, event.device, actor, event.seq, event.position, ())
@@ -453,7 +497,6 @@ class BourreTable(TableService):
                 self.record("card.held", {"card": event.card.code, "device": event.device,
                                           "device_seq": event.seq,
                                           "note": f"no hand under way: {exc}"}, actor)
-                self.emit("card.held", card=event.card)
 
     # -- supervisor ------------------------------------------------------------------------
 
@@ -466,7 +509,6 @@ class BourreTable(TableService):
             # Applied, the void leaves the session as if the hand had never been dealt.
             self.commit([Step(HandVoided(reason, self.halt.seq if self.halt else None),
                               user.actor, st.round_no)])
-            self.emit("round.voided", round_no=st.round_no, reason=reason)
 
     def correct_card(self, user: User, card: Card | str, reason: str) -> None:
         """A supervisor enters the card actually dealt or played after a bad read."""
@@ -485,7 +527,6 @@ class BourreTable(TableService):
                                        "halt_seq": halt.seq}, user.actor, st.round_no)]
             self._card(c, "correction", user.actor, None, None, before)
             self.halt = None
-            self.emit("resolved", action="correction", reason=reason)
 
 
 def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | None = None,

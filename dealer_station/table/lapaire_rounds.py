@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
+from dealer_station.audit.journal import MeterDelta, Record
 from dealer_station.cards import parse_card
 from dealer_station.events import Committed
 from dealer_station.events import lapaire as ev
@@ -24,7 +24,6 @@ from dealer_station.settlement.lapaire import (
     WagerResult,
 )
 from dealer_station.settlement.lapaire_config import LaPaireConfig, parse_lapaire_config
-from dealer_station.table.recall_records import exceptions_view, records_view
 
 GAME = "lapaire"
 TOTAL_METER = "total"
@@ -183,43 +182,6 @@ def rebuild_round(records: Sequence[Record], config: LaPaireConfig) -> RebuiltRo
 
 def _total(p: Mapping[str, Any]) -> int:
     return int(p.get("total_win", 0))
-
-
-def lapaire_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> dict[str, Any]:
-    stored = journal.config(info.table_id, info.config_version)
-    if stored is None:
-        raise ValueError(f"configuration {info.config_version[:12]} is not in the journal")
-    rb = rebuild_round(records, parse_lapaire_config(stored.content, "<journal>"))
-    settled = {r.wager_id: r for r in rb.engine.results}
-    seats: dict[int, list[dict[str, Any]]] = {}
-    for wager_id, w in sorted(rb.engine.wagers.items()):
-        r = settled.get(wager_id)
-        seats.setdefault(w.seat, []).append({
-            "wager_id": wager_id, "bet": w.bet, "values": list(w.values), "label": w.label,
-            "amount": w.amount, "stage": w.stage,
-            "result": r.result if r else ("returned" if rb.status == "voided" else "pending"),
-            "win": r.win if r else 0, "placed_by": rb.wager_actors.get(wager_id)})
-    stages = [{"stage": n, "card": s.card.code,
-               "poker": s.poker.label if s.poker is not None else None,
-               "total_win": s.total_win, "total_lost": s.total_lost,
-               "confirmed": n in rb.confirmed,
-               "results": [{"wager_id": r.wager_id, "seat": r.wager.seat, "label": r.wager.label,
-                            "result": r.result, "win": r.win} for r in s.results]}
-              for n, s in sorted(rb.stages.items())]
-    return {
-        "table": info.table_id, "round_no": info.round_no, "game": info.game,
-        "status": rb.status, "dealer": info.dealer, "started_at": info.started_at,
-        "ended_at": info.ended_at, "config_version": info.config_version,
-        "cards": rb.cards, "seats": {str(k): v for k, v in sorted(seats.items())},
-        "stages": stages,
-        "totals": {"wagered": sum(w["amount"] for ws in seats.values() for w in ws),
-                   "paid": sum(s["total_win"] for s in stages),
-                   "lost": sum(s["total_lost"] for s in stages)},
-        "void_reason": rb.void_reason,
-        "exceptions": exceptions_view(records),
-        "differences": rb.differences,
-        "records": records_view(records),
-    }
 
 
 def replay_round(records: list[Record], configs: Any

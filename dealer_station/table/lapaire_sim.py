@@ -7,9 +7,11 @@ import threading
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.events.lapaire import StageSettled
+from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.settlement.lapaire_config import LaPaireConfig, SpotWager
-from dealer_station.table.base import Change, TableError
+from dealer_station.table.base import TableError, Update
 
 FIRST_KINDS = ("straight", "split", "three", "corner")
 OPTIONAL_KINDS = ("red", "black", "lapaire", "any_pair", "poker")
@@ -67,11 +69,12 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
     settled = threading.Event()
     problems: list[str] = []
 
-    def watch(change: Change) -> None:
-        if change.kind in ("stage.settled", "card.held"):
+    def watch(update: Update) -> None:
+        halts = update.of(RoundHalted)
+        if halts or update.problem:
+            problems.append(halts[-1].reason if halts else str(update.problem))
             settled.set()
-        elif change.kind in ("halted", "error"):
-            problems.append(str(change.data.get("reason") or change.data.get("message")))
+        elif update.has(StageSettled, CardHeld):
             settled.set()
 
     table.subscribe(watch)
@@ -102,6 +105,8 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
                 if not settled.wait(STAGE_TIMEOUT):
                     raise TableError(f"no card arrived from the simulated shoe within "
                                      f"{STAGE_TIMEOUT:.0f} s")
+                with table.lock:
+                    pass    # the table's worker has finished with the card
                 if problems:
                     raise TableError(f"the round stopped: {problems[-1]}")
             while table.unconfirmed():   # the dealer pays each stage in turn

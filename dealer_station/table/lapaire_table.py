@@ -16,6 +16,7 @@ from dealer_station.audit.users import User
 from dealer_station.cards import LAPAIRE_DECK, Card, CardError, parse_card
 from dealer_station.events import Committed
 from dealer_station.events.lapaire import (
+    CODEC,
     BettingClosed,
     CardCorrected,
     CardDealt,
@@ -36,7 +37,13 @@ from dealer_station.settlement.lapaire import (
     StageResult,
     Wager,
 )
-from dealer_station.settlement.lapaire_config import LaPaireConfig, Money, parse_lapaire_config
+from dealer_station.settlement.lapaire_config import (
+    KIND_LABELS,
+    LaPaireConfig,
+    Money,
+    parse_lapaire_config,
+)
+from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.table.base import STATION_ACTOR, Step, TableError, TableService
 from dealer_station.table.lapaire_rounds import (
     GAME,
@@ -49,6 +56,8 @@ from dealer_station.table.lapaire_rounds import (
     results_payload,
     round_events,
 )
+from dealer_station.table.lapaire_state import LaPaireState
+from dealer_station.table.lapaire_view import LaPaireView
 
 STAGES = (1, 2, 3)
 
@@ -58,50 +67,51 @@ class LaPaireTable(TableService):
     typed events, and applied by :meth:`apply`, the one path that recovery shares."""
 
     game = GAME
+    codec = CODEC
 
     def __init__(self, journal: Journal, table_id: str, config: LaPaireConfig, *,
                  dealer: str, prefer_journal_config: bool = True) -> None:
         super().__init__(journal, table_id, dealer=dealer)
-        self.config = config
-        self.version = ""
-        self.pending: tuple[LaPaireConfig, str] | None = None
-        self.current: RebuiltRound | None = None
-        self.last_closed: RebuiltRound | None = None
-        content, self.version = self.adopt_config(config.to_data(), prefer_journal_config)
-        if content != config.to_data():
-            self.config = parse_lapaire_config(content, "<journal>")
+        self.state = LaPaireState(config, "", self._stored_config)
+        content, version = self.adopt_config(config.to_data(), prefer_journal_config)
+        if version != self.state.version:   # the journal's, not the file's: nothing applied
+            self.state = LaPaireState(parse_lapaire_config(content, "<journal>"), version,
+                                      self._stored_config)
         self._recover()
 
     # -- applying committed events -----------------------------------------------------------
 
     def apply(self, c: Committed) -> None:
         super().apply(c)
-        e = c.event
-        if isinstance(e, ConfigChanged):
-            if e.game == GAME and e.version != self.version:
-                new = (self._parse(e), e.version)
-                if self.current is None:
-                    self.config, self.version = new
-                    self.pending = None
-                else:
-                    self.pending = new      # in force from the next round
-        elif isinstance(e, RoundOpened):
-            if self.pending is not None and self.pending[1] == e.config_version:
-                self.config, self.version = self.pending
-                self.pending = None
-            self.current = open_round(c, self._config_for(e.config_version))
-            self._last_round = self.current.round_no
-            apply_round(self.current, c)
-        elif self.current is not None and c.round_no == self.current.round_no:
-            apply_round(self.current, c)
-            if isinstance(e, RoundClosed | RoundVoided):
-                self.current, self.last_closed = None, self.current
-                self.halt = None
+        self.state.apply(c)
+        if self.state.last_round_no is not None:
+            self._last_round = self.state.last_round_no
 
-    def _parse(self, e: ConfigChanged) -> LaPaireConfig:
-        if e.content is not None:
-            return parse_lapaire_config(dict(e.content), "<journal>")
-        return self._config_for(e.version)
+    def _stored_config(self, version: str) -> LaPaireConfig:
+        stored = self.journal.config(self.table_id, version)
+        if stored is None:
+            raise TableError(f"configuration version {version[:12]} is not in the journal")
+        return parse_lapaire_config(stored.content, "<journal>")
+
+    @property
+    def config(self) -> LaPaireConfig:
+        return self.state.config
+
+    @property
+    def version(self) -> str:
+        return self.state.version
+
+    @property
+    def pending(self) -> tuple[LaPaireConfig, str] | None:
+        return self.state.pending
+
+    @property
+    def current(self) -> RebuiltRound | None:
+        return self.state.current
+
+    @property
+    def last_closed(self) -> RebuiltRound | None:
+        return self.state.last_closed
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -118,20 +128,12 @@ class LaPaireTable(TableService):
                 raise TableError("that configuration is already the one in force")
             self.commit([Step(ConfigChanged(version, GAME, reason, what or {}, content),
                               user.actor)])
-            self.emit("config.changed", version=version, pending=self.current is not None)
             return version
 
     # -- recovery --------------------------------------------------------------------------
 
     def _config_for(self, version: str) -> LaPaireConfig:
-        if version == self.version:
-            return self.config
-        if self.pending is not None and version == self.pending[1]:
-            return self.pending[0]
-        stored = self.journal.config(self.table_id, version)
-        if stored is None:
-            raise TableError(f"configuration version {version[:12]} is not in the journal")
-        return parse_lapaire_config(stored.content, "<journal>")
+        return self.state.config_for(version)
 
     def _rebuild(self, round_no: int) -> RebuiltRound:
         records = self.journal.round_records(self.table_id, round_no)
@@ -178,6 +180,41 @@ class LaPaireTable(TableService):
     @property
     def money(self) -> Money:
         return self.config.money
+
+    def read_model(self) -> LaPaireView:
+        base = super().read_model()
+        rb = self.current or self.last_closed
+        layout = (self.current.engine.config if self.current else
+                  self.pending[0] if self.pending else self.config)
+        common = {f: getattr(base, f) for f in ("table_id", "game", "round_no",
+                                                "last_round_no", "halt", "devices", "summary")}
+        if rb is None:
+            return LaPaireView(**common, config=layout, config_pending=self.pending is not None)
+        engine = rb.engine
+        return LaPaireView(
+            **common, config=layout, config_pending=self.pending is not None,
+            status=rb.status, betting_open=engine.betting_open and rb.status == "open",
+            wagers=engine.wagers, results={r.wager_id: r for r in engine.results},
+            cards=engine.cards, stages=dict(rb.stages), confirmed=frozenset(rb.confirmed),
+            seat_totals=engine.seat_totals(), actors=dict(rb.wager_actors),
+            void_reason=rb.void_reason,
+            to_confirm=next((n for n in sorted(rb.stages) if n not in rb.confirmed), None)
+            if rb.status == "open" else None)
+
+    def take_back(self, seat: int, bet: str, values: Sequence[str],
+                  actor: str | None = None) -> Wager:
+        """Take back the seat's last chip on a spot (the wager placed last there)."""
+        with self.lock:
+            spot = (bet, tuple(values))
+            wagers = self.current.engine.wagers if self.current else {}
+            mine = [i for i, w in wagers.items() if w.seat == seat and w.spot == spot]
+            if not mine:
+                where = KIND_LABELS.get(bet, bet) + (f" {spot_label(values)}" if values else "")
+                raise TableError(f"seat {seat} has no chip on {where}")
+            rb = self._require_round()
+            wager = rb.engine.wagers[max(mine)]
+            self.remove(max(mine), actor)
+            return wager
 
     def describe_round(self) -> str:
         with self.lock:
@@ -290,9 +327,6 @@ class LaPaireTable(TableService):
                 steps.append(Step(WagerPlaced(wager_id, w.seat, w.bet, tuple(w.values),
                                               w.amount), actor, trial.round_no))
             self._commit(steps)
-            for p in placed:
-                self.emit("wager.placed", round_no=trial.round_no, wager_id=p.wager_id,
-                          wager=p.wager)
             return placed
 
     def remove(self, wager_id: int, actor: str | None = None) -> None:
@@ -300,9 +334,7 @@ class LaPaireTable(TableService):
             self.check_not_halted()
             rb = self._require_round()
             rb.engine.verify_remove(wager_id)
-            wager = rb.engine.wagers[wager_id]
             self._commit([Step(WagerRemoved(wager_id), actor or self.dealer, rb.round_no)])
-            self.emit("wager.removed", round_no=rb.round_no, wager_id=wager_id, wager=wager)
 
     def close_betting(self, actor: str | None = None) -> None:
         with self.lock:
@@ -311,7 +343,6 @@ class LaPaireTable(TableService):
             rb.engine.verify_close_betting()
             self._commit([Step(BettingClosed(len(rb.engine.wagers)), actor or self.dealer,
                                rb.round_no)])
-            self.emit("betting.closed", round_no=rb.round_no)
 
     def _require_round(self) -> RebuiltRound:
         if self.current is None:
@@ -343,27 +374,17 @@ class LaPaireTable(TableService):
             n, card.code, tuple(results_payload(stage.results)), stage.total_win,
             stage.total_lost, stage.poker.hand if stage.poker is not None else None),
             STATION_ACTOR, n_round))
-        first_auto = len(steps)
         closing = self._payout_steps(trial, steps, actor, None)
         self._commit(steps)
-        self.emit("card", round_no=n_round, n=n, card=card, source=source)
-        self.emit("stage.settled", round_no=n_round, stage=stage)
-        self._after_payouts(n_round, steps[first_auto:], closing)
-        return stage
-
-    def _after_payouts(self, round_no: int, steps: Sequence[Step], closing: bool) -> None:
-        for s in steps:
-            if isinstance(s.event, PayoutConfirmed):
-                self.emit("payout.confirmed", round_no=round_no, stage=s.event.stage)
         if closing:
             self._finish()
+        return stage
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
         if self.halt is not None:
             self.commit([Step(CardHeld(event.card.code,
                                        "read while the round was stopped; not dealt",
                                        event.device, event.seq), actor, self.round_no)])
-            self.emit("card.held", card=event.card)
             return
         try:
             self._deal(event.card, event.device, actor, event.seq, None)
@@ -390,7 +411,8 @@ class LaPaireTable(TableService):
             trial, steps = self._trial()
             closing = self._payout_steps(trial, steps, actor or self.dealer, stage)
             self._commit(steps)
-            self._after_payouts(rb.round_no, steps, closing)
+            if closing:
+                self._finish()
             return closing
 
     @staticmethod
@@ -403,15 +425,9 @@ class LaPaireTable(TableService):
                 "total_lost": sum(r.wager.amount for r in results if not r.won)}
 
     def _finish(self) -> None:
-        rb = self.last_closed
-        assert rb is not None
+        """The round is closed or voided: the devices stop checking its cards."""
         for handle in self.devices.values():
             handle.end_round()
-        if rb.status == "voided":
-            self.emit("round.voided", round_no=rb.round_no, reason=rb.void_reason,
-                      returned=list((rb.close or {}).get("returned", [])))
-        summary = {**self._summary(rb), "cards": [c.code for c in rb.engine.cards]}
-        self.emit("round.closed", round_no=rb.round_no, summary=summary)
 
     # -- supervisor ------------------------------------------------------------------------
 
@@ -449,7 +465,6 @@ class LaPaireTable(TableService):
                       Step(HaltResolved("correction", reason, halt.seq), user.actor,
                            rb.round_no)]
             stage = self._deal(c, "correction", user.actor, None, reason, before)
-            self.emit("resolved", action="correction", reason=reason)
             return stage
 
     def resolved_rounds(self, last: int = 10) -> list[RebuiltRound]:

@@ -7,7 +7,17 @@ from typing import Any
 
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from dealer_station.table.base import Change
+from dealer_station.audit.projections import CLOSING_KINDS
+from dealer_station.events import Event
+from dealer_station.events.table import (
+    DeviceConnected,
+    DeviceFaulted,
+    DeviceLost,
+    DeviceStateChanged,
+    DeviceStatusReported,
+    HaltResolved,
+)
+from dealer_station.table.base import Update
 from dealer_station.ui import theme
 
 ROLES = ("shoe", "reader")
@@ -81,26 +91,29 @@ class DevicesBar(QWidget):
     def text(self, role: str) -> str:
         return self.pills[role].state_text
 
-    def on_change(self, change: Change) -> None:
-        d = change.data
-        if change.kind in ("resolved", "round.voided", "round.closed"):
+    def on_change(self, update: Update) -> None:
+        for c in update.events:
+            self._follow(c.event)
+
+    def _follow(self, e: Event) -> None:
+        if isinstance(e, HaltResolved) or (e.KIND in CLOSING_KINDS):
             for each in self.pills.values():
                 if each.fault:
                     each.fault = ""
                     each.refresh()
             return
-        pill = self.pills.get(str(d.get("device", "")))
+        pill = self.pills.get(str(getattr(e, "device", "")))
         if pill is None:
             return
-        if change.kind == "device.status":
-            pill.status = str(d.get("state", ""))
-        elif change.kind == "device.connection":
-            pill.connection = str(d.get("state", ""))
+        if isinstance(e, DeviceStatusReported):
+            pill.status = e.state
+        elif isinstance(e, DeviceConnected | DeviceLost | DeviceStateChanged):
+            pill.connection = e.state
             if pill.connection == "connected" and pill.fault in ("disconnected",
                                                                   "heartbeat_lost"):
                 pill.fault = ""
-        elif change.kind == "device.fault":
-            pill.fault = str(d.get("kind", "fault"))
+        elif isinstance(e, DeviceFaulted):
+            pill.fault = e.kind
         else:
             return
         pill.present = True

@@ -33,6 +33,7 @@ from PySide6.QtGui import (
     QPainterPath,
     QPaintEvent,
     QPen,
+    QPixmap,
     QTransform,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -204,6 +205,12 @@ class LaPaireLayoutView(QWidget):
         self._callout_timer = QTimer(self)
         self._callout_timer.setSingleShot(True)
         self._callout_timer.timeout.connect(self._clear_callout)
+        # The felt as it is with no round on it (lines, values, prices), drawn once per size
+        # and configuration: a card or a chip repaints only the spots it changes on top.
+        self._base: QPixmap | None = None
+        self._base_for: tuple[object, ...] = ()
+        self._neutral = False
+        self._fonts: dict[tuple[str, float, float], QFont] = {}
         self.set_config(config)
 
     # -- state from the screen -------------------------------------------------------------
@@ -218,6 +225,7 @@ class LaPaireLayoutView(QWidget):
             if s.bet in FIRST_KINDS or w.offered:
                 shown.append(s)
         self.spots = shown
+        self._base = None
         if self._cursor not in {s.key for s in shown}:
             self._cursor = None
         self.update()
@@ -365,21 +373,65 @@ class LaPaireLayoutView(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
+        p.drawPixmap(0, 0, self._base_pixmap())
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         p.setTransform(self._transform())
-        felt = QRectF(0, 0, LW, LH)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor(theme.FELT))
-        p.drawRoundedRect(felt, 18, 18)
         line = QPen(QColor(theme.FELT_LINE), 2.2)
-        self._paint_grid(p, line)
-        self._paint_lapaire_row(p, line)
-        self._paint_boxes(p, line)
+        # Only the spots that look different from the bare felt are drawn again.
+        for spot in self.spots:
+            if self._changed(spot):
+                self._paint_spot(p, spot, line)
         self._paint_zones(p)
         self._paint_chips(p)
         self._paint_cursor(p)
         self._paint_callout(p)
+
+    def _base_pixmap(self) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        key = (self.width(), self.height(), ratio, id(self.config))
+        if self._base is None or self._base_for != key:
+            pix = QPixmap(max(1, round(self.width() * ratio)),
+                          max(1, round(self.height() * ratio)))
+            pix.setDevicePixelRatio(ratio)
+            pix.fill(Qt.GlobalColor.transparent)
+            p = QPainter(pix)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            p.setTransform(self._transform())
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(theme.FELT))
+            p.drawRoundedRect(QRectF(0, 0, LW, LH), 18, 18)
+            line = QPen(QColor(theme.FELT_LINE), 2.2)
+            self._neutral = True
+            try:
+                self._paint_grid(p, line)
+                self._paint_lapaire_row(p, line)
+                self._paint_boxes(p, line)
+            finally:
+                self._neutral = False
+                p.end()
+            self._base, self._base_for = pix, key
+        return self._base
+
+    def _changed(self, s: Spot) -> bool:
+        """Whether spot ``s`` looks different from the bare felt now."""
+        if s.bet in ("split", "three", "corner"):
+            return False    # drawn by _paint_zones when they matter
+        return (s.key == self._hover or s.key in self.outcomes
+                or self._mark_of(s) is not None
+                or (s.bet == "poker" and bool(self.poker_hand)))
+
+    def _paint_spot(self, p: QPainter, s: Spot, line: QPen) -> None:
+        if s.bet == "straight":
+            (v,) = s.values
+            self._paint_cell(p, s, line, "JOKER" if v == JOKER else v,
+                             30 if v == JOKER else 50, _price(self.config, s.bet, s.values))
+        elif s.bet == "lapaire":
+            (v,) = s.values
+            self._paint_cell(p, s, line, "JK" if v == JOKER else v, 26, None)
+        elif s.bet in BOX_KINDS:
+            self._paint_box(p, s, line)
 
     def _font(self, px: float, bold: bool = True) -> QFont:
         f = QFont(self.font())
@@ -390,20 +442,24 @@ class LaPaireLayoutView(QWidget):
     def _fitted(self, text: str, px: float, width: float) -> QFont:
         """The label font at ``px``, made smaller until ``text`` fits ``width`` (a word such
         as JOKER must never be clipped by its cell)."""
-        f = self._font(px)
-        while px > 8 and QFontMetricsF(f).horizontalAdvance(text) > width:
-            px -= 1
+        key = (text, px, width)
+        found = self._fonts.get(key)
+        if found is None:
             f = self._font(px)
-        return f
+            while px > 8 and QFontMetricsF(f).horizontalAdvance(text) > width:
+                px -= 1
+                f = self._font(px)
+            found = self._fonts[key] = f
+        return found
 
     def _paint_cell(self, p: QPainter, s: Spot, line: QPen, text: str, px: float,
                     price: str | None) -> None:
         r = s.rect
         offered = self.offered(s)
-        won = self.outcomes.get(s.key)
-        marked = self._mark_of(s)
+        won = None if self._neutral else self.outcomes.get(s.key)
+        marked = None if self._neutral else self._mark_of(s)
         fill = QColor(theme.FELT)
-        if s.key == self._hover:
+        if s.key == self._hover and not self._neutral:
             fill = QColor("#137048")
         if won is True:
             fill = QColor("#1f8a55")
@@ -470,30 +526,32 @@ class LaPaireLayoutView(QWidget):
 
     def _paint_boxes(self, p: QPainter, line: QPen) -> None:
         for s in self.spots:
-            if s.bet not in BOX_KINDS:
-                continue
-            r = s.rect
-            won = self.outcomes.get(s.key)
-            fill = QColor("#1f8a55") if won else QColor("#137048" if s.key == self._hover
-                                                        else theme.FELT_DARK)
-            p.setBrush(fill)
-            p.setPen(line)
-            p.drawRoundedRect(r, 10, 10)
-            colour = {"red": "#ff6b5b", "black": "#f4f4f4"}.get(s.bet, theme.FELT_LINE)
-            p.setPen(QColor(colour))
-            # The words keep clear of the chips stacked at the box's right end.
-            words = r.adjusted(6, 2, -52, -r.height() * 0.4)
-            p.setFont(self._fitted(BOX_TITLES[s.bet], 22, words.width()))
-            p.drawText(words, Qt.AlignmentFlag.AlignCenter, BOX_TITLES[s.bet])
-            p.setPen(QColor("#cfe6d7"))
-            p.setFont(self._font(14, bold=False))
-            sub = _price(self.config, s.bet, ())
-            if s.bet == "poker" and self.poker_hand:
-                sub = self.poker_hand
-            elif s.bet == "poker":
-                sub = f"paytable: {sub}"
-            p.drawText(r.adjusted(6, r.height() * 0.5, -52, -4), Qt.AlignmentFlag.AlignCenter,
-                       sub)
+            if s.bet in BOX_KINDS:
+                self._paint_box(p, s, line)
+
+    def _paint_box(self, p: QPainter, s: Spot, line: QPen) -> None:
+        r = s.rect
+        won = None if self._neutral else self.outcomes.get(s.key)
+        hover = s.key == self._hover and not self._neutral
+        fill = QColor("#1f8a55") if won else QColor("#137048" if hover else theme.FELT_DARK)
+        p.setBrush(fill)
+        p.setPen(line)
+        p.drawRoundedRect(r, 10, 10)
+        colour = {"red": "#ff6b5b", "black": "#f4f4f4"}.get(s.bet, theme.FELT_LINE)
+        p.setPen(QColor(colour))
+        # The words keep clear of the chips stacked at the box's right end.
+        words = r.adjusted(6, 2, -52, -r.height() * 0.4)
+        p.setFont(self._fitted(BOX_TITLES[s.bet], 22, words.width()))
+        p.drawText(words, Qt.AlignmentFlag.AlignCenter, BOX_TITLES[s.bet])
+        p.setPen(QColor("#cfe6d7"))
+        p.setFont(self._font(14, bold=False))
+        sub = _price(self.config, s.bet, ())
+        if s.bet == "poker" and self.poker_hand and not self._neutral:
+            sub = self.poker_hand
+        elif s.bet == "poker":
+            sub = f"paytable: {sub}"
+        p.drawText(r.adjusted(6, r.height() * 0.5, -52, -4), Qt.AlignmentFlag.AlignCenter,
+                   sub)
 
     def _paint_zones(self, p: QPainter) -> None:
         """Edges and points are only drawn when they matter: hover, cursor or a result."""

@@ -7,7 +7,6 @@ A refusal is the service's own reason, shown by the spot that was touched.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -28,13 +27,26 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.audit.users import User
-from dealer_station.cards import Card
 from dealer_station.errors import StationError
-from dealer_station.settlement.lapaire import SeatTotal, StageResult, Wager, WagerError
+from dealer_station.events import Event
+from dealer_station.events.lapaire import (
+    BettingClosed,
+    CardDealt,
+    PayoutConfirmed,
+    RoundClosed,
+    RoundOpened,
+    RoundVoided,
+    StageSettled,
+    WagerPlaced,
+    WagerRemoved,
+)
+from dealer_station.events.table import ConfigChanged
+from dealer_station.settlement.lapaire import Wager, WagerError
 from dealer_station.settlement.lapaire_config import KIND_LABELS, LaPaireConfig
 from dealer_station.settlement.lapaire_layout import spot_label
-from dealer_station.table.base import Change
+from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
+from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.formatting import amount, chip
@@ -52,51 +64,28 @@ RIGHT_WIDTH = 430
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
 
-
-@dataclass
-class RoundView:
-    """What the screen shows, read from the table in one go (under its lock)."""
-
-    round_no: int | None = None
-    status: str = "none"          # none, open, settled, voided
-    betting_open: bool = True
-    wagers: dict[int, Wager] = field(default_factory=dict)
-    results: dict[int, Any] = field(default_factory=dict)
-    cards: tuple[Card, ...] = ()
-    stages: dict[int, StageResult] = field(default_factory=dict)
-    confirmed: set[int] = field(default_factory=set)
-    seat_totals: dict[int, SeatTotal] = field(default_factory=dict)
-    actors: dict[int, str] = field(default_factory=dict)
-    halted: bool = False
-    void_reason: str | None = None
-
-    @property
-    def to_confirm(self) -> int | None:
-        for n in sorted(self.stages):
-            if n not in self.confirmed:
-                return n
-        return None
+#: The parts of the screen, and which committed events change each (a halt or a
+#: resolution changes only the status line, which is always redrawn).
+ALL_SECTIONS = frozenset({"felt", "cards", "seats", "wagers", "stage", "totals"})
+_CHANGES: dict[type[Event], frozenset[str]] = {
+    WagerPlaced: frozenset({"felt", "seats", "wagers", "totals"}),
+    WagerRemoved: frozenset({"felt", "seats", "wagers", "totals"}),
+    BettingClosed: frozenset(),
+    CardDealt: frozenset({"felt", "cards"}),
+    StageSettled: frozenset({"felt", "seats", "wagers", "stage", "totals"}),
+    PayoutConfirmed: frozenset({"cards", "stage"}),
+    RoundOpened: ALL_SECTIONS,
+    RoundClosed: ALL_SECTIONS,
+    RoundVoided: ALL_SECTIONS,
+    ConfigChanged: ALL_SECTIONS,
+}
 
 
-def read_round(table: LaPaireTable) -> RoundView:
-    with table.lock:
-        rb = table.current or table.last_closed
-        view = RoundView(halted=table.halt is not None)
-        if rb is None:
-            return view
-        engine = rb.engine
-        view.round_no = rb.round_no
-        view.status = rb.status
-        view.betting_open = engine.betting_open and rb.status == "open"
-        view.wagers = dict(engine.wagers)
-        view.results = {r.wager_id: r for r in engine.results}
-        view.cards = engine.cards
-        view.stages = dict(rb.stages)
-        view.confirmed = set(rb.confirmed)
-        view.seat_totals = engine.seat_totals()
-        view.actors = dict(rb.wager_actors)
-        view.void_reason = rb.void_reason
-        return view
+def _sections(update: Update) -> frozenset[str]:
+    out: frozenset[str] = frozenset()
+    for c in update.events:
+        out |= _CHANGES.get(type(c.event), frozenset())
+    return out
 
 
 class SeatButton(QPushButton):
@@ -147,10 +136,11 @@ class LaPaireScreen(QWidget):
         self.config: LaPaireConfig = table.config
         self.seat = 1
         self.chip_value = self.config.money.chips[0]
-        self.view = RoundView()
+        with table.lock:
+            self.view: LaPaireView = table.read_model()
         self._build()
         events.listen(self.on_change)
-        self.refresh()
+        self.refresh(self.view)
 
     # -- building --------------------------------------------------------------------------
 
@@ -360,14 +350,19 @@ class LaPaireScreen(QWidget):
                  f"{_label(bet, wager.values)}", "good")
 
     def remove_from(self, bet: str, values: tuple[str, ...]) -> None:
-        """Take the selected seat's last chip on (bet, values) back."""
-        key = (bet, tuple(values))
-        mine = [i for i, w in self.view.wagers.items()
-                if w.seat == self.seat and w.spot == (bet, tuple(values))]
-        if not mine:
-            self.refuse(key, f"seat {self.seat} has no chip on {_label(bet, values)}")
+        """Take the selected seat's last chip on (bet, values) back (the table decides
+        which chip that is)."""
+        user = self._user()
+        if user is None:
             return
-        self.remove_wager(max(mine), key)
+        key = (bet, tuple(values))
+        try:
+            w = self.table.take_back(self.seat, bet, values, actor=user.actor)
+        except StationError as exc:
+            self.refuse(key, str(exc))
+            return
+        self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
+                 f"{_label(w.bet, w.values)}", "good")
 
     def remove_selected(self) -> None:
         rows = self.wagers_view.selectionModel().selectedRows()
@@ -408,37 +403,25 @@ class LaPaireScreen(QWidget):
 
     # -- following the table ---------------------------------------------------------------
 
-    def on_change(self, change: Change) -> None:
-        kind = change.kind
-        if kind == "config.changed" and change.data.get("pending"):
+    def on_change(self, update: Update) -> None:
+        view = update.view
+        if not isinstance(view, LaPaireView):
+            return
+        if update.has(ConfigChanged) and view.config_pending:
             self.say("New table configuration saved: it takes effect from the next round.",
                      "info")
-        if kind == "round.closed":
-            s = change.data.get("summary") or {}
-            money = self.config.money
-            self.say(f"Round {change.data.get('round_no')} complete: paid "
-                     f"{amount(money, int(s.get('total_win', 0)))}, collected "
-                     f"{amount(money, int(s.get('total_lost', 0)))}. Place wagers for the "
-                     f"next round.", "good")
-        elif kind == "round.voided":
-            self.say(f"Round {change.data.get('round_no')} voided: "
-                     f"{change.data.get('reason')}. Unsettled wagers are returned.", "bad")
-        if kind in ("startup", "wager.placed", "wager.removed", "betting.closed", "card",
-                    "stage.settled", "payout.confirmed", "round.closed", "round.voided",
-                    "halted", "resolved", "config.changed", "card.held"):
-            self.refresh()
+        money = view.config.money
+        for closed in update.of(RoundClosed):
+            self.say(f"Round {view.last_round_no} complete: paid "
+                     f"{amount(money, closed.total_win)}, collected "
+                     f"{amount(money, closed.total_lost)}. Place wagers for the next round.",
+                     "good")
+        for voided in update.of(RoundVoided):
+            self.say(f"Round {view.last_round_no} voided: {voided.reason}. Unsettled wagers "
+                     f"are returned.", "bad")
+        self.refresh(view, _sections(update))
 
-    def next_config(self) -> LaPaireConfig:
-        """The configuration the layout shows: the open round's, else the next round's."""
-        with self.table.lock:
-            if self.table.current is not None:
-                return self.table.current.engine.config
-            if self.table.pending is not None:
-                return self.table.pending[0]
-            return self.table.config
-
-    def _adopt_config(self) -> None:
-        config = self.next_config()
+    def _adopt_config(self, config: LaPaireConfig) -> None:
         if config is self.config:
             return
         self.config = config
@@ -446,12 +429,37 @@ class LaPaireScreen(QWidget):
         self.layout_view.set_config(config)
         self._build_chips()
 
-    def refresh(self) -> None:
-        """Redraw everything from the table's state."""
-        self._adopt_config()
-        v = self.view = read_round(self.table)
+    def refresh(self, v: LaPaireView, sections: frozenset[str] = ALL_SECTIONS) -> None:
+        """Draw the parts of the screen that ``sections`` names from the table's view."""
+        self.view = v
+        self._adopt_config(v.config)
         money = self.config.money
-        # The felt: each seat's chips per spot, and how each spot has settled.
+        if "felt" in sections:
+            self._felt(v)
+        if "cards" in sections:
+            for i, cv in enumerate(self.card_views):
+                cv.set_card(v.cards[i] if i < len(v.cards) else None,
+                            highlight=i + 1 == v.to_confirm)
+        if "seats" in sections:
+            for seat, b in self.seat_buttons.items():
+                t = v.seat_totals.get(seat)
+                if t is None:
+                    b.set_total("")
+                    continue
+                text = amount(money, t.staked)
+                if t.win or t.lost:
+                    text += f"\n{'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
+                b.set_total(text)
+        if "wagers" in sections:
+            self._wager_rows(v)
+        self._status_text(v)
+        if "stage" in sections:
+            self._stage_text(v)
+        if "totals" in sections:
+            self._totals(v)
+
+    def _felt(self, v: LaPaireView) -> None:
+        """Each seat's chips per spot, and how each spot has settled."""
         chips: dict[SpotKey, dict[int, int]] = {}
         outcomes: dict[SpotKey, bool] = {}
         for wager_id, w in v.wagers.items():
@@ -467,21 +475,8 @@ class LaPaireScreen(QWidget):
         poker = v.stages[3].poker if 3 in v.stages else None
         self.layout_view.set_round(chips, outcomes, marks, pair,
                                    poker.label if poker is not None else None)
-        # Cards.
-        for i, cv in enumerate(self.card_views):
-            cv.set_card(v.cards[i] if i < len(v.cards) else None,
-                        highlight=i + 1 == v.to_confirm)
-        # Seats.
-        for seat, b in self.seat_buttons.items():
-            t = v.seat_totals.get(seat)
-            if t is None:
-                b.set_total("")
-                continue
-            text = amount(money, t.staked)
-            if t.win or t.lost:
-                text += f"\n{'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
-            b.set_total(text)
-        # Wagers and results.
+
+    def _wager_rows(self, v: LaPaireView) -> None:
         rows = []
         for wager_id, w in sorted(v.wagers.items(), key=lambda kv: (kv[1].seat, kv[0])):
             r = v.results.get(wager_id)
@@ -491,29 +486,30 @@ class LaPaireScreen(QWidget):
                                  result, r.win if r is not None else 0,
                                  v.actors.get(wager_id, "")))
         self.model.set_rows(rows)
-        self._status_text(v)
-        self._stage_text(v)
+
+    def _totals(self, v: LaPaireView) -> None:
+        money = self.config.money
         staked = sum(t.staked for t in v.seat_totals.values())
         won = sum(t.win for t in v.seat_totals.values())
         lost = sum(t.lost for t in v.seat_totals.values())
         pending = sum(t.pending for t in v.seat_totals.values())
-        if v.round_no is None:
+        if v.shown_round is None:
             self.totals.setText("")
         else:
             self.totals.setText(
-                f"<b>Round {v.round_no}</b> · wagered <b>{amount(money, staked)}</b> · "
+                f"<b>Round {v.shown_round}</b> · wagered <b>{amount(money, staked)}</b> · "
                 f"paid <span style='color:{theme.GOOD}'><b>{amount(money, won)}</b></span> · "
                 f"collected <span style='color:{theme.BAD}'><b>{amount(money, lost)}</b>"
                 f"</span>" + (f" · in play {amount(money, pending)}" if pending else ""))
 
-    def _status_text(self, v: RoundView) -> None:
+    def _status_text(self, v: LaPaireView) -> None:
         stage = v.to_confirm
         if v.halted:
             text = "Round stopped — see the banner"
-        elif v.status in ("settled", "voided") or v.round_no is None:
-            nxt = (v.round_no or self.table.last_round_no()) + 1
+        elif v.round_no is None:
+            nxt = v.last_round_no + 1
             done = {"settled": "complete", "voided": "voided"}.get(v.status, "")
-            text = (f"Round {v.round_no} {done} · " if done else "") + \
+            text = (f"Round {v.last_round_no} {done} · " if done else "") + \
                 f"Round {nxt}: place wagers"
         elif v.betting_open:
             text = f"Round {v.round_no} · betting open · {len(v.wagers)} wager" \
@@ -528,7 +524,7 @@ class LaPaireScreen(QWidget):
         self.confirm_button.setText(f"Paid — confirm card {stage}  (P)" if stage
                                     else "Paid — confirm  (P)")
 
-    def _stage_text(self, v: RoundView) -> None:
+    def _stage_text(self, v: LaPaireView) -> None:
         stage = v.to_confirm
         if stage is None and v.stages and v.status != "open":
             stage = max(v.stages)
@@ -580,7 +576,7 @@ def _short(bet: str, values: tuple[str, ...] | list[str]) -> str:
     return f"{name} {spot_label(values)}" if values else name
 
 
-__all__ = ["LaPaireScreen", "RoundView", "read_round"]
+__all__ = ["LaPaireScreen"]
 
 
 

@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 
 from dealer_station import games
 from dealer_station.audit.users import User
+from dealer_station.events.table import CardHeld, ClockJumped
 from dealer_station.integrity import start_gate
-from dealer_station.table.base import Change
+from dealer_station.table.base import Update
 from dealer_station.ui import theme
 from dealer_station.ui.banner import HaltBanner
 from dealer_station.ui.devices_bar import DevicesBar
@@ -234,20 +235,18 @@ class MainWindow(QMainWindow):
 
     # -- following the table ---------------------------------------------------------------
 
-    def _on_change(self, change: Change) -> None:
-        self.devices_bar.on_change(change)
-        kind = change.kind
-        if kind in ("halted", "resolved", "round.voided", "startup"):
-            self.banner.show_halt(self.table.halt)
-        elif kind == "card.held":
-            card = change.data.get("card")
-            self.banner.show_notice(f"Card {getattr(card, 'code', card)} read while the round "
-                                    f"was stopped: not dealt.")
-        elif kind == "error":
-            self.banner.show_notice(str(change.data.get("message", "station error")))
-        elif kind == "clock.jump":
+    def _on_change(self, update: Update) -> None:
+        self.devices_bar.on_change(update)
+        if update.problem:
+            self.banner.show_notice(update.problem)
+        if update.view.halt != self.banner.halt:
+            self.banner.show_halt(update.view.halt)
+        for held in update.of(CardHeld):
+            self.banner.show_notice(f"Card {held.card} read while the round was stopped: "
+                                    f"not dealt.")
+        for jump in update.of(ClockJumped):
             self.banner.show_notice(f"The station clock jumped by "
-                                    f"{float(change.data.get('seconds', 0)):+.0f} s (recorded)")
+                                    f"{jump.milliseconds / 1000:+.0f} s (recorded)")
 
     def _check_clock(self) -> None:
         try:

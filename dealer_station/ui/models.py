@@ -22,8 +22,10 @@ from PySide6.QtGui import QColor
 from dealer_station.audit.journal import Meter, Record
 from dealer_station.settlement.lapaire_config import Money
 from dealer_station.settlement.lapaire_math import ParSheetRow, percent
+from dealer_station.table.recall_model import Recall, amount_text
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import amount, local_time
+from dealer_station.ui.recall_view import STATUS_COLOURS
 
 Row = TypeVar("Row")
 Index = QModelIndex | QPersistentModelIndex
@@ -159,8 +161,8 @@ class WagersModel(RowsModel[WagerRow]):
 
 # --- recall, events, meters -------------------------------------------------------------------
 
-class RecallModel(RowsModel[dict[str, Any]]):
-    """Rounds as ``table.recall`` gives them (newest first)."""
+class RecallModel(RowsModel[Recall]):
+    """Rounds as ``table.recall`` gives them (newest first), in the recall model's words."""
 
     ROUND, STATUS, CARDS, WAGERED, PAID, DEALER, ENDED = range(7)
     HEADERS = ("Round", "Status", "Cards", "Wagered", "Paid", "Dealer", "Ended")
@@ -168,37 +170,35 @@ class RecallModel(RowsModel[dict[str, Any]]):
 
     def __init__(self, money: Money | None = None, parent: Any = None) -> None:
         super().__init__(parent)
-        self.money = money
+        self.money = money   # the table's, for a round whose configuration names none
 
-    def _amount(self, value: int) -> str:
-        return amount(self.money, value) if self.money else str(value)
+    def _amount(self, row: Recall, value: int) -> str:
+        return amount_text(row.money or self.money, value)
 
-    def text(self, row: dict[str, Any], col: int) -> str:
-        totals = row.get("totals") or {}
+    def text(self, row: Recall, col: int) -> str:
         if col == self.ROUND:
-            return str(row.get("round_no", row.get("hand_no", "")))
+            return str(row.round_no)
         if col == self.STATUS:
-            return str(row.get("status", ""))
+            return row.status_label
         if col == self.CARDS:
-            return "  ".join(str(c.get("card", "")) for c in row.get("cards", []))
+            return "  ".join(row.dealt())
         if col == self.WAGERED:
-            return self._amount(int(totals.get("wagered", totals.get("pot", 0)) or 0))
+            return self._amount(row, row.wagered())
         if col == self.PAID:
-            return self._amount(int(totals.get("paid", 0) or 0))
+            return self._amount(row, row.paid())
         if col == self.DEALER:
-            return str(row.get("dealer", ""))
+            return row.header.dealer
         if col == self.ENDED:
-            return local_time(row.get("ended_at"))
+            return local_time(row.header.ended_at)
         return ""
 
-    def colour(self, row: dict[str, Any], col: int) -> str | None:
+    def colour(self, row: Recall, col: int) -> str | None:
         if col == self.STATUS:
-            return {"voided": theme.BAD, "open": theme.WARN, "settled": theme.GOOD}.get(
-                str(row.get("status")))
+            return STATUS_COLOURS.get(row.status)
         return None
 
-    def key(self, row: dict[str, Any]) -> Any:
-        return row.get("round_no")
+    def key(self, row: Recall) -> Any:
+        return row.round_no
 
 
 def describe_record(rec: Record) -> str:

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.errors import StationError
+from dealer_station.events.lapaire import RoundClosed, RoundOpened, RoundVoided
+from dealer_station.events.table import ConfigChanged
 from dealer_station.settlement.lapaire_config import (
     BET_KINDS,
     HAND_LABELS,
@@ -38,7 +40,7 @@ from dealer_station.settlement.lapaire_config import (
 )
 from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.settlement.lapaire_math import ParSheetRow, par_sheet
-from dealer_station.table.base import Change
+from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import amount
@@ -399,9 +401,9 @@ class OperatorScreen(QWidget):
         theme.set_tone(self.message, tone)
         self.message.show()
 
-    def on_change(self, change: Change) -> None:
-        if change.kind in ("round.closed", "round.voided", "config.changed",
-                           "wager.placed"):
+    def on_change(self, update: Update) -> None:
+        # A round's opening or close can put a pending configuration in force.
+        if update.has(ConfigChanged, RoundOpened, RoundClosed, RoundVoided):
             self._show_in_force()
 
     def showEvent(self, event: QShowEvent) -> None:

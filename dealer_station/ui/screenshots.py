@@ -182,7 +182,7 @@ def _play_rounds(station: Station) -> None:
 
 
 def bourre_scenes(out: Path) -> list[Path]:
-    from dealer_station.ui.bourre_screen import screenshot_scene
+    from dealer_station.ui.bourre_demo import screenshot_scene
 
     with scene("bourre") as (app, station, w):
         return [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]

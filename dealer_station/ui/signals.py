@@ -15,11 +15,11 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from dealer_station.table.base import Change, TableService
+from dealer_station.table.base import TableService, Update
 
 
 class TableEvents(QObject):
-    """Re-emits every :class:`Change` of one table as ``changed(Change)``."""
+    """Re-emits every :class:`Update` of one table as ``changed(Update)``."""
 
     changed = Signal(object)
 
@@ -30,12 +30,12 @@ class TableEvents(QObject):
         self._open = True
         self._unsubscribe: Callable[[], None] | None = table.subscribe(self._on_change)
 
-    def _on_change(self, change: Change) -> None:  # any thread
+    def _on_change(self, update: Update) -> None:  # any thread
         with self._lock:
             if self._open:
-                self.changed.emit(change)
+                self.changed.emit(update)
 
-    def listen(self, slot: Callable[[Change], None]) -> None:
+    def listen(self, slot: Callable[[Update], None]) -> None:
         """Connect ``slot`` so it always runs on the GUI thread, after the change."""
         self.changed.connect(slot, Qt.ConnectionType.QueuedConnection)
 

@@ -31,10 +31,11 @@ from PySide6.QtWidgets import (
 
 from dealer_station import games
 from dealer_station.audit.journal import Journal
+from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.users import STATION_STREAM, User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
-from dealer_station.table.base import Change, TableService
+from dealer_station.table.base import TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
 from dealer_station.ui.models import EventsModel, MetersModel, RecallModel, RowsModel
@@ -190,13 +191,13 @@ class SupervisorScreen(QWidget):
         if self.message.property("tone") == "good":
             self.picker.clear()
 
-    def refresh_round(self) -> None:
+    def refresh_round(self, view: TableView | None = None) -> None:
         t = self.table
         unit = games.game(t.game).unit
-        with t.lock:
-            halt = t.halt
-            round_no = t.round_no
-            detail = t.describe_round()
+        if view is None:
+            with t.lock:
+                view = t.read_model()
+        halt, round_no, detail = view.halt, view.round_no, view.summary
         lines = [f"<b>{unit.capitalize()} {round_no}</b> · {escape(detail)}"
                  if round_no is not None else f"<b>No {unit} is open.</b>"]
         if halt is not None:
@@ -366,12 +367,12 @@ class SupervisorScreen(QWidget):
 
     # -- following -------------------------------------------------------------------------
 
-    def on_change(self, change: Change) -> None:
+    def on_change(self, update: Update) -> None:
         # Every change of play may change the round panel (a Bourré hand moves on with each
-        # decision, draw and card); only the devices' and the clock's news cannot.
-        if not change.kind.startswith(("device.", "clock.")):
-            self.refresh_round()
-        if change.kind in ("round.closed", "round.voided", "hand.closed") and self.isVisible():
+        # decision, draw and card); the devices' and the clock's news cannot.
+        if any(not c.kind.startswith(("device.", "clock.")) for c in update.events):
+            self.refresh_round(update.view)
+        if any(c.kind in CLOSING_KINDS for c in update.events) and self.isVisible():
             self.refresh_current()
 
     def showEvent(self, event: QShowEvent) -> None:
