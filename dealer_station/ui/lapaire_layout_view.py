@@ -211,6 +211,7 @@ class LaPaireLayoutView(QWidget):
         self._base_for: tuple[object, ...] = ()
         self._neutral = False
         self._fonts: dict[tuple[str, float, float], QFont] = {}
+        self._chips_drawn: dict[tuple[object, ...], QPixmap] = {}
         self.set_config(config)
 
     # -- state from the screen -------------------------------------------------------------
@@ -571,6 +572,12 @@ class LaPaireLayoutView(QWidget):
                 p.drawRoundedRect(s.rect, 8, 8)
 
     def _paint_chips(self, p: QPainter) -> None:
+        # Each chip is drawn once at the felt's scale and then copied: a round of 35 wagers
+        # would otherwise redraw dozens of dashed, antialiased rings on every paint.
+        t = p.transform()
+        scale = t.m11()
+        p.save()
+        p.resetTransform()
         for key, by_seat in self.chips.items():
             s = self._by_key.get(key)
             if s is None or not by_seat:
@@ -582,11 +589,36 @@ class LaPaireLayoutView(QWidget):
             n = len(seats)
             for i, seat in enumerate(seats):
                 offset = (i - (n - 1)) * 7.0
-                c = QPointF(anchor.x() + offset, anchor.y() + offset * 0.6)
-                self._paint_chip(p, c, seat, by_seat[seat], lost, top=i == n - 1)
+                c = t.map(QPointF(anchor.x() + offset, anchor.y() + offset * 0.6))
+                pix = self._chip_pixmap(seat, by_seat[seat], lost, i == n - 1, scale)
+                half = pix.deviceIndependentSize() / 2
+                p.drawPixmap(QPointF(c.x() - half.width(), c.y() - half.height()), pix)
+        p.restore()
 
-    def _paint_chip(self, p: QPainter, c: QPointF, seat: int, value: int, lost: bool,
-                    top: bool) -> None:
+    def _chip_pixmap(self, seat: int, value: int, lost: bool, top: bool,
+                     scale: float) -> QPixmap:
+        ratio = self.devicePixelRatioF()
+        text = chip_text(self.config.money, value) if top else ""
+        key = (seat, text, lost, seat == self.seat, round(scale, 4), ratio)
+        pix = self._chips_drawn.get(key)
+        if pix is None:
+            side = 2 * (_CHIP_R + 6) * scale
+            pix = QPixmap(max(1, round(side * ratio)), max(1, round(side * ratio)))
+            pix.setDevicePixelRatio(ratio)
+            pix.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pix)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            painter.scale(scale, scale)
+            centre = _CHIP_R + 6
+            self._paint_chip(painter, QPointF(centre, centre), seat, text, lost)
+            painter.end()
+            if len(self._chips_drawn) > 512:
+                self._chips_drawn.clear()
+            self._chips_drawn[key] = pix
+        return pix
+
+    def _paint_chip(self, p: QPainter, c: QPointF, seat: int, text: str, lost: bool) -> None:
         colour = theme.seat_colour(seat)
         if lost:
             colour.setAlpha(90)
@@ -599,8 +631,7 @@ class LaPaireLayoutView(QWidget):
         p.setPen(QPen(QColor(255, 255, 255, 150), 1.5, Qt.PenStyle.DashLine))
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawEllipse(c, r - 4, r - 4)
-        if top:
-            text = chip_text(self.config.money, value)
+        if text:
             p.setPen(QColor("#111111"))
             p.setFont(self._font(14 if len(text) <= 3 else 11))
             p.drawText(QRectF(c.x() - r, c.y() - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter,

@@ -63,6 +63,8 @@ SEATS = 7
 RIGHT_WIDTH = 430
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
+#: A seat button's height: its name, the stake, and the net after settling.
+SEAT_ROW_PX = 72
 
 #: The parts of the screen, and which committed events change each (a halt or a
 #: resolution changes only the status line, which is always redrawn).
@@ -93,9 +95,8 @@ class SeatButton(QPushButton):
         super().__init__(parent)
         self.seat = seat
         self.setCheckable(True)
-        self.setMinimumHeight(72)
         self.setMinimumWidth(60)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
         self.setAccessibleName(f"Seat {seat}")
         colour = theme.seat_colour(seat).name()
         self.setStyleSheet(
@@ -160,11 +161,15 @@ class LaPaireScreen(QWidget):
         self.message = QLabel("")
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
-        self.message.setMinimumHeight(44)
         theme.set_tone(self.message, "info")
         left.addWidget(self.message)
 
-        seats = QHBoxLayout()
+        # The seats sit in a row of fixed height (three lines a seat), so that the felt keeps
+        # its size as the seats' totals come and go.
+        seat_row = QWidget()
+        seat_row.setFixedHeight(SEAT_ROW_PX)
+        seats = QHBoxLayout(seat_row)
+        seats.setContentsMargins(0, 0, 0, 0)
         seats.setSpacing(6)
         self.seat_group = QButtonGroup(self)
         self.seat_buttons: dict[int, SeatButton] = {}
@@ -176,7 +181,11 @@ class LaPaireScreen(QWidget):
             QShortcut(QKeySequence(str(n)), self, lambda n=n: self.select_seat(n),
                       context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.seat_group.idClicked.connect(self.select_seat)
-        left.addLayout(seats)
+        left.addWidget(seat_row)
+        # Room for two lines of message from the start, for the same reason.
+        self.message.setText("\n")
+        self.message.setMinimumHeight(self.message.sizeHint().height())
+        self.message.setText("")
 
         chips = QHBoxLayout()
         chips.setSpacing(10)
@@ -250,7 +259,9 @@ class LaPaireScreen(QWidget):
         self.wagers_view.verticalHeader().hide()
         self.wagers_view.verticalHeader().setDefaultSectionSize(34)
         header = self.wagers_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # Widths are fitted to the rows when they change (_fit_columns): Qt's own fitting asks
+        # the model for every cell of every row on each change, for 35 wagers on each card.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(WagersModel.WAGER, QHeaderView.ResizeMode.Stretch)
         self.wagers_view.hideColumn(WagersModel.ID)
         self.wagers_view.hideColumn(WagersModel.STAGE)
@@ -486,6 +497,19 @@ class LaPaireScreen(QWidget):
                                  result, r.win if r is not None else 0,
                                  v.actors.get(wager_id, "")))
         self.model.set_rows(rows)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Each narrow column as wide as its widest text (amounts are never cut short)."""
+        cells = self.wagers_view.fontMetrics()
+        heads = self.wagers_view.horizontalHeader().fontMetrics()
+        header = self.wagers_view.horizontalHeader()
+        for col in (WagersModel.SEAT, WagersModel.STAKE, WagersModel.RESULT, WagersModel.PAY):
+            widest = max((cells.horizontalAdvance(self.model.text(r, col))
+                          for r in self.model.rows), default=0)
+            width = max(widest, heads.horizontalAdvance(WagersModel.HEADERS[col])) + 26
+            if header.sectionSize(col) != width:
+                header.resizeSection(col, width)
 
     def _totals(self, v: LaPaireView) -> None:
         money = self.config.money

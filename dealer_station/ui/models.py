@@ -2,7 +2,8 @@
 
 Each model has named column constants (``WagersModel.SEAT``...) and holds a list of rows it is
 given; it computes nothing but text and colour. ``set_rows`` replaces the rows (a reset: the
-lists are short and a reset keeps the views simple and correct).
+lists are short and a reset keeps the views simple and correct), or, when the same rows come
+back with new values, says they changed.
 """
 
 from __future__ import annotations
@@ -46,8 +47,17 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         self.rows: list[Row] = []
 
     def set_rows(self, rows: Sequence[Row]) -> None:
+        new = list(rows)
+        if new and [self.key(r) for r in new] == [self.key(r) for r in self.rows] and all(
+                self.key(r) is not None for r in new):
+            # The same rows with new values (a card settled them): changed in place, so the
+            # view keeps its layout, scroll position and selection.
+            self.rows = new
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(new) - 1, len(self.HEADERS) - 1))
+            return
         self.beginResetModel()
-        self.rows = list(rows)
+        self.rows = new
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
