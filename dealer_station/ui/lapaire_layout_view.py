@@ -188,6 +188,7 @@ class LaPaireLayoutView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumSize(560, 260)
         self.setAccessibleName("La Pair'e layout")
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self._all = build_spots()
         self._by_key = {s.key: s for s in self._all}
         self.config = config
@@ -395,7 +396,9 @@ class LaPaireLayoutView(QWidget):
             pix = QPixmap(max(1, round(self.width() * ratio)),
                           max(1, round(self.height() * ratio)))
             pix.setDevicePixelRatio(ratio)
-            pix.fill(Qt.GlobalColor.transparent)
+            # Opaque (the screen's background around the felt's rounded corners): copied
+            # without blending, and nothing beneath the felt has to be painted first.
+            pix.fill(QColor(theme.BG))
             p = QPainter(pix)
             p.setRenderHint(QPainter.RenderHint.Antialiasing)
             p.setRenderHint(QPainter.RenderHint.TextAntialiasing)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QTableView,
     QVBoxLayout,
@@ -217,6 +218,7 @@ class LaPaireScreen(QWidget):
         self.status = QLabel("")
         self.status.setObjectName("status")
         self.status.setWordWrap(True)
+        _two_lines(self.status, RIGHT_WIDTH - 24)
         right.addWidget(self.status)
 
         cards = QHBoxLayout()
@@ -240,7 +242,22 @@ class LaPaireScreen(QWidget):
         self.stage_label = QLabel("")
         self.stage_label.setWordWrap(True)
         self.stage_label.setTextFormat(Qt.TextFormat.RichText)
-        right.addWidget(self.stage_label)
+        self.stage_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        # In a box of fixed height (a card's line and seven seats' payouts, two a line): a
+        # label that changed size with each card would lay the whole panel out again (the
+        # slowest part of showing a card). Longer payouts scroll; nothing is cut off.
+        stage_box = QScrollArea()
+        stage_box.setWidgetResizable(True)
+        stage_box.setFrameShape(QFrame.Shape.NoFrame)
+        stage_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        stage_box.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
+                                "{ background: transparent; }")
+        stage_box.setWidget(self.stage_label)
+        sample = [(n, "pay <b>100.00</b> +10.00") for n in range(1, SEATS + 1)]
+        self.stage_label.setText(_stage_html("<b>Card 2 · La Pair'e Card: 10♦</b>", sample))
+        stage_box.setFixedHeight(self.stage_label.heightForWidth(RIGHT_WIDTH - 24) + 4)
+        self.stage_label.setText("")
+        right.addWidget(stage_box)
 
         self.confirm_button = QPushButton("Paid — confirm")
         self.confirm_button.setObjectName("primary")
@@ -271,6 +288,7 @@ class LaPaireScreen(QWidget):
         self.totals = QLabel("")
         self.totals.setWordWrap(True)
         self.totals.setStyleSheet("font-size: 18px;")
+        _two_lines(self.totals, RIGHT_WIDTH - 24)
         right.addWidget(self.totals)
         self.seat_buttons[1].setChecked(True)
 
@@ -565,7 +583,6 @@ class LaPaireScreen(QWidget):
             return
         cells = []
         for seat, t in sorted(s.seat_totals().items()):
-            colour = theme.seat_colour(seat).name()
             parts = []
             if t.win:
                 back = sum(r.wager.amount for r in s.results if r.wager.seat == seat and r.won)
@@ -576,12 +593,28 @@ class LaPaireScreen(QWidget):
             if t.lost:
                 parts.append(f"<span style='color:{theme.BAD}'>take "
                              f"{amount(money, t.lost)}</span>")
-            cells.append(f"<td style='padding:1px 4px 1px 0'><span style='color:{colour}'>"
-                         f"■</span> <b>{seat}</b></td><td style='padding-right:12px'>"
-                         f"{' · '.join(parts)}</td>")
-        # Two seats a line: seven seats fit beside the cards without scrolling.
-        rows = "".join(f"<tr>{''.join(cells[i:i + 2])}</tr>" for i in range(0, len(cells), 2))
-        self.stage_label.setText(f"{head}<table style='font-size:17px'>{rows}</table>")
+            cells.append((seat, " · ".join(parts)))
+        self.stage_label.setText(_stage_html(head, cells))
+
+
+def _two_lines(label: QLabel, width: int) -> None:
+    """Give a label that changes with every card the height of two lines for good (see
+    the stage label)."""
+    label.setText("Two<br>lines" if label.textFormat() == Qt.TextFormat.RichText
+                  else "Two\nlines")
+    label.ensurePolished()
+    label.setFixedHeight(label.heightForWidth(width))
+    label.setText("")
+
+
+def _stage_html(head: str, cells: list[tuple[int, str]]) -> str:
+    """A card's line, then what each seat is paid or has taken, two seats a line (seven
+    seats fit beside the cards without scrolling)."""
+    tds = [f"<td style='padding:1px 4px 1px 0'><span style='color:"
+           f"{theme.seat_colour(seat).name()}'>■</span> <b>{seat}</b></td>"
+           f"<td style='padding-right:12px'>{text}</td>" for seat, text in cells]
+    rows = "".join(f"<tr>{''.join(tds[i:i + 2])}</tr>" for i in range(0, len(tds), 2))
+    return f"{head}<table style='font-size:17px'>{rows}</table>"
 
 
 #: Short names for lists where room is tight (the felt and messages use KIND_LABELS).

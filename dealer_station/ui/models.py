@@ -33,6 +33,9 @@ Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 _CENTRE = int(Qt.AlignmentFlag.AlignCenter)
+#: The roles a cell answers, and where each is kept in a cell's tuple.
+_ROLE_SLOT = {int(Qt.ItemDataRole.DisplayRole): 0, int(Qt.ItemDataRole.TextAlignmentRole): 1,
+              int(Qt.ItemDataRole.ForegroundRole): 2, int(Qt.ItemDataRole.ToolTipRole): 3}
 
 
 class RowsModel(QAbstractTableModel, Generic[Row]):
@@ -45,9 +48,11 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.rows: list[Row] = []
+        self._cells: dict[tuple[int, int], tuple[Any, ...]] = {}
 
     def set_rows(self, rows: Sequence[Row]) -> None:
         new = list(rows)
+        self._cells.clear()
         if new and [self.key(r) for r in new] == [self.key(r) for r in self.rows] and all(
                 self.key(r) is not None for r in new):
             # The same rows with new values (a card settled them): changed in place, so the
@@ -80,22 +85,25 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+        # A view asks for every role of every visible cell on each paint: the cell is worked
+        # out once for its row and kept until the rows change.
+        slot = _ROLE_SLOT.get(role)
+        if slot is None:
+            if role == Qt.ItemDataRole.UserRole and index.isValid() and \
+                    0 <= index.row() < len(self.rows):
+                return self.key(self.rows[index.row()])
             return None
-        row = self.rows[index.row()]
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.text(row, col)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return _RIGHT if col in self.NUMERIC else _LEFT
-        if role == Qt.ItemDataRole.ForegroundRole:
+        r, col = index.row(), index.column()
+        cell = self._cells.get((r, col))
+        if cell is None:
+            if not index.isValid() or not 0 <= r < len(self.rows):
+                return None
+            row = self.rows[r]
             colour = self.colour(row, col)
-            return QColor(colour) if colour else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self.tooltip(row, col)
-        if role == Qt.ItemDataRole.UserRole:
-            return self.key(row)
-        return None
+            cell = self._cells[(r, col)] = (
+                self.text(row, col), _RIGHT if col in self.NUMERIC else _LEFT,
+                QColor(colour) if colour else None, self.tooltip(row, col))
+        return cell[slot]
 
     def text(self, row: Row, col: int) -> str:
         raise NotImplementedError
