@@ -822,6 +822,12 @@ class Users:
 
     # -- sign-in --
 
+    def sign_out(self, user: User, why: str, *, table_id: str = STATION_STREAM) -> None:
+        """A person signed out (or was signed out when idle): journaled, like the sign-in
+        it ends, on the chain the sign-in went to."""
+        self.journal.append(table_id, "logout", {"user": user.user_id, "why": why},
+                            user.actor)
+
     def authenticate(self, user_id: str, pin: str, *, table_id: str = STATION_STREAM) -> User:
         """Check a PIN; journal the attempt (``login``, ``login.failed``, ``lockout``).
 

@@ -39,6 +39,18 @@ class WholeCheck:
     def ok(self) -> bool:
         return all(f.ok for f in self.findings)
 
+    def record_payload(self, result: VerifyResult, *, projections: bool = False
+                       ) -> dict[str, object]:
+        """The ``verify`` record a person's verification leaves on a table's chain (with
+        ``projections``: whether that table's rows beside the chain agreed too)."""
+        payload: dict[str, object] = {
+            "ok": result.ok, "records": result.records, "last_seq": result.last_seq,
+            "bad_seq": result.bad_seq, "problem": result.problem}
+        if projections:
+            payload["projections_ok"] = all(f.ok for f in self.findings
+                                            if f.scope == f"table {result.table_id}")
+        return payload
+
 
 def _repair(payload: dict[str, object]) -> str:
     """What a ``projection.mismatch`` or ``user.mismatch`` record says was found."""

@@ -173,9 +173,7 @@ def run_verify(args: argparse.Namespace) -> int:
         if args.record:
             actor = args.actor or default_actor()
             for r in results:
-                store.journal.append(r.table_id, "verify", {
-                    "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
-                    "bad_seq": r.bad_seq, "problem": r.problem}, actor)
+                store.journal.append(r.table_id, "verify", check.record_payload(r), actor)
     return 0 if ok else 1
 
 

@@ -22,9 +22,22 @@ from dealer_station.audit.journal import Fact, Journal, MeterDelta, Record
 from dealer_station.audit.lease import TableLease, acquire_lease
 from dealer_station.audit.projections import CLOSING_KINDS, OPENING_KINDS
 from dealer_station.audit.users import PermissionDenied, User, require_role
+from dealer_station.audit.whole_check import WholeCheck
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event
-from dealer_station.events.table import COMMON, ConfigChanged, HaltResolved, RoundHalted
+from dealer_station.events.table import (
+    COMMON,
+    CardHeld,
+    ConfigChanged,
+    DeviceConnected,
+    DeviceFaulted,
+    DeviceLost,
+    DeviceStateChanged,
+    DeviceStatusReported,
+    HaltResolved,
+    RoundHalted,
+)
+from dealer_station.events.table import DeviceIdentified as DeviceWasIdentified
 from dealer_station.hardware.events import (
     FRAME_FAULTS,
     CardRead,
@@ -190,12 +203,6 @@ class TableService:
         for listener in list(self._listeners):
             listener(update)
 
-    def emit(self, change: str, /, **data: Any) -> None:
-        """Only a failure to journal is told this way (as an update with no events); what
-        was committed is told by :meth:`publish`."""
-        if change == "error":
-            self.publish((), str(data.get("message", "station error")))
-
     # -- journal helpers -------------------------------------------------------------------
 
     def append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None = None
@@ -273,6 +280,10 @@ class TableService:
         """The only change of a table's state: one committed event, live or read back from
         the journal. The base keeps the halt; each game keeps its rounds."""
         self.halt = next_halt(self.halt, c)
+        e = c.event
+        if isinstance(e, DeviceStatusReported | DeviceConnected | DeviceLost
+                      | DeviceStateChanged):
+            self.device_state[e.device] = e.state
 
     def adopt_config(self, content: dict[str, Any], prefer_journal: bool, *,
                      changes: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str]:
@@ -291,6 +302,17 @@ class TableService:
                                             dict(changes or {"source": "file"}), content),
                               STATION_ACTOR)])
         return content, version
+
+    def record_verification(self, check: WholeCheck, user: User) -> None:
+        """A person verified the journal: each table's result on its chain, this table's
+        through the table (its lease held), any other table's directly."""
+        with self.lock:
+            for r in check.results:
+                payload = check.record_payload(r, projections=True)
+                if r.table_id == self.table_id:
+                    self.record("verify", payload, user.actor)
+                else:
+                    self.journal.append(r.table_id, "verify", payload, user.actor)
 
     def startup(self) -> None:
         self.record("startup", {"version": __version__, "game": self.game,
@@ -461,7 +483,7 @@ class TableService:
                 # A fact that could not be accepted (the database refused, or a fault in the
                 # station itself): the round stops (or the card is held) and the people at the
                 # table are told.
-                self.emit("error", message=f"{event.describe()}: {exc}")
+                self.publish((), f"{event.describe()}: {exc}")
                 seq = event.seq if isinstance(event, CardRead | DeviceStatus |
                                               DeviceIdentified) or (
                     isinstance(event, DeviceFault) and event.kind in FRAME_FAULTS) else None
@@ -472,11 +494,10 @@ class TableService:
                                         "station_error", "Call a supervisor.", STATION_ACTOR,
                                         extra)
                     elif isinstance(event, CardRead):
-                        self.record("card.held", {"card": event.card.code,
-                                                  "device": event.device, **extra,
-                                                  "note": f"could not be processed: {exc}"},
-                                    device_actor(event), self.round_no)
-                        self.emit("card.held", card=event.card)
+                        self.commit([Step(CardHeld(event.card.code,
+                                                   f"could not be processed: {exc}",
+                                                   event.device, seq),
+                                          device_actor(event), self.round_no)])
                     elif seq is not None:
                         raise
                 except Exception:
@@ -492,50 +513,36 @@ class TableService:
             # a restart resumes after, see attach), and only when the fault is the frame's
             # whole outcome: a gap found on a card must not mark that card as taken.
             halting = self.in_round() and self.halt is None
-            seq = ({"device_seq": event.seq}
-                   if event.kind in FRAME_FAULTS and event.seq is not None else {})
-            card = {"card": event.card.code if event.card else None}
-            self.record("device.fault", {"device": event.device, "kind": event.kind.value,
-                                         "detail": event.detail, **card,
-                                         **({} if halting else seq)},
-                        actor, self.round_no)
-            self.emit("device.fault", device=event.device, kind=event.kind.value,
-                      detail=event.detail)
+            seq = event.seq if event.kind in FRAME_FAULTS else None
+            card = event.card.code if event.card else None
+            self.commit([Step(DeviceFaulted(event.device, event.kind.value, event.detail, card,
+                                            None if halting else seq), actor, self.round_no)])
             if halting:
                 self.stop_round(f"{event.device}: {event.detail}", event.kind.value,
                                 self.remedy_for(event.kind.value), actor,
-                                {**card, **seq} if seq else None)
+                                {"card": card, "device_seq": seq} if seq is not None
+                                else None)
         elif isinstance(event, DeviceStatus):
-            self.device_state[event.device] = event.state
             halting = (event.state in HALTING_STATUSES and self.in_round()
                        and self.halt is None)
-            seq = {"device_seq": event.seq}
-            self.record("device.status", {"device": event.device, "state": event.state,
-                                          **({} if halting else seq)},
-                        actor, self.round_no)
-            self.emit("device.status", device=event.device, state=event.state)
+            self.commit([Step(DeviceStatusReported(event.device, event.state,
+                                                   None if halting else event.seq),
+                              actor, self.round_no)])
             if halting:
                 self.stop_round(f"{event.device} reports {event.state}", event.state.lower(),
                                 "Check the device, then a supervisor resumes or voids the "
-                                "round with a reason.", actor, seq)
+                                "round with a reason.", actor, {"device_seq": event.seq})
         elif isinstance(event, ConnectionChanged):
-            self.device_state[event.device] = event.state.value
-            kind = ("device.connected" if event.state is ConnectionState.CONNECTED
-                    else "device.lost" if event.state in (ConnectionState.DISCONNECTED,
-                                                          ConnectionState.SILENT)
-                    else "device.state")
-            self.record(kind, {"device": event.device, "state": event.state.value,
-                               "detail": event.detail}, actor, self.round_no)
-            self.emit("device.connection", device=event.device, state=event.state.value,
-                      detail=event.detail)
+            kind = (DeviceConnected if event.state is ConnectionState.CONNECTED
+                    else DeviceLost if event.state in (ConnectionState.DISCONNECTED,
+                                                       ConnectionState.SILENT)
+                    else DeviceStateChanged)
+            self.commit([Step(kind(event.device, event.state.value, event.detail), actor,
+                              self.round_no)])
         elif isinstance(event, DeviceIdentified):
-            resumed = ({"resumed_after": event.resumed_after}
-                       if event.resumed_after is not None else {})
-            self.record("device.identified", {"device": event.device, "model": event.model,
-                                              "firmware": event.firmware,
-                                              "serial_no": event.serial_no,
-                                              "device_seq": event.seq, **resumed}, actor)
-            self.emit("device.identified", device=event.device, model=event.model)
+            self.commit([Step(DeviceWasIdentified(event.device, event.model, event.firmware,
+                                                  event.serial_no, event.seq,
+                                                  event.resumed_after), actor)])
 
     @staticmethod
     def remedy_for(fault: str) -> str:

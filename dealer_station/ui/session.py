@@ -55,9 +55,7 @@ class SignInSession(QObject):
         self._timer.stop()
         if self.user is not None:
             user, self.user = self.user, None
-            # Journaled as a significant event, like the sign-in it ends.
-            self.users.journal.append(self.table_id, "logout", {"user": user.user_id,
-                                                                "why": why}, user.actor)
+            self.users.sign_out(user, why, table_id=self.table_id)
             self.user_changed.emit(None)
 
     def touch(self) -> None:

@@ -351,13 +351,7 @@ class SupervisorScreen(QWidget):
             colour = theme.GOOD if f.ok and not f.warning else theme.BAD
             lines.append(f"<span style='color:{colour}'>{'✔' if f.ok else '✘'}</span> "
                          f"{escape(str(f))}")
-        for r in check.results:
-            scope_ok = all(f.ok for f in check.findings if f.scope == f"table {r.table_id}")
-            with self.table.lock:  # one writer on the table's chain at a time
-                self.journal.append(r.table_id, "verify", {
-                    "ok": r.ok, "records": r.records, "last_seq": r.last_seq,
-                    "bad_seq": r.bad_seq, "problem": r.problem,
-                    "projections_ok": scope_ok}, user.actor)
+        self.table.record_verification(check, user)
         ok = check.ok
         head = ("<b>The journal is intact.</b>" if ok else
                 f"<b style='color:{theme.BAD}'>The journal, or a table the station acts on, "
