@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dealer_station.events.base import Event, JsonObject, optional, rest
+from dealer_station.events.station import STATION
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +145,7 @@ class ClockJumped(Event):
 COMMON: tuple[type[Event], ...] = (
     StationStarted, StationStopped, ConfigChanged, RoundHalted, HaltResolved, CardHeld,
     TableRecovered, DeviceFaulted, DeviceStatusReported, DeviceConnected, DeviceLost,
-    DeviceStateChanged, DeviceIdentified, ClockJumped,
+    DeviceStateChanged, DeviceIdentified, ClockJumped, *STATION,
 )
 
 

@@ -1,0 +1,144 @@
+"""The record kinds of the station itself, beside the games: users and sign-ins, the
+software check, checkpoints, verifications and projections rewritten from the chain.
+
+Their services (audit/users.py, integrity.py, the journal) write and read them; each is a
+typed event here so that every kind in a journal reads back as its own class and writes out
+the very payload stored. Parts whose keys vary with the case (a sign-in that also binds a
+PIN, what a mismatch found) are kept whole in a ``rest`` field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_station.events.base import Event, JsonObject, optional, rest
+
+
+@dataclass(frozen=True, slots=True)
+class UserAdded(Event):
+    KIND = "user.add"
+    user_id: str
+    name: str
+    role: str
+    pin_mac: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class PinSet(Event):
+    KIND = "user.pin"
+    user_id: str
+    pin_mac: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class RoleChanged(Event):
+    KIND = "user.role"
+    user_id: str
+    role: str
+    was: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserDeactivated(Event):
+    KIND = "user.deactivate"
+    user_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserUnlocked(Event):
+    KIND = "user.unlock"
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn(Event):
+    KIND = "login"
+    user_id: str
+    role: str
+    more: JsonObject = rest()       # a PIN bound to the key at this sign-in
+
+
+@dataclass(frozen=True, slots=True)
+class SignInFailed(Event):
+    KIND = "login.failed"
+    user_id: str
+    reason: str
+    more: JsonObject = rest()       # the failure count, for a wrong PIN
+
+
+@dataclass(frozen=True, slots=True)
+class LockedOut(Event):
+    KIND = "lockout"
+    user_id: str
+    failures: int
+    until: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignedOut(Event):
+    KIND = "logout"
+    user: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class UserRowMismatch(Event):
+    """The users table disagreed with the chain; the station acted on the chain."""
+
+    KIND = "user.mismatch"
+    found: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionsRebuilt(Event):
+    KIND = "projection.mismatch"
+    count: int
+    problems: tuple[str, ...]
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointTaken(Event):
+    """A clean shut-down: the meters and last round proven then (the next start checks only
+    what comes after)."""
+
+    KIND = "checkpoint"
+    state: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
+class Verified(Event):
+    """A person verified the journal (``audit verify --record``, the Verify tab)."""
+
+    KIND = "verify"
+    ok: bool
+    records: int
+    result: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
+class SoftwareMatched(Event):
+    KIND = "integrity.ok"
+    report: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
+class SoftwareMismatched(Event):
+    KIND = "integrity.mismatch"
+    report: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
+class SoftwareMismatchAcknowledged(Event):
+    KIND = "integrity.ack"
+    reason: str
+    report: JsonObject = rest()
+
+
+STATION: tuple[type[Event], ...] = (
+    UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, SignedIn, SignInFailed,
+    LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
+    SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged,
+)
