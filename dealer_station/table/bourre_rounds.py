@@ -21,6 +21,8 @@ from dealer_station.audit.journal import Journal, MeterDelta, Record
 from dealer_station.cards import parse_card
 from dealer_station.errors import StationError
 from dealer_station.events import Committed
+from dealer_station.events import bourre as ev
+from dealer_station.events.bourre import CODEC
 from dealer_station.settlement.bourre import BourreHand, HandResult, Misplay, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile, parse_bourre_profiles
 from dealer_station.settlement.bourre_session import BourreSession
@@ -94,7 +96,7 @@ class HandState:
     status: str = "open"
     close: dict[str, Any] | None = None
     void_reason: str | None = None
-    records: list[Record | Committed] = field(default_factory=list)
+    records: list[Committed] = field(default_factory=list)     # the hand's, as applied
 
 
 @dataclass
@@ -111,76 +113,76 @@ class BourreState:
     voided: set[int] = field(default_factory=set)
 
     def apply(self, rec: Record | Committed) -> None:
-        """One committed record, live or read back: the only change of a session's state."""
-        p = rec.payload
-        kind = rec.kind
-        if kind == "session.open":
-            self.session_open = dict(p)
-            chips = {int(k): int(v) for k, v in p["chips"].items()}
-            players = {int(k): str(v) for k, v in p["players"].items()}
-            self.session = BourreSession(self.profile, [int(x) for x in p["seats"]],
-                                         int(p["first_dealer"]), players=players, chips=chips,
-                                         pot=int(p.get("pot", 0)),
-                                         session_id=str(p["session_id"]))
+        """One committed event, live or read back from the journal (a stored record is read
+        as its typed event first): the only change of a session's state."""
+        c = rec if isinstance(rec, Committed) else CODEC.committed(
+            rec.seq, rec.ts, rec.actor, rec.round_no, rec.kind, rec.payload)
+        e = c.event
+        if isinstance(e, ev.SessionOpened):
+            self.session_open = e.to_payload()
+            self.session = BourreSession(
+                self.profile, list(e.seats), e.first_dealer,
+                players={int(k): str(v) for k, v in e.players.items()},
+                chips={int(k): int(v) for k, v in e.chips.items()}, pot=e.pot,
+                session_id=e.session_id)
             return
-        if kind == "session.close":
+        if isinstance(e, ev.SessionClosed):
             self.session = None
             return
-        if rec.round_no is None or rec.round_no in self.voided:
+        if c.round_no is None or c.round_no in self.voided:
             return
-        if kind == "hand.open":
+        if isinstance(e, ev.HandOpened):
             if self.session is None:
-                raise ReplayError(f"record {rec.seq}: a hand opens with no session")
-            hand = self.session.start_hand(float(p.get("elapsed", 0)))
+                raise ReplayError(f"record {c.seq}: a hand opens with no session")
+            hand = self.session.start_hand(float(e.elapsed))
             hand.ante()
-            self.current = HandState(rec.round_no, str(p["config_version"]), str(p["dealer"]),
-                                     hand)
-            self.current.records.append(rec)
+            self.current = HandState(c.round_no, e.config_version, e.dealer, hand)
+            self.current.records.append(c)
             return
         st = self.current
-        if st is None or st.round_no != rec.round_no:
+        if st is None or st.round_no != c.round_no:
             return  # a device or halt record of a hand we do not hold: nothing to apply
-        st.records.append(rec)
+        st.records.append(c)
         hand = st.hand
-        if kind == "bourre.card":
-            card, seat = parse_card(str(p["card"])), int(p["seat"])
-            if p["phase"] == "deal":
-                hand.deal_card(card, seat)
+        if isinstance(e, ev.BourreCardDealt):
+            card = parse_card(e.card)
+            if e.phase == "deal":
+                hand.deal_card(card, e.seat)
             else:
-                hand.receive(seat, card)
-            st.cards.append({"seat": seat, "card": card.code, "phase": p["phase"],
-                             "source": p.get("source"), "seq": rec.seq})
-        elif kind == "bourre.decision":
-            seat = int(p["seat"])
-            (hand.stay if p["stay"] else hand.fold)(seat)
-            st.decisions[seat] = bool(p["stay"])
-        elif kind == "bourre.discard.card":
-            st.discards.setdefault(int(p["seat"]), []).append(str(p["card"]))
-        elif kind == "bourre.discard":
-            seat = int(p["seat"])
-            hand.discard(seat, [parse_card(c) for c in p["cards"]])
-            st.discards[seat] = list(p["cards"])
-        elif kind == "bourre.play":
-            seat, card = int(p["seat"]), parse_card(str(p["card"]))
-            played = hand.play(seat, card)
+                hand.receive(e.seat, card)
+            st.cards.append({"seat": e.seat, "card": card.code, "phase": e.phase,
+                             "source": e.source, "seq": c.seq})
+        elif isinstance(e, ev.Decided):
+            (hand.stay if e.stay else hand.fold)(e.seat)
+            st.decisions[e.seat] = e.stay
+        elif isinstance(e, ev.DiscardRead):
+            st.discards.setdefault(e.seat, []).append(e.card)
+        elif isinstance(e, ev.Discarded):
+            hand.discard(e.seat, [parse_card(x) for x in e.cards])
+            st.discards[e.seat] = list(e.cards)
+        elif isinstance(e, ev.Played):
+            card = parse_card(e.card)
+            played = hand.play(e.seat, card)
             mine = misplay_payload(played.misplay)
-            if mine != p.get("misplay"):
-                self.differences.append(f"hand {st.round_no} record {rec.seq}: the play of "
-                                        f"{card.code} by seat {seat} replays as "
-                                        f"{mine or 'legal'}, recorded {p.get('misplay')}")
-            st.plays.append({"seat": seat, "card": card.code, "trick": played.trick,
+            recorded = dict(e.misplay) if e.misplay is not None else None
+            if mine != recorded:
+                self.differences.append(f"hand {st.round_no} record {c.seq}: the play of "
+                                        f"{card.code} by seat {e.seat} replays as "
+                                        f"{mine or 'legal'}, recorded {recorded}")
+            st.plays.append({"seat": e.seat, "card": card.code, "trick": played.trick,
                              "misplay": mine, "accepted": played.accepted,
-                             "trick_winner": played.trick_winner, "seq": rec.seq})
-        elif kind == "hand.close":
+                             "trick_winner": played.trick_winner, "seq": c.seq})
+        elif isinstance(e, ev.HandClosed):
             result = self.finish()
-            mine = result_payload(hand, result)
-            if mine != p:
-                changed = sorted(k for k in set(mine) | set(p) if mine.get(k) != p.get(k))
+            mine, recorded = result_payload(hand, result), e.to_payload()
+            if mine != recorded:
+                changed = sorted(k for k in set(mine) | set(recorded)
+                                 if mine.get(k) != recorded.get(k))
                 self.differences.append(f"hand {st.round_no}: recorded settlement differs in "
                                         f"{', '.join(changed)}")
-            st.status, st.close = "settled", dict(p)
-        elif kind == "void":
-            st.status, st.void_reason = "voided", str(p.get("reason"))
+            st.status, st.close = "settled", recorded
+        elif isinstance(e, ev.HandVoided):
+            st.status, st.void_reason = "voided", e.reason
             self.voided.add(st.round_no)
             if self.session is not None:
                 self.session.abandon_hand()

@@ -14,12 +14,13 @@ from datetime import datetime
 from typing import Any
 
 from dealer_station.audit.hashing import canonical_json, config_version
-from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.users import User
 from dealer_station.cards import Card, CardError, parse_card
 from dealer_station.events import Committed
+from dealer_station.events import bourre as ev
 from dealer_station.events.bourre import CODEC, HandVoided
-from dealer_station.events.table import ConfigChanged
+from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.bourre import BourreHand, Phase
 from dealer_station.settlement.bourre_rules import BourreProfile
@@ -126,9 +127,8 @@ class BourreTable(TableService):
         if st.hand.phase is Phase.SETTLED:
             self._close_hand()  # the last play was journaled; its settlement was not yet
             return
-        for r in st.records:
-            self.halt = next_halt(self.halt, self.codec.committed(
-                r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload))
+        for c in st.records:
+            self.halt = next_halt(self.halt, c)
 
     # -- state -----------------------------------------------------------------------------
 
@@ -231,12 +231,12 @@ class BourreTable(TableService):
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _write(self, facts: Sequence[Fact]) -> None:
-        """Journal, then apply the same events: the live state is the replayed state."""
-        self.commit([Step(CODEC.decode(f.kind, f.payload), f.actor, f.round_no)
-                      for f in facts])
+    def _write(self, steps: Sequence[Step]) -> None:
+        """Commit, and so apply, the events: the live state is the replayed state."""
+        self.commit(steps)
         st = self.state.current
-        if st is not None and st.hand.phase is Phase.SETTLED and facts[-1].kind != "hand.close":
+        if st is not None and st.hand.phase is Phase.SETTLED and not isinstance(
+                steps[-1].event, ev.HandClosed):
             # The last trick (or a dead hand's last decision): settle it in the journal now.
             self._close_hand()
 
@@ -265,12 +265,10 @@ class BourreTable(TableService):
             # Checked by the engine now, so a refused session leaves no trace.
             BourreSession(self.profile, seats, first_dealer, players=names, chips=start)
             session_id = uuid.uuid4().hex[:12]
-            self._write([Fact("session.open", {
-                "game": GAME, "session_id": session_id, "profile": self.profile.name,
-                "config_version": self.version, "seats": list(seats),
-                "players": {str(s): n for s, n in names.items()},
-                "chips": {str(s): start[s] for s in seats}, "first_dealer": first_dealer,
-                "pot": 0, "minutes": self.profile.session_minutes}, actor or self.dealer)])
+            self._write([Step(ev.SessionOpened(
+                GAME, session_id, self.profile.name, self.version, tuple(seats),
+                {str(s): n for s, n in names.items()}, {str(s): start[s] for s in seats},
+                first_dealer, 0, self.profile.session_minutes), actor or self.dealer)])
             return session_id
 
     def session_started(self) -> datetime | None:
@@ -299,11 +297,10 @@ class BourreTable(TableService):
             round_no = self.last_round_no() + 1
             active = [s for s in session.seats if session.chips[s] > 0]
             actor = actor or self.dealer
-            self._write([Fact("hand.open", {
-                "game": GAME, "config_version": self.version, "dealer": self.dealer,
-                "dealer_seat": session.dealer, "seats": active,
-                "chips": {str(s): session.chips[s] for s in active}, "pot": session.pot,
-                "elapsed": int(secs), "session_id": session.session_id}, actor, round_no)])
+            self._write([Step(ev.HandOpened(
+                GAME, self.version, self.dealer, session.dealer, tuple(active),
+                {str(s): session.chips[s] for s in active}, session.pot, int(secs),
+                str(session.session_id)), actor, round_no)])
             self._last_round = round_no
             return round_no
 
@@ -316,13 +313,11 @@ class BourreTable(TableService):
             result = session.result(tie_break)
             tags = self.tournament()
             tags.record(result)
-            self._write([Fact("session.close", {
-                "session_id": session.session_id, "hands": result.hands, "pot": result.pot,
-                "house": result.house,
-                "standings": [{"seat": st.seat, "player": st.player, "chips": st.chips,
-                               "outcome": st.outcome.value} for st in result.standings],
-                "tags": dict(tags.tags), "eliminated": list(tags.eliminated)},
-                actor or self.dealer)])
+            self._write([Step(ev.SessionClosed(
+                str(session.session_id), result.hands, result.pot, result.house,
+                tuple({"seat": st.seat, "player": st.player, "chips": st.chips,
+                       "outcome": st.outcome.value} for st in result.standings),
+                dict(tags.tags), tuple(tags.eliminated)), actor or self.dealer)])
             self.last_result = result
             return result
 
@@ -341,8 +336,7 @@ class BourreTable(TableService):
             self.check_not_halted()
             st = self._require_hand()
             (st.hand.verify_stay if stay else st.hand.verify_fold)(seat)
-            self._write([Fact("bourre.decision", {"seat": seat, "stay": stay},
-                              actor or self.dealer, st.round_no)])
+            self._write([Step(ev.Decided(seat, stay), actor or self.dealer, st.round_no)])
 
     def discard_card(self, seat: int, card: Card | str, actor: str | None = None) -> None:
         """One discard, as the reader (or the dealer) identifies it."""
@@ -358,8 +352,7 @@ class BourreTable(TableService):
             raise TableError(f"seat {seat} is not the one drawing now")
         pending = [parse_card(c) for c in st.discards.get(seat, [])]
         hand.verify_discard(seat, [*pending, card])
-        self._write([Fact("bourre.discard.card", {"seat": seat, "card": card.code}, actor,
-                          st.round_no)])
+        self._write([Step(ev.DiscardRead(seat, card.code), actor, st.round_no)])
 
     def finish_discard(self, seat: int, actor: str | None = None) -> int:
         """The seat has discarded what the reader read (possibly nothing): the shoe now deals
@@ -369,8 +362,7 @@ class BourreTable(TableService):
             st = self._require_hand()
             cards = [parse_card(c) for c in st.discards.get(seat, [])]
             st.hand.verify_discard(seat, cards)
-            self._write([Fact("bourre.discard", {"seat": seat,
-                                                 "cards": [c.code for c in cards]},
+            self._write([Step(ev.Discarded(seat, tuple(c.code for c in cards)),
                               actor or self.dealer, st.round_no)])
             return len(cards)
 
@@ -383,16 +375,16 @@ class BourreTable(TableService):
             self._card(c, source, actor or self.dealer, device_seq, position, ())
 
     def _card(self, card: Card, source: str, actor: str, device_seq: int | None,
-              position: int | None, before: Sequence[Fact]) -> None:
+              position: int | None, before: Sequence[Step]) -> None:
         st = self._require_hand()
         hand = st.hand
-        extra = {"source": source} | ({"device_seq": device_seq} if device_seq is not None
-                                      else {})
+        steps: list[Step]
         if hand.phase is Phase.DEAL:
             seat = hand.to_act
             hand.verify_deal_card(card, seat)
-            facts = [Fact("bourre.card", {"seat": seat, "card": card.code, "phase": "deal",
-                                          **extra}, actor, st.round_no)]
+            assert seat is not None
+            steps = [Step(ev.BourreCardDealt(seat, card.code, "deal", source, device_seq), actor,
+                          st.round_no)]
         elif hand.phase is Phase.DRAW and hand.to_act is not None:
             seat = hand.to_act
             # The reader reads discards; the shoe deals replacements once she has discarded.
@@ -405,8 +397,8 @@ class BourreTable(TableService):
                 raise TableError(f"seat {seat} has not finished discarding: the dealer "
                                  f"confirms her discards before dealing replacements")
             hand.verify_receive(seat, card)
-            facts = [Fact("bourre.card", {"seat": seat, "card": card.code, "phase": "draw",
-                                          **extra}, actor, st.round_no)]
+            steps = [Step(ev.BourreCardDealt(seat, card.code, "draw", source, device_seq), actor,
+                          st.round_no)]
         elif hand.phase is Phase.PLAY:
             seat = hand.to_act
             assert seat is not None
@@ -419,37 +411,34 @@ class BourreTable(TableService):
                 # The card just sent back to her hand, read again before anything else was
                 # played (still lying under the reader, or laid again): the same misplay, not
                 # a second one. Journaled, not applied.
-                self._write([*before, Fact("card.held", {
-                    "card": card.code, "seat": seat, "device": source, **extra,
-                    "note": "read again after it went back to the hand for a misplay: the "
-                            "same misplay, not applied"}, actor, st.round_no)])
+                self._write([*before, Step(CardHeld(
+                    card.code, "read again after it went back to the hand for a misplay: the "
+                               "same misplay, not applied", source, device_seq, seat, source),
+                    actor, st.round_no)])
                 return
-            facts = [Fact("bourre.play", {"seat": seat, "card": card.code,
-                                          "trick": hand.trick_number,
-                                          "misplay": None, **extra}, actor, st.round_no)]
-            if misplay is not None:
-                # What the engine will record for this card (penalised or a retraction).
-                trial = self._trial_misplay(st, seat, card)
-                facts[0] = Fact("bourre.play", {**facts[0].payload, "misplay": trial}, actor,
-                                st.round_no)
+            # What the engine will record for this card (penalised or a retraction).
+            trial = self._trial_misplay(st, seat, card) if misplay is not None else None
+            steps = [Step(ev.Played(seat, card.code, hand.trick_number, trial, source,
+                                    device_seq), actor, st.round_no)]
+            if trial is not None:
                 # The player reneged: she is the actor; whoever read the card is the witness.
-                facts.append(Fact("renege", {**(trial or {}), "witness": actor},
-                                  seat_actor(seat), st.round_no))
+                steps.append(Step(ev.Reneged(**trial, witness=actor), seat_actor(seat),
+                                  st.round_no))
         else:
             raise TableError(f"a card ({card.code}) was read while the hand is in its "
                              f"{hand.phase.value} phase")
-        self._write([*before, *facts])
+        self._write([*before, *steps])
 
     @staticmethod
     def _read_again(st: HandState, seat: int, card: Card) -> bool:
         """Whether the hand's last play was this seat's misplay of this very card, sent back
         to her hand (nothing has been played since)."""
-        last = next((r for r in reversed(st.records) if r.kind == "bourre.play"), None)
-        if last is None:
+        last = next((r.event for r in reversed(st.records)
+                     if isinstance(r.event, ev.Played)), None)
+        if last is None or last.misplay is None:
             return False
-        m = last.payload.get("misplay")
-        return (isinstance(m, dict) and last.payload.get("seat") == seat
-                and last.payload.get("card") == card.code and not m.get("stands"))
+        return (last.seat == seat and last.card == card.code
+                and not last.misplay.get("stands"))
 
     def receiving(self) -> bool:
         """In the draw: whether the seat to act has discarded and is now being dealt to."""
@@ -459,7 +448,7 @@ class BourreTable(TableService):
     @staticmethod
     def _drawing(st: HandState) -> bool:
         seat = st.hand.to_act
-        return any(r.kind == "bourre.discard" and r.payload["seat"] == seat
+        return any(isinstance(r.event, ev.Discarded) and r.event.seat == seat
                    for r in st.records)
 
     def _trial_misplay(self, st: HandState, seat: int, card: Card) -> dict[str, Any] | None:
@@ -476,15 +465,14 @@ class BourreTable(TableService):
         st = self._require_hand()
         hand = st.hand
         assert hand.result is not None
-        payload = result_payload(hand, hand.result)
-        self._write([Fact("hand.close", payload, STATION_ACTOR, st.round_no)])
+        self._write([Step(ev.HandClosed.from_payload(result_payload(hand, hand.result)),
+                          STATION_ACTOR, st.round_no)])
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
         if self.halt is not None:
-            self.record("card.held", {"card": event.card.code, "device": event.device,
-                                      "device_seq": event.seq,
-                                      "note": "read while the hand was stopped; not applied"},
-                        actor, self.round_no)
+            self.commit([Step(CardHeld(event.card.code,
+                                       "read while the hand was stopped; not applied",
+                                       event.device, event.seq), actor, self.round_no)])
             return
         try:
             self._card(event.card, event.device, actor, event.seq, event.position, ())
@@ -494,9 +482,8 @@ class BourreTable(TableService):
                                 "impossible_card", self.remedy_for("impossible_card"), actor,
                                 {"card": event.card.code, "device_seq": event.seq})
             else:
-                self.record("card.held", {"card": event.card.code, "device": event.device,
-                                          "device_seq": event.seq,
-                                          "note": f"no hand under way: {exc}"}, actor)
+                self.commit([Step(CardHeld(event.card.code, f"no hand under way: {exc}",
+                                           event.device, event.seq), actor)])
 
     # -- supervisor ------------------------------------------------------------------------
 
@@ -521,12 +508,12 @@ class BourreTable(TableService):
                                  "a misread or an impossible card")
             c = parse_card(card) if isinstance(card, str) else card
             halt = self.halt
-            before = [Fact("correction", {"card": c.code, "reason": reason,
-                                          "halt_seq": halt.seq}, user.actor, st.round_no),
-                      Fact("resolve", {"action": "correction", "reason": reason,
-                                       "halt_seq": halt.seq}, user.actor, st.round_no)]
+            # The correction, the resolution and the card commit together.
+            before = [Step(ev.BourreCardCorrected(c.code, reason, halt.seq), user.actor,
+                           st.round_no),
+                      Step(HaltResolved("correction", reason, halt.seq), user.actor,
+                           st.round_no)]
             self._card(c, "correction", user.actor, None, None, before)
-            self.halt = None
 
 
 def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | None = None,
