@@ -258,6 +258,9 @@ class DeviceDriver:
         self._resume_note: int | None = None  # told once, in the next DeviceIdentified
         #: The frame whose outcome is outstanding; no other frame is taken meanwhile.
         self._pending: _Ticket | None = None   # guarded by _seq_lock
+        #: Told when a frame's outcome is in and its ACK written (see close()).
+        self._answered = threading.Condition(self._seq_lock)
+        self._closing = False                  # close() began: no new frame is taken
         self._ticket: _Ticket | None = None    # the frame being delivered (reader thread)
         self._link = 0                         # counts connections; guarded by _write_lock
         self._host_seq = 0
@@ -280,7 +283,18 @@ class DeviceDriver:
         self._thread.start()
 
     def close(self, timeout: float = 2.0) -> None:
-        """Stop reading, close the port and join the reader thread. Idempotent."""
+        """Stop reading, close the port and join the reader thread. Idempotent.
+
+        A frame whose event its consumer is still keeping is answered first (up to
+        ``timeout``), and no new frame is taken meanwhile: a card the journal kept is not
+        left unacknowledged by a clean stop (the device would send it again to the next
+        station, which knows it already, but the device must not be left waiting)."""
+        self._closing = True
+        if self._thread is not None and self._thread is not threading.current_thread():
+            with self._answered:
+                self._answered.wait_for(lambda: self._pending is None, timeout)
+            with self._write_lock:
+                pass        # an ACK being written now is on the line before the port goes
         self._stop.set()
         port = self._port
         cancel = getattr(port, "cancel_read", None)
@@ -532,7 +546,7 @@ class DeviceDriver:
             same = key[0] != p.CARD if last_key is None else key[:len(last_key)] == last_key
             if same:
                 return _REPEAT, last_key
-        if pending is not None:
+        if pending is not None or self._closing:
             return _HELD, last_key
         if last is not None and seq == last:
             return _MISMATCH, last_key
@@ -628,6 +642,8 @@ class DeviceDriver:
         else:
             log.info("the %s's frame seq %s was not kept: not acknowledged, the device sends "
                      "it again", self.name, ticket.seq)
+        with self._answered:
+            self._answered.notify_all()
 
     def _ack(self, ticket: _Ticket) -> None:
         with self._write_lock:
