@@ -1,10 +1,12 @@
 """What every live table shares: the journal, listeners, halts, devices, config versions.
 
-A table service is the only place that coordinates (../ARCHITECTURE.md). Every public method
-that changes anything verifies first (raising a StationError with a reason and leaving no
-trace), then appends the facts to the journal and commits, and only then applies them to the
-in-memory state and tells the listeners. Device events arrive on the drivers' reader threads;
-one re-entrant lock serialises them with the dealer's intents.
+A table service is the only place that coordinates (docs/architecture.md). Every public
+method that changes anything decides first (raising a StationError with a reason and leaving
+no trace) and turns the intent into typed events; ``commit`` journals them in one
+transaction, ``apply`` (the only change of state, shared with recovery and replay) applies
+each, and ``publish`` tells the listeners with the table's read model. Device events are kept
+on the table's own worker thread (table/worker.py); one re-entrant lock serialises them with
+the dealer's intents.
 """
 
 from __future__ import annotations

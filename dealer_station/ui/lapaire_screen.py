@@ -1,8 +1,9 @@
 """The La Pair'e dealer screen: the felt, seats and chips, the cards, each stage's payouts.
 
-Everything shown is read from the table service (``table.current`` or, between rounds,
-``table.last_closed``); every touch becomes a call on it, attributed to the signed-in user.
-A refusal is the service's own reason, shown by the spot that was touched.
+Everything shown is drawn from the table's read model (``LaPaireView``), handed over with
+each commit; only the parts the committed events change are drawn again. Every touch becomes
+a call on the table, attributed to the signed-in user. A refusal is the table's own reason,
+shown by the spot that was touched.
 """
 
 from __future__ import annotations
