@@ -259,3 +259,29 @@ def test_the_dealer_screen_works_from_the_keyboard(
     qtbot.waitUntil(lambda: screen.card_views[0].card is not None, timeout=WAIT_MS)
     qtbot.keyClick(view, Qt.Key.Key_P)
     qtbot.waitUntil(lambda: 1 in screen.view.confirmed, timeout=WAIT_MS)
+
+
+def test_seven_seats_paid_and_taken_all_show_beside_the_cards(qtbot: Any, window: MainWindow,
+                                                              station: Station) -> None:
+    """Every seat's pay and take after a card, seven seats at once, none cut off or out of
+    sight (the pay list once stopped at seat 6 and clipped seats 5 and 6's take); and the
+    panel keeps its layout as cards come (the box does not change size)."""
+    from dealer_station.settlement.lapaire import Wager
+
+    screen = dealer_screen(qtbot, window)
+    window.resize(1280, 800)
+    box = screen.stage_label.parentWidget().parentWidget()
+    height = box.height()
+    t: Any = station.table
+    t.place_many([w for seat in range(1, 8) for w in (
+        Wager(seat, "straight", ("JK",), 500), Wager(seat, "split", ("2", "8"), 100),
+        Wager(seat, "red", (), 100))], actor="dealer/dealer")
+    t.deal("JK", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "First Card: Joker" in screen.stage_label.text(), timeout=WAIT_MS)
+    text = screen.stage_label.text()
+    for seat in range(1, 8):
+        assert f"<b>{seat}</b></td><td>" in text, seat
+    assert text.count("take") == 7 and text.count("pay") == 7
+    qtbot.waitUntil(lambda: box.verticalScrollBar().maximum() == 0, timeout=WAIT_MS)
+    assert screen.stage_label.height() <= box.viewport().height()
+    assert box.height() == height

@@ -244,7 +244,7 @@ class LaPaireScreen(QWidget):
         self.stage_label.setWordWrap(True)
         self.stage_label.setTextFormat(Qt.TextFormat.RichText)
         self.stage_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        # In a box of fixed height (a card's line and seven seats' payouts, two a line): a
+        # In a box of fixed height (a card's line and seven seats' payouts, a line each): a
         # label that changed size with each card would lay the whole panel out again (the
         # slowest part of showing a card). Longer payouts scroll; nothing is cut off.
         stage_box = QScrollArea()
@@ -254,7 +254,7 @@ class LaPaireScreen(QWidget):
         stage_box.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
                                 "{ background: transparent; }")
         stage_box.setWidget(self.stage_label)
-        sample = [(n, "pay <b>100.00</b> +10.00") for n in range(1, SEATS + 1)]
+        sample = [(n, "pay <b>1,250.00</b> +50.00 · take 25.00") for n in range(1, SEATS + 1)]
         self.stage_label.setText(_stage_html("<b>Card 2 · La Pair'e Card: 10♦</b>", sample))
         stage_box.setFixedHeight(self.stage_label.heightForWidth(RIGHT_WIDTH - 24) + 4)
         self.stage_label.setText("")
@@ -609,12 +609,11 @@ def _two_lines(label: QLabel, width: int) -> None:
 
 
 def _stage_html(head: str, cells: list[tuple[int, str]]) -> str:
-    """A card's line, then what each seat is paid or has taken, two seats a line (seven
-    seats fit beside the cards without scrolling)."""
-    tds = [f"<td style='padding:1px 4px 1px 0'><span style='color:"
-           f"{theme.seat_colour(seat).name()}'>■</span> <b>{seat}</b></td>"
-           f"<td style='padding-right:12px'>{text}</td>" for seat, text in cells]
-    rows = "".join(f"<tr>{''.join(tds[i:i + 2])}</tr>" for i in range(0, len(tds), 2))
+    """A card's line, then what each seat is paid or has taken, a seat a line (seven seats'
+    pay and take fit beside the cards without wrapping)."""
+    rows = "".join(f"<tr><td style='padding:0 6px 0 0'><span style='color:"
+                   f"{theme.seat_colour(seat).name()}'>■</span> <b>{seat}</b></td>"
+                   f"<td>{text}</td></tr>" for seat, text in cells)
     return f"{head}<table style='font-size:17px'>{rows}</table>"
 
 
