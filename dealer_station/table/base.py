@@ -153,6 +153,8 @@ class TableService:
     game: str = ""
     #: The game's record kinds (its registry entry's ``events``).
     codec: Codec = Codec(COMMON)
+    #: Why a card read while the table is stopped was not taken.
+    held_note = "read while the table was stopped; not taken"
 
     def __init__(self, journal: Journal, table_id: str, *, dealer: str) -> None:
         self.journal = journal
@@ -508,7 +510,12 @@ class TableService:
 
     def _device_event(self, event: DeviceEvent) -> None:
         actor = device_actor(event)
-        if isinstance(event, CardRead):
+        if isinstance(event, CardRead) and self.halt is not None:
+            # Nothing is dealt or played while the table is stopped: the card is kept on
+            # record (acknowledged), for the supervisor who resolves the halt.
+            self.commit([Step(CardHeld(event.card.code, self.held_note, event.device,
+                                       event.seq), actor, self.round_no)])
+        elif isinstance(event, CardRead):
             self.card_from_device(event, actor)
         elif isinstance(event, DeviceFault):
             # ``device_seq`` goes on the LAST record written for the device's frame (the one

@@ -59,6 +59,7 @@ PHASE_TEXT = {Phase.ANTE: "ante", Phase.DEAL: "dealing", Phase.DECISIONS: "stay 
 class BourreTable(TableService):
     game = GAME
     codec = CODEC
+    held_note = "read while the hand was stopped; not applied"
 
     def __init__(self, journal: Journal, table_id: str, profile: BourreProfile, *,
                  dealer: str, prefer_journal_config: bool = True) -> None:
@@ -469,11 +470,6 @@ class BourreTable(TableService):
                           STATION_ACTOR, st.round_no)])
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
-        if self.halt is not None:
-            self.commit([Step(CardHeld(event.card.code,
-                                       "read while the hand was stopped; not applied",
-                                       event.device, event.seq), actor, self.round_no)])
-            return
         try:
             self._card(event.card, event.device, actor, event.seq, event.position, ())
         except (CardError, ValueError, TableError) as exc:

@@ -28,7 +28,7 @@ from dealer_station.events.lapaire import (
     WagerPlaced,
     WagerRemoved,
 )
-from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved, TableRecovered
+from dealer_station.events.table import ConfigChanged, HaltResolved, TableRecovered
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.lapaire import (
     LaPaireRound,
@@ -68,6 +68,7 @@ class LaPaireTable(TableService):
 
     game = GAME
     codec = CODEC
+    held_note = "read while the round was stopped; not dealt"
 
     def __init__(self, journal: Journal, table_id: str, config: LaPaireConfig, *,
                  dealer: str, prefer_journal_config: bool = True) -> None:
@@ -381,11 +382,6 @@ class LaPaireTable(TableService):
         return stage
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
-        if self.halt is not None:
-            self.commit([Step(CardHeld(event.card.code,
-                                       "read while the round was stopped; not dealt",
-                                       event.device, event.seq), actor, self.round_no)])
-            return
         try:
             self._deal(event.card, event.device, actor, event.seq, None)
         except (CardError, ValueError) as exc:
