@@ -416,7 +416,6 @@ def check_device(cfg: DeviceConfig, timeout: float) -> Check:
                              reconnect_interval=timeout)
     except DeviceInitError as exc:
         return Check(name, FAIL, str(exc))
-    deadline = time.monotonic() + timeout
     faults: list[str] = []
     try:
         if not handle.driver.wait_state(ConnectionState.CONNECTED, timeout):
@@ -425,6 +424,9 @@ def check_device(cfg: DeviceConfig, timeout: float) -> Check:
                     if "ermission" in detail else "")
             return Check(name, FAIL, f"{url}: cannot be opened: {detail}{hint}")
         handle.query()
+        # The device has the whole timeout to answer, from the QUERY on (opening the port
+        # may itself have taken part of it on a busy machine).
+        deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             try:
                 event = events.get(timeout=left)
