@@ -10,9 +10,13 @@ have() { dpkg -s "$1" >/dev/null 2>&1; }
 # Qt offscreen/xcb needs these; the PostgreSQL server binaries back the journal's floor tests;
 # poppler-utils renders report PDFs to PNG (and pdffonts checks them); qpdf --check checks
 # their structure; xvfb lets a person watch the real window;
-# cups-client gives `lp` for printing reports; DejaVu fonts print any name on paper.
+# cups-client gives `lp` for printing reports; DejaVu fonts print any name on paper; the
+# libxcb-* libraries are what Qt's xcb platform (a real window, under X or Xvfb) loads.
 for pkg in libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
-           libglib2.0-0 postgresql poppler-utils qpdf xvfb cups-client fonts-dejavu-core; do
+           libglib2.0-0 postgresql poppler-utils qpdf xvfb cups-client fonts-dejavu-core \
+           libx11-xcb1 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 \
+           libxcb-randr0 libxcb-render-util0 libxcb-shape0 libxcb-xfixes0 libxcb-xinerama0 \
+           libxcb-xkb1; do
   have "$pkg" || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -69,3 +69,31 @@ def test_screenshots_are_written_at_1280x800(tmp_path: Path) -> None:
     for p in tmp_path.glob("*.png"):
         image = QImage(str(p))
         assert (image.width(), image.height()) == (1280, 800), p.name
+
+
+def test_a_real_window_under_xvfb_fills_a_1280x800_screen(tmp_path: Path) -> None:
+    """The station in a real X window (Qt's xcb platform, under Xvfb), full screen at the
+    table's 1280x800, as the kiosk starts it: the set-up installs what that needs."""
+    import shutil
+
+    import pytest
+
+    if shutil.which("xvfb-run") is None:
+        pytest.skip("xvfb-run is not installed (scripts/bootstrap.sh installs it)")
+    env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+    env["QT_QPA_PLATFORM"] = "xcb"
+    shot = tmp_path / "screens"
+    done = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-m",
+         "dealer_station", "screenshots", "--out", str(shot), "--game", "lapaire"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    image = QImage(str(shot / "lapaire-results.png"))
+    assert (image.width(), image.height()) == (1280, 800)
+    started = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-m",
+         "dealer_station", "run", "--simulate", "--fullscreen", "--exit-after", "1",
+         *store(tmp_path)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=180, check=False)
+    assert started.returncode == 0, started.stdout + started.stderr
+    assert "station ready in" in started.stdout
