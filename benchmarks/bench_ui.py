@@ -8,8 +8,8 @@ display needed).
    own, speaking the wire protocol on the master side of a real pseudo-terminal) and the
    station's shoe opened with the ``serial`` backend on the terminal's path, exactly as a
    real shoe is opened. Each round: 35 wagers over 7 seats, then three cards. For each card
-   the clock starts when the emulator is told to deal (it writes the frame at once: the
-   figure includes its moment to read the command and write the frame) and stops once the
+   the clock starts when the frame's last byte is written (the emulator's ``--stamp``,
+   on the system's monotonic clock, which both processes read) and stops once the
    dealer screen shows the card and that stage's payouts and has been painted: a forced
    ``repaint()`` of the whole screen, right after the screen took the update (before Qt's
    own repaint of the window, which then has nothing left to do). In between: the driver
@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -92,12 +93,18 @@ class Rig:
         link = tmp / "shoe"
         self.emulator = subprocess.Popen(
             [sys.executable, "-m", "dealer_station", "emulate", "shoe", "--link", str(link),
-             "--device-id", "SHOE1", "--seed", "3", "--baud", str(baud), "--quiet"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+             "--device-id", "SHOE1", "--seed", "3", "--baud", str(baud), "--quiet",
+             "--stamp"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             cwd=Path(__file__).resolve().parents[1],
             # A real shoe has a processor of its own: the emulator yields the station's
             # two cores to the station when both want them.
             preexec_fn=lambda: os.nice(10))
+        # When each CARD frame's last byte was written, by the emulator's own clock (the
+        # system's monotonic clock, which this process reads too); a re-send keeps the first.
+        self.card_written: dict[str, float] = {}
+        self._stamps_lock = threading.Lock()
+        threading.Thread(target=self._read_stamps, daemon=True).start()
         deadline = time.perf_counter() + WAIT_S
         while not link.exists():
             if time.perf_counter() > deadline or self.emulator.poll() is not None:
@@ -125,6 +132,15 @@ class Rig:
         self._tick = QTimer()
         self._tick.start(100)
 
+    def _read_stamps(self) -> None:
+        assert self.emulator.stdout is not None
+        for line in self.emulator.stdout:
+            words = line.split()
+            if len(words) == 6 and words[:2] == ["wrote", "CARD"]:
+                with self._stamps_lock:
+                    self.card_written.setdefault(words[3], float(words[5]))
+                    self.last_card_seq = words[3]
+
     def _command(self, line: str) -> None:
         assert self.emulator.stdin is not None
         self.emulator.stdin.write(line + "\n")
@@ -133,7 +149,7 @@ class Rig:
     def _paint_now(self, update: Any) -> None:
         for stage in update.of(StageSettled):
             self.screen.repaint()              # painted, not only laid out
-            self.painted_at[stage.stage] = time.perf_counter()
+            self.painted_at[stage.stage] = time.monotonic()
 
     def settle_down(self) -> None:
         """Until nothing is owed: the table's worker idle (the last card committed and
@@ -152,18 +168,24 @@ class Rig:
             self.app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
 
     def card(self, n: int) -> float:
-        """Deal card ``n`` (0-2) of the open round; ms from the deal to painted.
-
-        The clock starts when the emulator is told to deal: it writes the frame at once, so
-        the figure is the time beyond the frame's last byte plus the emulator's own moment
-        to read the command and write the frame."""
+        """Deal card ``n`` (0-2) of the open round; ms from the last byte of its frame on
+        the line (the emulator's stamp) to painted."""
         screen = self.screen
         self.painted_at.pop(n + 1, None)
-        start = time.perf_counter()
+        with self._stamps_lock:
+            before = getattr(self, "last_card_seq", None)
         self._command("deal")
         self.wait_until(lambda: n + 1 in self.painted_at, f"card {n + 1} and its stage")
         assert screen.card_views[n].card is not None and n + 1 in screen.view.stages
-        return (self.painted_at[n + 1] - start) * 1000
+        deadline = time.perf_counter() + WAIT_S
+        while True:    # the stamp line may come a moment after the card is on screen
+            with self._stamps_lock:
+                seq = getattr(self, "last_card_seq", None)
+                if seq is not None and seq != before:
+                    return (self.painted_at[n + 1] - self.card_written[seq]) * 1000
+            if time.perf_counter() > deadline:
+                raise RuntimeError("the emulator did not say when it wrote the card")
+            time.sleep(0.001)
 
     def round(self) -> list[float]:
         self.table.place_many(wagers(), actor=DEALER)

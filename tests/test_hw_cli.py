@@ -119,3 +119,27 @@ def test_monitor_refuses_bad_arguments_before_opening_anything(args: list[str],
     assert bad.returncode == 2, bad.stdout + bad.stderr
     assert bad.stderr.startswith("dealer-station devices: error: ") and says in bad.stderr
     assert "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_emulator_stamps_each_frame_it_writes(tmp_path: Path) -> None:
+    """``--stamp``: a line per frame, the moment its last byte went to the line, on the
+    system's monotonic clock (what bench_ui.py times the station from)."""
+    import time
+
+    link = tmp_path / "dealer-shoe"
+    before = time.monotonic()
+    emu = start_emulator("shoe", "--cards", "AS,KH", "--interval", "0.05", "--stamp",
+                         "--link", str(link), "--no-input", "--quiet")
+    output = drain(emu)
+    try:
+        watch = cli("devices", "--watch", str(link), "--count", "2", "--baud", "9600")
+    finally:
+        stop_emulator(emu)
+    assert watch.returncode == 0, watch.stderr
+    stamps = [re.fullmatch(r"wrote (\w+) seq (\d+) at (\d+\.\d{6})", line.strip())
+              for line in output if line.startswith("wrote ")]
+    assert stamps and all(stamps), output
+    cards = [m for m in stamps if m is not None and m.group(1) == "CARD"]
+    assert len(cards) >= 2
+    times = [float(m.group(3)) for m in stamps if m is not None]
+    assert before <= times[0] <= time.monotonic() and times == sorted(times)

@@ -13,6 +13,7 @@ import argparse
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="ignore stdin (run until Ctrl-C or --count)")
     p.add_argument("--quiet", action="store_true",
                    help="print only the port's path and the closing summary")
+    p.add_argument("--stamp", action="store_true",
+                   help="print a line for every frame the moment its last byte is written: "
+                        "'wrote TYPE seq N at T' (T: the system's monotonic clock, in "
+                        "seconds), for timing the host from another process")
     p.set_defaults(func=run)
 
 
@@ -87,9 +92,11 @@ def run(args: argparse.Namespace) -> int:
         if not quiet:
             print(text, flush=True)
 
+    wire_class = _stamped_wire_class() if args.stamp else PtyWire
+
     def open_pty() -> PtyWire:
         try:
-            return PtyWire(args.link, baudrate=args.baud)
+            return wire_class(args.link, baudrate=args.baud)
         except (FileExistsError, OSError) as exc:
             raise DeviceInitError(f"cannot open a pseudo-terminal: {exc}") from None
 
@@ -123,6 +130,23 @@ def run(args: argparse.Namespace) -> int:
     print(f"{s.cards_dealt} cards dealt, {s.cards_confirmed} acknowledged; {s.frames} frames, "
         f"{s.resends} re-sent, {s.held} held for a QUERY", flush=True)
     return 0
+
+
+def _stamped_wire_class() -> type[PtyWire]:
+    from dealer_station.hardware.ptyport import PtyWire
+
+    class Stamped(PtyWire):
+        """Says when each frame's last byte went to the line (see --stamp)."""
+
+        def write(self, data: bytes) -> None:
+            super().write(data)
+            at = time.monotonic()
+            fields = data.split(b"*", 1)[0].split(b",")
+            if len(fields) >= 3:
+                print(f"wrote {fields[2].decode('ascii', 'replace')} seq "
+                      f"{fields[1].decode('ascii', 'replace')} at {at:.6f}", flush=True)
+
+    return Stamped
 
 
 def _loop(sim: SimulatedDevice, args: argparse.Namespace, say: Callable[[str], None],
