@@ -34,9 +34,6 @@ def wager_payload(wager_id: int, wager: Wager) -> dict[str, Any]:
             "values": list(wager.values), "amount": wager.amount}
 
 
-def wager_from_payload(p: Mapping[str, Any]) -> Wager:
-    return Wager(int(p["seat"]), str(p["bet"]), tuple(p["values"]), int(p["amount"]))
-
 
 def results_payload(results: Iterable[WagerResult]) -> list[dict[str, Any]]:
     return [{"wager_id": r.wager_id, "seat": r.wager.seat, "bet": r.wager.bet,
@@ -180,8 +177,6 @@ def rebuild_round(records: Sequence[Record], config: LaPaireConfig) -> RebuiltRo
     return rb
 
 
-def _total(p: Mapping[str, Any]) -> int:
-    return int(p.get("total_win", 0))
 
 
 def replay_round(records: list[Record], configs: Any

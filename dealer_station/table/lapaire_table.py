@@ -53,8 +53,8 @@ from dealer_station.table.lapaire_rounds import (
     meters_payload,
     open_round,
     rebuild_round,
-    results_payload,
     round_events,
+    stage_payload,
 )
 from dealer_station.table.lapaire_state import LaPaireState
 from dealer_station.table.lapaire_view import LaPaireView
@@ -371,10 +371,8 @@ class LaPaireTable(TableService):
         self._try(trial, steps, Step(CardDealt(n, card.code, source, device_seq, reason or None),
                                      actor, n_round))
         stage = trial.stages[n]
-        self._try(trial, steps, Step(StageSettled(
-            n, card.code, tuple(results_payload(stage.results)), stage.total_win,
-            stage.total_lost, stage.poker.hand if stage.poker is not None else None),
-            STATION_ACTOR, n_round))
+        self._try(trial, steps, Step(StageSettled.from_payload(stage_payload(stage)),
+                                     STATION_ACTOR, n_round))
         closing = self._payout_steps(trial, steps, actor, None)
         self._commit(steps)
         if closing:
