@@ -10,9 +10,10 @@ display needed).
    real shoe is opened. Each round: 35 wagers over 7 seats, then three cards. For each card
    the clock starts when the frame's last byte is written (the emulator's ``--stamp``,
    on the system's monotonic clock, which both processes read) and stops once the
-   dealer screen shows the card and that stage's payouts and has been painted: a forced
-   ``repaint()`` of the whole screen, right after the screen took the update (before Qt's
-   own repaint of the window, which then has nothing left to do). In between: the driver
+   dealer screen shows the card and that stage's payouts and has been painted: right after
+   the screen took the update, Qt's own next steps are run there and then (the layout
+   requests and the window's repaint, which the event loop would run next), and the felt
+   and the payout list must each have been painted by them. In between: the driver
    reads and checks the frame and hands the card to the table's worker, which settles the
    stage and commits it to a SQLite journal (durable) and acknowledges the frame; the
    update is queued to the GUI thread, and the screen redraws.
@@ -41,7 +42,7 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -83,6 +84,29 @@ def longest_card_frame() -> int:
     return len(p.encode("SHOE1", 9999, p.CARD, "10H"))
 
 
+class PaintLog(QObject):
+    """Every paint event the felt and the payout list receive, with what the list said."""
+
+    def __init__(self, felt: Any, payouts: Any) -> None:
+        super().__init__()
+        self.felt, self.payouts = felt, payouts
+        self.paints: list[tuple[str, str]] = []
+        felt.installEventFilter(self)
+        payouts.installEventFilter(self)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.paints.append(("felt", "") if watched is self.felt
+                               else ("payouts", self.payouts.text()))
+        return False
+
+    def shows(self, since: int) -> bool:
+        """Whether, since paint number ``since``, both were painted, the list as it is now
+        (the screen changes both at once, and one repaint of the window paints both)."""
+        done = self.paints[since:]
+        return ("payouts", self.payouts.text()) in done and any(w == "felt" for w, _ in done)
+
+
 class Rig:
     """A station on its own SQLite journal whose shoe is the device emulator in a process of
     its own (``dealer-station emulate shoe``) on a pseudo-terminal, as a real shoe is a
@@ -122,9 +146,11 @@ class Rig:
         self.screen: Any = self.window.screens["dealer"]
         self.table: Any = self.station.table
         # Runs on the GUI thread right after the dealer screen has taken the same update
-        # (slots run in the order they were connected): the screen is painted there and
-        # then, once, before Qt's own repaint of the window would paint it again.
+        # (slots run in the order they were connected): Qt's own repaint of the window is
+        # run there and then rather than on the next turn of the event loop.
         self.painted_at: dict[int, float] = {}
+        self.paints = PaintLog(self.screen.layout_view, self.screen.payouts)
+        self.dealt_at_paint = 0          # how many paints there were when the card was dealt
         self.window.events.listen(self._paint_now)
         self.station.devices["shoe"].wait_connected()
         # Something always happens within the wait: a condition is never missed for want of
@@ -148,7 +174,13 @@ class Rig:
 
     def _paint_now(self, update: Any) -> None:
         for stage in update.of(StageSettled):
-            self.screen.repaint()              # painted, not only laid out
+            # What the event loop runs next: the posted layout requests, then the window's
+            # update request, which paints every part of the window the update changed.
+            # (Now and then the event loop has already run it between two listeners; the
+            # time taken now is then a little later than the paint.)
+            QCoreApplication.sendPostedEvents()
+            if not self.paints.shows(self.dealt_at_paint):
+                raise RuntimeError(f"card {stage.stage} was shown but not painted")
             self.painted_at[stage.stage] = time.monotonic()
 
     def settle_down(self) -> None:
@@ -174,6 +206,7 @@ class Rig:
         self.painted_at.pop(n + 1, None)
         with self._stamps_lock:
             before = getattr(self, "last_card_seq", None)
+        self.dealt_at_paint = len(self.paints.paints)
         self._command("deal")
         self.wait_until(lambda: n + 1 in self.painted_at, f"card {n + 1} and its stage")
         assert screen.card_views[n].card is not None and n + 1 in screen.view.stages

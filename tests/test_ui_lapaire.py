@@ -79,8 +79,7 @@ def test_a_complete_round_placed_removed_settled_and_confirmed(
     assert screen.layout_view.marks == {"K": 1}
     assert screen.layout_view.outcomes[("straight", ("K",))] is True
     assert screen.layout_view.outcomes[("split", ("2", "8"))] is False
-    assert "<b>1</b>" in screen.stage_label.text() and "pay <b>65.00</b>" in \
-        screen.stage_label.text()
+    assert "Seat 1: pay 65.00 +" in screen.payouts.text()
     wins = [r for r in screen.model.rows if r.result == "win"]
     assert {(r.label, r.win) for r in wins} == {("Straight K", 6000), ("Red", 500)}
     assert screen.model.data(screen.model.index(0, WagersModel.RESULT)) == "WIN"
@@ -99,8 +98,8 @@ def test_a_complete_round_placed_removed_settled_and_confirmed(
     qtbot.waitUntil(lambda: "Waiting for card 3" in screen.status.text(), timeout=WAIT_MS)
     assert not screen.confirm_button.isEnabled()
     deal(qtbot, window, 3)
-    assert "Poker card: 9♥</b> — Flush" in screen.stage_label.text()
-    assert "pay <b>2.00</b>" in screen.stage_label.text()
+    assert "Poker card: 9♥ — Flush" in screen.payouts.text()
+    assert "pay 2.00" in screen.payouts.text()
     assert screen.layout_view.poker_hand == "Flush"
     click(qtbot, screen.confirm_button)
     qtbot.waitUntil(lambda: "Round 2: place wagers" in screen.status.text(), timeout=WAIT_MS)
@@ -265,23 +264,76 @@ def test_seven_seats_paid_and_taken_all_show_beside_the_cards(qtbot: Any, window
                                                               station: Station) -> None:
     """Every seat's pay and take after a card, seven seats at once, none cut off or out of
     sight (the pay list once stopped at seat 6 and clipped seats 5 and 6's take); and the
-    panel keeps its layout as cards come (the box does not change size)."""
+    panel keeps its layout as cards come (the list does not change size)."""
     from dealer_station.settlement.lapaire import Wager
 
     screen = dealer_screen(qtbot, window)
     window.resize(1280, 800)
-    box = screen.stage_label.parentWidget().parentWidget()
-    height = box.height()
+    payouts = screen.payouts
+    qtbot.waitUntil(lambda: window.height() == 800, timeout=WAIT_MS)
+    height = payouts.height()
     t: Any = station.table
     t.place_many([w for seat in range(1, 8) for w in (
         Wager(seat, "straight", ("JK",), 500), Wager(seat, "split", ("2", "8"), 100),
         Wager(seat, "red", (), 100))], actor="dealer/dealer")
     t.deal("JK", actor="dealer/dealer")
-    qtbot.waitUntil(lambda: "First Card: Joker" in screen.stage_label.text(), timeout=WAIT_MS)
-    text = screen.stage_label.text()
+    qtbot.waitUntil(lambda: "First Card: Joker" in payouts.text(), timeout=WAIT_MS)
+    lines = payouts.text().splitlines()
+    assert [line.split(":")[0] for line in lines[1:]] == [f"Seat {n}" for n in range(1, 8)]
+    assert all("pay 125.00 +5.00 · take 2.00" in line for line in lines[1:]), lines
+    assert payouts.height() == height
+    # Inside the window, and every seat's line drawn: the last line has its text.
+    corner = payouts.mapTo(window, payouts.rect().bottomRight())
+    assert window.rect().contains(corner) and payouts.isVisible()
+    image = payouts.grab().toImage()
+    line = payouts.height() / 8
+    background = image.pixelColor(image.width() - 1, 0)
     for seat in range(1, 8):
-        assert f"<b>{seat}</b></td><td>" in text, seat
-    assert text.count("take") == 7 and text.count("pay") == 7
-    qtbot.waitUntil(lambda: box.verticalScrollBar().maximum() == 0, timeout=WAIT_MS)
-    assert screen.stage_label.height() <= box.viewport().height()
-    assert box.height() == height
+        inked = {(x, y) for y in range(round(seat * line), round((seat + 1) * line))
+                 for x in range(0, image.width(), 2)
+                 if image.pixelColor(x, y) != background}
+        assert len(inked) > 50, f"seat {seat}'s line is blank"
+
+
+def test_a_card_repaints_the_screen_without_laying_it_out_again(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """Every text of the dealer's screen that changes with a card (the status, the payouts,
+    the totals, Confirm, the seats' totals) has a fixed size: a card repaints those parts and
+    never makes Qt lay the whole screen out again (what once took most of showing a card)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    from dealer_station.settlement.lapaire import Wager
+
+    class LayoutRequests(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.seen: list[str] = []
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.LayoutRequest:
+                self.seen.append(type(watched).__name__ + ":" + watched.objectName())
+            return False
+
+    screen = dealer_screen(qtbot, window)
+    window.resize(1280, 800)
+    t: Any = station.table
+    t.place_many([w for seat in range(1, 8) for w in (
+        Wager(seat, "straight", ("JK",), 500), Wager(seat, "red", (), 100),
+        Wager(seat, "lapaire", ("9",), 100), Wager(seat, "poker", (), 100))],
+        actor="dealer/dealer")
+    qtbot.waitUntil(lambda: screen.model.rowCount() == 28, timeout=WAIT_MS)
+    qtbot.wait(50)
+    watch = LayoutRequests()
+    watched = [window, screen, screen.confirm_button.parentWidget(), screen.seat_buttons[1]
+               .parentWidget(), window.centralWidget(), screen.parentWidget()]
+    for w in watched:
+        w.installEventFilter(watch)
+    for n, card in enumerate(("9H", "9D", "9S"), start=1):
+        t.deal(card, actor="dealer/dealer")
+        qtbot.waitUntil(lambda n=n: f"Card {n}" in screen.payouts.text(), timeout=WAIT_MS)
+        qtbot.wait(20)
+        assert screen.seat_buttons[7].text() != "Seat 7\n—"
+        assert screen.view.to_confirm == n     # (the round's end is said in the message,
+        if n < 3:                               # which may take more room)
+            t.confirm_payout(n, actor="dealer/dealer")
+    assert watch.seen == []

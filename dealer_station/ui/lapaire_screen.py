@@ -8,11 +8,10 @@ shown by the spot that was touched.
 
 from __future__ import annotations
 
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -21,7 +20,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QTableView,
     QVBoxLayout,
@@ -56,6 +54,7 @@ from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
+from dealer_station.ui.stage_payouts import SeatPayout, StagePayouts
 
 if TYPE_CHECKING:
     from dealer_station.ui.station import Station
@@ -63,6 +62,8 @@ if TYPE_CHECKING:
 SEATS = 7
 #: The right-hand column (cards, payouts, wagers), fixed so the felt keeps the rest.
 RIGHT_WIDTH = 430
+#: The room inside that column: its margins (12 px a side) and its frame (1 px a side) off.
+INNER_WIDTH = RIGHT_WIDTH - 2 * 12 - 2
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
 #: A seat button's height: its name, the stake, and the net after settling.
@@ -97,8 +98,6 @@ class SeatButton(QPushButton):
         super().__init__(parent)
         self.seat = seat
         self.setCheckable(True)
-        self.setMinimumWidth(60)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
         self.setAccessibleName(f"Seat {seat}")
         colour = theme.seat_colour(seat).name()
         self.setStyleSheet(
@@ -110,6 +109,35 @@ class SeatButton(QPushButton):
 
     def set_total(self, text: str) -> None:
         self.setText(f"Seat {self.seat}\n{text or '—'}")
+
+
+class SeatRow(QWidget):
+    """The seat buttons side by side in a row of fixed height (three lines a seat), so that
+    the felt keeps its size as the seats' totals come and go. Placed by hand at a fixed size
+    each, not by a layout: a seat's total changes with every card, and a button in a layout
+    would have Qt lay the whole screen out again each time."""
+
+    SPACING = 6
+
+    def __init__(self, buttons: list[SeatButton], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.buttons = buttons
+        self.setFixedHeight(SEAT_ROW_PX)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(len(buttons) * (60 + self.SPACING))
+        for b in buttons:
+            b.setParent(self)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        n = len(self.buttons)
+        room = self.width() - self.SPACING * (n - 1)
+        x = 0
+        for i, b in enumerate(self.buttons):
+            w = room * (i + 1) // n - room * i // n
+            b.setFixedSize(w, self.height())
+            b.move(x, 0)
+            x += w + self.SPACING
+        super().resizeEvent(event)
 
 
 class ChipButton(QPushButton):
@@ -166,20 +194,14 @@ class LaPaireScreen(QWidget):
         theme.set_tone(self.message, "info")
         left.addWidget(self.message)
 
-        # The seats sit in a row of fixed height (three lines a seat), so that the felt keeps
-        # its size as the seats' totals come and go.
-        seat_row = QWidget()
-        seat_row.setFixedHeight(SEAT_ROW_PX)
-        seats = QHBoxLayout(seat_row)
-        seats.setContentsMargins(0, 0, 0, 0)
-        seats.setSpacing(6)
         self.seat_group = QButtonGroup(self)
         self.seat_buttons: dict[int, SeatButton] = {}
         for n in range(1, SEATS + 1):
             b = SeatButton(n)
             self.seat_group.addButton(b, n)
             self.seat_buttons[n] = b
-            seats.addWidget(b)
+        seat_row = SeatRow(list(self.seat_buttons.values()))
+        for n in self.seat_buttons:
             QShortcut(QKeySequence(str(n)), self, lambda n=n: self.select_seat(n),
                       context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.seat_group.idClicked.connect(self.select_seat)
@@ -219,7 +241,7 @@ class LaPaireScreen(QWidget):
         self.status = QLabel("")
         self.status.setObjectName("status")
         self.status.setWordWrap(True)
-        _two_lines(self.status, RIGHT_WIDTH - 24)
+        _two_lines(self.status, INNER_WIDTH)
         right.addWidget(self.status)
 
         cards = QHBoxLayout()
@@ -240,29 +262,19 @@ class LaPaireScreen(QWidget):
             cards.addLayout(col, 1)
         right.addLayout(cards)
 
-        self.stage_label = QLabel("")
-        self.stage_label.setWordWrap(True)
-        self.stage_label.setTextFormat(Qt.TextFormat.RichText)
-        self.stage_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        # In a box of fixed height (a card's line and seven seats' payouts, a line each): a
-        # label that changed size with each card would lay the whole panel out again (the
-        # slowest part of showing a card). Longer payouts scroll; nothing is cut off.
-        stage_box = QScrollArea()
-        stage_box.setWidgetResizable(True)
-        stage_box.setFrameShape(QFrame.Shape.NoFrame)
-        stage_box.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        stage_box.setStyleSheet("QScrollArea, QScrollArea > QWidget > QWidget "
-                                "{ background: transparent; }")
-        stage_box.setWidget(self.stage_label)
-        sample = [(n, "pay <b>1,250.00</b> +50.00 · take 25.00") for n in range(1, SEATS + 1)]
-        self.stage_label.setText(_stage_html("<b>Card 2 · La Pair'e Card: 10♦</b>", sample))
-        stage_box.setFixedHeight(self.stage_label.heightForWidth(RIGHT_WIDTH - 24) + 4)
-        self.stage_label.setText("")
-        right.addWidget(stage_box)
+        # Drawn in a box of fixed height, a line for every seat: all seven seats' pay and take
+        # are always in sight, and a new card repaints the list without laying out the panel.
+        self.payouts = StagePayouts(SEATS)
+        right.addWidget(self.payouts)
 
         self.confirm_button = QPushButton("Paid — confirm")
         self.confirm_button.setObjectName("primary")
-        self.confirm_button.setMinimumHeight(62)
+        # Fixed in size, as every text of the panel that changes with the cards is: a change
+        # of text then repaints it alone, never lays the panel out again.
+        self.confirm_button.setFixedWidth(INNER_WIDTH)
+        # Fixed in the style sheet, which would otherwise set its least height (the box
+        # inside padding and border: 62 px in all).
+        self.confirm_button.setStyleSheet("min-height: 52px; max-height: 52px;")
         self.confirm_button.clicked.connect(self.confirm)
         right.addWidget(self.confirm_button)
         QShortcut(QKeySequence("P"), self, self.confirm,
@@ -289,7 +301,7 @@ class LaPaireScreen(QWidget):
         self.totals = QLabel("")
         self.totals.setWordWrap(True)
         self.totals.setStyleSheet("font-size: 18px;")
-        _two_lines(self.totals, RIGHT_WIDTH - 24)
+        _two_lines(self.totals, INNER_WIDTH)
         right.addWidget(self.totals)
         self.seat_buttons[1].setChecked(True)
 
@@ -568,53 +580,39 @@ class LaPaireScreen(QWidget):
                                     else "Paid — confirm  (P)")
 
     def _stage_text(self, v: LaPaireView) -> None:
+        # The card awaiting payment; else the last card settled (one with nothing to pay is
+        # confirmed by the station, and its takes still have to be collected).
         stage = v.to_confirm
-        if stage is None and v.stages and v.status != "open":
+        if stage is None and v.stages:
             stage = max(v.stages)
         if stage is None or stage not in v.stages:
-            self.stage_label.setText("")
+            self.payouts.clear()
             return
         s = v.stages[stage]
         money = self.config.money
-        head = f"<b>Card {stage} · {STAGE_NAMES[stage]}: {escape(s.card.label)}</b>"
+        head = f"Card {stage} · {STAGE_NAMES[stage]}: {s.card.label}"
         if s.poker is not None:
-            head += f" — {escape(s.poker.label)}"
+            head += f" — {s.poker.label}"
         if not s.results:
-            self.stage_label.setText(f"{head}<br>No wagers settle on this card.")
+            self.payouts.show_stage(head, (), "No wagers settle on this card.")
             return
-        cells = []
+        rows = []
         for seat, t in sorted(s.seat_totals().items()):
-            parts = []
-            if t.win:
-                back = sum(r.wager.amount for r in s.results if r.wager.seat == seat and r.won)
-                parts.append(f"<span style='color:{theme.GOOD}'>pay "
-                             f"<b>{amount(money, t.win)}</b></span>"
-                             f"<span style='color:{theme.MUTED}'> +{amount(money, back)}"
-                             f"</span>")
-            if t.lost:
-                parts.append(f"<span style='color:{theme.BAD}'>take "
-                             f"{amount(money, t.lost)}</span>")
-            cells.append((seat, " · ".join(parts)))
-        self.stage_label.setText(_stage_html(head, cells))
+            back = sum(r.wager.amount for r in s.results if r.wager.seat == seat and r.won)
+            rows.append(SeatPayout(seat, amount(money, t.win) if t.win else None,
+                                   amount(money, back) if t.win else None,
+                                   amount(money, t.lost) if t.lost else None))
+        self.payouts.show_stage(head, rows)
 
 
 def _two_lines(label: QLabel, width: int) -> None:
-    """Give a label that changes with every card the height of two lines for good (see
-    the stage label)."""
+    """Fix a label that changes with every card at ``width`` and the height of two lines
+    for good: a change of its text then repaints it, and lays nothing out again."""
     label.setText("Two<br>lines" if label.textFormat() == Qt.TextFormat.RichText
                   else "Two\nlines")
     label.ensurePolished()
-    label.setFixedHeight(label.heightForWidth(width))
+    label.setFixedSize(width, label.heightForWidth(width))
     label.setText("")
-
-
-def _stage_html(head: str, cells: list[tuple[int, str]]) -> str:
-    """A card's line, then what each seat is paid or has taken, a seat a line (seven seats'
-    pay and take fit beside the cards without wrapping)."""
-    rows = "".join(f"<tr><td style='padding:0 6px 0 0'><span style='color:"
-                   f"{theme.seat_colour(seat).name()}'>■</span> <b>{seat}</b></td>"
-                   f"<td>{text}</td></tr>" for seat, text in cells)
-    return f"{head}<table style='font-size:17px'>{rows}</table>"
 
 
 #: Short names for lists where room is tight (the felt and messages use KIND_LABELS).
