@@ -185,6 +185,9 @@ class TableService:
         self.device_state: dict[str, str] = {}
         self._clock_mark = (time.time(), time.monotonic())
         self._last_round: int | None = None
+        #: Who is signed in at the station (an actor, "role/user_id"), None while nobody is:
+        #: told by the station's sign-in session (set_on_duty).
+        self.on_duty: str | None = None
 
     # -- listeners -------------------------------------------------------------------------
 
@@ -193,6 +196,11 @@ class TableService:
         the table's lock: hand it on, never block). Returns an unsubscribe."""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
+
+    def set_on_duty(self, actor: str | None) -> None:
+        """The station's sign-in session says who is signed in now (None: nobody)."""
+        with self.lock:
+            self.on_duty = actor
 
     def read_model(self) -> TableView:
         """The table's read model now (call under the lock). Games extend it."""
