@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -147,3 +148,51 @@ def test_simulated_sessions_replay_exactly(tmp_path: Path) -> None:
         assert journal.verify("B1")[0].ok
     finally:
         db.close()
+
+
+def play_the_renege_hand(t: BourreTable) -> None:
+    """The hand of test_a_hand_card_by_card_with_a_renege, from the deal to its settlement."""
+    t.start_session([1, 2, 3], 3)
+    t.start_hand()
+    deal_all(t, [parse_card(c) for c in ["AS", "AH", "4S", "KS", "KH", "5S", "QS", "QH", "6S",
+                                         "2H", "2C", "7S", "3H", "3C", "8D"]])
+    for seat in (1, 2, 3):
+        t.decide(seat, stay=True)
+    for seat in (1, 2, 3):
+        t.finish_discard(seat)
+    for code in ("AS", "2C", "8D", "4S", "KS", "KH", "5S", "QS", "QH", "6S", "2H", "AH",
+                 "8D", "7S", "3H", "3C"):
+        t.card(code, source="reader")
+
+
+def test_the_view_tells_the_table_nothing_of_a_hand_and_drops_a_settled_renege(
+        journal: Journal) -> None:
+    """What the screens are handed: the trick's winner so far; no count of a player's legal
+    cards (that tells the table about her hand); and no renege notice once the hand is
+    settled, in every view published on the way (the settlement's own included)."""
+    t = table(journal)
+    views: list[Any] = []
+    t.subscribe(lambda u: views.append(u.view))
+    play_the_renege_hand(t)
+    playing = [v for v in views if v.phase == "play"]
+    assert playing and all("legal" not in v.prompt for v in playing)
+    assert all(v.renege is None for v in views if v.phase in ("settled", "none"))
+    assert any(v.renege is not None for v in playing)      # it was announced in the play
+    # After AS (seat 1) and 2C (seat 2, void in spades and trumps): seat 1 is winning.
+    after_2c = next(v for v in playing if v.played.get(2) == parse_card("2C"))
+    assert after_2c.winning == 1
+    # A new trick has no winner yet; a settled hand has none.
+    assert views[-1].winning is None and views[-1].phase == "none"
+
+
+def test_the_readme_says_what_the_shipped_profiles_collect() -> None:
+    """The README said the common profile has a house collection; the rules it follows (the
+    widely played casino Bourré) have none, and neither has config/bourre.toml."""
+    from dealer_station.settlement.bourre_rules import HouseCollection
+
+    profiles = load_bourre_profiles()
+    assert {p.house_collection for p in profiles.values()} == {HouseCollection.NONE}
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    line = " ".join(readme[readme.index("Two rule profiles ship"):].split("\n\n")[0].split())
+    assert "with a house collection" not in line
+    assert "Neither takes a house collection" in line

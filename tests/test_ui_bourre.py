@@ -5,10 +5,13 @@ player's hand is ever on the dealer's screen."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 from ui_support import WAIT_MS, click, sign_in, station_fixture
 
 from dealer_station.settlement.bourre import Phase
@@ -129,7 +132,7 @@ def test_the_operator_changes_the_rule_profile_between_sessions(
     sign_in(qtbot, window, "operator", "3333")
     op: Any = window.screens["operator"]
     op.choice.setCurrentText("common")
-    assert "misplay_penalty" in op.details.toPlainText()
+    assert "A card played against the rules" in op.details.toPlainText()
     qtbot.keyClicks(op.reason, "casino rules tonight")
     click(qtbot, op.apply_button)
     assert "between sessions" in op.message.text() and t.profile.name == "tournament"
@@ -191,3 +194,133 @@ def test_the_supervisor_panel_follows_a_bourre_hand(qtbot: Any, window: MainWind
             qtbot.waitUntil(lambda: f"trick {t.hand.trick_number} of 5"
                             in sup.round_state.text(), timeout=WAIT_MS)
     qtbot.waitUntil(lambda: "No hand is open." in sup.round_state.text(), timeout=WAIT_MS)
+
+
+#: A three-seat hand (tests/test_table_bourre.py): seat 3 reneges in trick 1, seat 2 takes
+#: no trick, seat 1 takes the pot; the settlement has every kind of line.
+RENEGE_DEAL = ["AS", "AH", "4S", "KS", "KH", "5S", "QS", "QH", "6S", "2H", "2C", "7S", "3H",
+               "3C", "8D"]
+RENEGE_PLAYS = ["AS", "2C", "8D", "4S", "KS", "KH", "5S", "QS", "QH", "6S", "2H", "AH", "8D",
+                "7S", "3H", "3C"]
+
+
+def to_the_play(qtbot: Any, screen: Any, t: Any) -> None:
+    """Seats 1 to 3 in a session; the renege hand dealt; all stay; the dealer confirms each
+    seat's (empty) discards on the screen."""
+    for n, cb in screen.seat_checks.items():
+        cb.setChecked(n <= 3)
+    click(qtbot, screen.session_button)
+    click(qtbot, screen.hand_button)
+    for code in RENEGE_DEAL:
+        t.card(code, source="shoe", actor="dealer/dealer")
+    for seat in (1, 2, 3):
+        t.decide(seat, True, actor="dealer/dealer")
+    for seat in (1, 2, 3):
+        qtbot.waitUntil(lambda seat=seat: screen.view.to_act == seat
+                        and screen.discard_button.isEnabled(), timeout=WAIT_MS)
+        click(qtbot, screen.discard_button)
+    qtbot.waitUntil(lambda: screen.view.phase == "play", timeout=WAIT_MS)
+
+
+def test_the_whole_settlement_is_on_screen_without_the_stale_renege_or_draw_text(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """e09-settled.png: after a hand with a renege the banner stayed, squeezed the result
+    and pushed the bourré, penalty and next-pot lines below the fold; the bar still spoke of
+    the draw. At 1280x800 the whole settlement shows, unscrolled."""
+    t: Any = station.table
+    sign_in(qtbot, window, "dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    to_the_play(qtbot, screen, t)
+    # The draw's instruction is gone once the play begins.
+    assert "deal" not in screen.message.text() and "discard" not in screen.message.text()
+    for code in RENEGE_PLAYS[:3]:
+        t.card(code, source="reader", actor="dealer/dealer")
+    qtbot.waitUntil(screen.renege_label.isVisible, timeout=WAIT_MS)
+    for code in RENEGE_PLAYS[3:]:
+        t.card(code, source="reader", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "Next pot" in screen.result.toPlainText(), timeout=WAIT_MS)
+    qtbot.wait(50)
+    assert window.size().width() == 1280 and window.size().height() == 800
+    assert not screen.renege_label.isVisible()
+    assert screen.message.text() == ""
+    text = screen.result.toPlainText()
+    for line in ("Seat 1 takes the pot: 6 chips", "Bourré: seat(s) 2 took no trick",
+                 "Renege: seat 3", "Penalties into the next pot: seat 2 pays 6, seat 3 pays 6",
+                 "Next pot (carry): 12"):
+        assert line in text
+    # Nothing to scroll: every line is in the panel, and the panel is in the window.
+    assert screen.result.verticalScrollBar().maximum() == 0
+    bottom = screen.result.mapTo(window, screen.result.rect().bottomLeft()).y()
+    assert bottom <= window.height()
+
+
+def test_the_trick_winner_is_shown_and_no_count_of_legal_cards(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    t: Any = station.table
+    sign_in(qtbot, window, "dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    to_the_play(qtbot, screen, t)
+    qtbot.waitUntil(lambda: "seat 1 to play" in screen.status.text(), timeout=WAIT_MS)
+    assert "legal" not in screen.status.text()
+    t.card("AS", source="reader", actor="dealer/dealer")
+    t.card("2C", source="reader", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "winning the trick" in screen.seat_boxes[1].info.text(),
+                    timeout=WAIT_MS)
+    assert "Seat 1</b> is winning the trick" in screen.pot_label.text()
+    assert "winning" not in screen.seat_boxes[2].info.text()
+    # Nothing the table can see counts a player's legal cards.
+    shown = " ".join(w.text() for w in screen.findChildren(QLabel) if w.isVisible())
+    assert "legal" not in shown
+
+
+def test_players_are_named_at_the_seats_by_touch_and_journaled_with_the_session(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    sign_in(qtbot, window, "dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    box = screen.seat_boxes[2]
+    qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
+    pad = screen.name_pad
+    assert pad.isVisible() and not box.isVisible()
+    for key in ("A", "D", "A", "space", "L", "'", "O"):
+        click(qtbot, pad.keys[key])
+    assert pad.edit.text() == "Ada L'O"
+    click(qtbot, pad.keys["back"])
+    click(qtbot, pad.keys["done"])
+    assert not pad.isVisible() and box.isVisible()
+    assert "Ada L'" in unescape(box.info.text())
+    # The same name twice is refused at once, not when the session starts.
+    qtbot.mouseClick(screen.seat_boxes[4], Qt.MouseButton.LeftButton)
+    for key in ("A", "D", "A", "space", "L", "'"):
+        click(qtbot, pad.keys[key])
+    click(qtbot, pad.keys["done"])
+    assert "already Ada L'" in screen.message.text() and pad.isVisible()
+    click(qtbot, pad.keys["cancel"])
+    click(qtbot, screen.session_button)
+    opened = [r for r in station.journal.records(station.table_id)
+              if r.kind == "session.open"][-1]
+    assert opened.payload["players"] == {"1": "1", "2": "Ada L'", "3": "3", "4": "4",
+                                         "5": "5"}
+    assert opened.actor == "dealer/dealer"
+    qtbot.waitUntil(lambda: screen.view.session_open, timeout=WAIT_MS)
+    assert "Ada L'" in unescape(screen.seat_boxes[2].info.text())
+    # Once the session is under way the names are its own.
+    qtbot.mouseClick(screen.seat_boxes[3], Qt.MouseButton.LeftButton)
+    assert not pad.isVisible() and "before the session" in screen.message.text()
+
+
+def test_the_profile_page_reads_in_words(qtbot: Any, window: MainWindow,
+                                         station: Station) -> None:
+    """The operator's profile page showed raw keys (second_ante) and True/False."""
+    sign_in(qtbot, window, "operator", "3333")
+    op: Any = window.screens["operator"]
+    op.choice.setCurrentText("tournament")
+    text = op.details.toPlainText()
+    for raw in ("second_ante", "misplay_penalty", "house.", "session.", "True", "False",
+                "retraction_and_renege"):
+        assert raw not in text
+    lines = text.splitlines()
+    assert lines[lines.index("Staying costs a stay chip") + 1] == "Yes"
+    assert lines[lines.index("The dealer antes for every player") + 1] == "No"
+    assert "Retraction and renege" in text and "Winners per table size" in text
+    op.choice.setCurrentText("common")
+    assert "No cap (the whole pot)" in op.details.toPlainText()

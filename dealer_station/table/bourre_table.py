@@ -23,6 +23,7 @@ from dealer_station.events.bourre import CODEC, HandVoided
 from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.bourre import BourreHand, Phase
+from dealer_station.settlement.bourre_play import trick_winner
 from dealer_station.settlement.bourre_rules import BourreProfile
 from dealer_station.settlement.bourre_session import (
     BourreSession,
@@ -187,8 +188,8 @@ class BourreTable(TableService):
                       else f"Draw: seat {seat} discards (up to {hand.profile.draw_limit}); "
                            f"{discards_read} read so far")
         elif phase is Phase.PLAY:
-            prompt = (f"Trick {hand.trick_number}: seat {seat} to play "
-                      f"({self.legal_count()} legal)")
+            # Never how many cards she may play: that tells the table about her hand.
+            prompt = f"Trick {hand.trick_number}: seat {seat} to play"
         elif phase is Phase.SETTLED:
             prompt = "Hand settled"
         else:
@@ -205,8 +206,10 @@ class BourreTable(TableService):
             reneged=frozenset(m.seat for m in hand.misplays if m.penalised),
             prompt=prompt, can_stay=seat is not None and deciding and hand.can_stay(seat),
             can_fold=seat is not None and deciding and hand.can_fold(seat), receiving=receiving,
-            discards_read=discards_read, last_result=result,
-            renege=next((r.payload for r in reversed(st.records) if r.kind == "renege"), None))
+            discards_read=discards_read, last_result=result, winning=_winning(hand),
+            # A renege is announced until the hand is settled: the result then says it.
+            renege=None if phase is Phase.SETTLED else next(
+                (r.payload for r in reversed(st.records) if r.kind == "renege"), None))
 
     def describe_round(self) -> str:
         with self.lock:
@@ -222,13 +225,6 @@ class BourreTable(TableService):
                 parts.append(f"seat {hand.to_act} to act")
             parts.append(f"pot {hand.pot} chips")
             return " · ".join(parts)
-
-    def legal_count(self) -> int:
-        """How many cards the player to act may legally play (the dealer sees no cards)."""
-        hand = self.hand
-        if hand is None or hand.phase is not Phase.PLAY or hand.to_act is None:
-            return 0
-        return len(hand.legal_cards(hand.to_act))
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -510,6 +506,14 @@ class BourreTable(TableService):
                       Step(HaltResolved("correction", reason, halt.seq), user.actor,
                            st.round_no)]
             self._card(c, "correction", user.actor, None, None, before)
+
+
+def _winning(hand: BourreHand) -> int | None:
+    """The seat whose card is winning the trick on the table (None before its first card)."""
+    trick, trump = hand.current_trick, hand.trump
+    if hand.phase is not Phase.PLAY or not trick or trump is None:
+        return None
+    return trick[trick_winner([c for _s, c in trick], trump)][0]
 
 
 def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | None = None,

@@ -33,6 +33,7 @@ class BourreView(TableView):
     seat_status: Mapping[int, str] = field(default_factory=dict)   # stayed, folded, out
     tricks: Mapping[int, int] = field(default_factory=dict)
     played: Mapping[int, Card] = field(default_factory=dict)       # the trick on the table
+    winning: int | None = None      # the seat whose card is winning the trick on the table
     reneged: frozenset[int] = frozenset()                          # penalised this hand
     prompt: str = ""                # what the dealer does next, in a line
     can_stay: bool = False

@@ -22,6 +22,69 @@ from dealer_station.ui import theme
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 
+#: What each setting of a profile is called on the operator's page (docs/bourre.md, "Rule
+#: profiles"); a key this release has no words for is shown as it is in the file.
+SETTING_LABELS: dict[str, str] = {
+    "min_players": "Fewest players seated",
+    "max_players": "Most players seated",
+    "ante": "Ante (chips)",
+    "second_ante": "Staying costs a stay chip",
+    "stay_chips": "Stay chip (chips)",
+    "dealer_antes_for_all": "The dealer antes for every player",
+    "draw_limit": "Most cards a player may draw",
+    "min_staying": "Players who must stay",
+    "min_staying_large_table": "Players who must stay at a large table",
+    "large_table": "A large table has at least (players)",
+    "bourre_penalty_cap": "Most a bourré or a renege costs (chips)",
+    "lead_highest_trump_with_ace_king_queen":
+        "Holding the ace, king and queen of trumps, lead the highest",
+    "must_trump_even_when_cannot_beat": "Must trump even when she cannot beat the trump",
+    "misplay_penalty": "A card played against the rules",
+    "house.collection": "House collection",
+    "house.drop": "House drop each hand (chips)",
+    "house.percent": "House share of a won pot (%)",
+    "house.cap": "Most the house takes of a pot (chips)",
+    "session.starting_chips": "Chips each player starts with",
+    "session.minutes": "Session length (minutes)",
+    "session.tags_to_eliminate": "Lost sessions that eliminate a player",
+    "session.winners": "Winners per table size",
+}
+#: The words for a setting's chosen value.
+VALUE_LABELS: dict[str, dict[str, str]] = {
+    "misplay_penalty": {"retraction": "Retraction: it goes back, she plays again, no penalty",
+                        "retraction_and_renege": "Retraction and renege: it goes back, she "
+                                                 "plays again, and matches the pot",
+                        "renege": "Renege: it stands, and she matches the pot"},
+    "house.collection": {"none": "None", "drop": "A drop each hand",
+                         "percent": "A share of a won pot"},
+}
+#: Caps written "none" in the file.
+NO_CAP = {"bourre_penalty_cap": "No cap (the whole pot)", "house.cap": "No cap"}
+
+
+def setting_value(key: str, value: Any) -> str:
+    """A setting's value as the operator reads it: Yes/No, a cap, a rule in words."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if value == "none" and key in NO_CAP:
+        return NO_CAP[key]
+    if isinstance(value, dict):
+        return ", ".join(f"{size} players: {n}" for size, n in value.items())
+    return VALUE_LABELS.get(key, {}).get(str(value), str(value))
+
+
+def profile_rows(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) of every setting of a profile's plain form, in the file's order."""
+    flat: list[tuple[str, Any]] = []
+    for k, v in data.items():
+        if k == "description":
+            continue
+        if isinstance(v, dict) and k in ("house", "session"):
+            flat.extend((f"{k}.{k2}", v2) for k2, v2 in v.items())
+        else:
+            flat.append((k, v))
+    return [(SETTING_LABELS.get(k, k), setting_value(k, v)) for k, v in flat]
+
 
 class BourreOperatorScreen(QWidget):
     """The rule profile of a Bourré table, changed between sessions with a reason."""
@@ -72,15 +135,11 @@ class BourreOperatorScreen(QWidget):
         p = self.profiles.get(name)
         if p is None:
             return
-        rows = "".join(f"<tr><td style='padding-right:18px'>{escape(str(k))}</td>"
-                       f"<td><b>{escape(str(v))}</b></td></tr>"
-                       for k, v in p.to_data().items() if not isinstance(v, dict))
-        subs = "".join(f"<tr><td style='padding-right:18px'>{escape(str(k))}.{escape(str(k2))}"
-                       f"</td><td><b>{escape(str(v2))}</b></td></tr>"
-                       for k, v in p.to_data().items() if isinstance(v, dict)
-                       for k2, v2 in v.items())
+        rows = "".join(f"<tr><td style='padding-right:18px'>{escape(label)}</td>"
+                       f"<td><b>{escape(value)}</b></td></tr>"
+                       for label, value in profile_rows(p.to_data()))
         self.details.setHtml(f"<h3>{escape(p.name)}: {escape(p.description)}</h3>"
-                             f"<table>{rows}{subs}</table>")
+                             f"<table>{rows}</table>")
 
     def apply(self) -> None:
         user = self.session.user

@@ -36,6 +36,7 @@ from dealer_station.ui.bourre_seats import (
     DEFAULT_SEATS,
     MAX_SEATS,
     RULE_NAMES,
+    NamePad,
     SeatBox,
     seat_list,
 )
@@ -57,6 +58,10 @@ class BourreScreen(QWidget):
         self.table = table
         self.session = session
         self._result_shown: Any = None
+        #: The players' names typed at the seats before a session: journaled when it starts.
+        self.names: dict[int, str] = {}
+        #: The phase the message bar speaks of: it is cleared when the hand moves on.
+        self._message_phase = "none"
         self._build()
         with table.lock:
             self.view: BourreView = table.read_model()
@@ -69,14 +74,22 @@ class BourreScreen(QWidget):
         root.setSpacing(12)
         left = QVBoxLayout()
         root.addLayout(left, 1)
-        grid = QGridLayout()
+        self.seats_area = QWidget()
+        grid = QGridLayout(self.seats_area)
+        grid.setContentsMargins(0, 0, 0, 0)
         grid.setSpacing(8)
         self.seat_boxes: dict[int, SeatBox] = {}
         for i in range(MAX_SEATS):
             box = SeatBox(i + 1)
+            box.tapped.connect(self.name_seat)
             self.seat_boxes[i + 1] = box
             grid.addWidget(box, i // 4, i % 4)
-        left.addLayout(grid, 1)
+        left.addWidget(self.seats_area, 1)
+        self.name_pad = NamePad()
+        self.name_pad.done.connect(self.set_name)
+        self.name_pad.cancelled.connect(self._close_name_pad)
+        self.name_pad.hide()
+        left.addWidget(self.name_pad, 1)
         self.message = QLabel("")
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
@@ -114,6 +127,7 @@ class BourreScreen(QWidget):
         row.addWidget(self.trump_view, 1)
         self.pot_label = QLabel("")
         self.pot_label.setTextFormat(Qt.TextFormat.RichText)
+        self.pot_label.setWordWrap(True)
         self.pot_label.setStyleSheet("font-size: 20px;")
         row.addWidget(self.pot_label, 1)
         right.addLayout(row)
@@ -126,19 +140,25 @@ class BourreScreen(QWidget):
         self.result = QTextBrowser()
         self.result.setPlaceholderText("Who takes the pot, who is bourréd and what carries "
                                        "appear here when the hand is settled.")
+        self.result.document().setDocumentMargin(2)
         right.addWidget(self.result, 1)
 
         session_box = QGroupBox("Session")
         sb = QVBoxLayout(session_box)
-        seats_row = QHBoxLayout()
+        # The seats that play are chosen before a session: hidden while one is under way,
+        # so that the settlement has the room.
+        self.seats_row = QWidget()
+        seats_row = QHBoxLayout(self.seats_row)
+        seats_row.setContentsMargins(0, 0, 0, 0)
         self.seat_checks: dict[int, QCheckBox] = {}
         for n in range(1, MAX_SEATS + 1):
             cb = QCheckBox(str(n))
             cb.setStyleSheet("QCheckBox { spacing: 2px; }")
             cb.setChecked(n in DEFAULT_SEATS)
+            cb.toggled.connect(lambda _on: self.refresh(self.view))
             self.seat_checks[n] = cb
             seats_row.addWidget(cb)
-        sb.addLayout(seats_row)
+        sb.addWidget(self.seats_row)
         brow = QHBoxLayout()
         self.session_button = QPushButton("Start session")
         self.session_button.clicked.connect(self.start_session)
@@ -157,11 +177,14 @@ class BourreScreen(QWidget):
             self.say("Sign in first.", "bad")
         return user
 
-    def say(self, text: str, tone: str = "info") -> None:
+    def say(self, text: str, tone: str = "info", phase: str | None = None) -> None:
+        """Tell the dealer ``text`` until the hand leaves ``phase`` (by default the phase
+        shown now): what was said about the draw is gone once the play begins."""
         self.message.setText(text)
         theme.set_tone(self.message, tone)
+        self._message_phase = self.view.phase if phase is None else phase
 
-    def _do(self, action: Any, done: str) -> Any:
+    def _do(self, action: Any, done: str, phase: str | None = None) -> Any:
         user = self._user()
         if user is None:
             return None
@@ -170,7 +193,7 @@ class BourreScreen(QWidget):
         except StationError as exc:
             self.say(str(exc)[:1].upper() + str(exc)[1:], "bad")
             return None
-        self.say(done, "good")
+        self.say(done, "good", phase)
         return result
 
     def start_session(self) -> None:
@@ -178,8 +201,37 @@ class BourreScreen(QWidget):
         if not seats:
             self.say("Choose the seats that play.", "bad")
             return
-        self._do(lambda u: self.table.start_session(seats, actor=u.actor),
+        # The names typed at the seats are journaled with the session's set-up.
+        players = {n: self.names[n] for n in seats if self.names.get(n)}
+        self._do(lambda u: self.table.start_session(seats, players=players, actor=u.actor),
                  f"Session started: seats {seat_list(seats)}.")
+
+    def name_seat(self, seat: int) -> None:
+        """A touch on a seat before a session: type the player's name."""
+        if self.view.session_open:
+            self.say("Players are named before the session starts.", "bad")
+            return
+        self.seats_area.hide()
+        self.name_pad.open_for(seat, self.names.get(seat, ""))
+
+    def set_name(self, seat: int, name: str) -> None:
+        taken = next((n for n, other in self.names.items()
+                      if n != seat and name and other.casefold() == name.casefold()), None)
+        if taken is not None:
+            self.say(f"Seat {taken} is already {name}: give seat {seat} another name.", "bad")
+            return
+        if name:
+            self.names[seat] = name
+            self.seat_checks[seat].setChecked(True)
+        else:
+            self.names.pop(seat, None)
+        self._close_name_pad()
+        self.say(f"Seat {seat}: {name}." if name else f"Seat {seat}: no name.", "info")
+
+    def _close_name_pad(self) -> None:
+        self.name_pad.hide()
+        self.seats_area.show()
+        self.refresh(self.view)
 
     def end_session(self) -> None:
         result = self._do(lambda u: self.table.end_session(actor=u.actor), "Session over.")
@@ -190,7 +242,7 @@ class BourreScreen(QWidget):
 
     def start_hand(self) -> None:
         self._do(lambda u: self.table.start_hand(actor=u.actor),
-                 "New hand: antes in. Deal from the shoe.")
+                 "New hand: antes in. Deal from the shoe.", "deal")
 
     def decide(self, stay: bool) -> None:
         seat = self.view.to_act if self.view.phase == "decisions" else None
@@ -198,16 +250,17 @@ class BourreScreen(QWidget):
             self.say("No one is deciding now.", "bad")
             return
         self._do(lambda u: self.table.decide(seat, stay, actor=u.actor),
-                 f"Seat {seat} {'stays' if stay else 'folds'}.")
+                 f"Seat {seat} {'stays' if stay else 'folds'}.", "decisions")
 
     def finish_discard(self) -> None:
         seat = self.view.to_act if self.view.phase == "draw" else None
         if seat is None:
             self.say("No one is drawing now.", "bad")
             return
-        count = self._do(lambda u: self.table.finish_discard(seat, actor=u.actor), "")
+        count = self._do(lambda u: self.table.finish_discard(seat, actor=u.actor), "", "draw")
         if count is not None:
-            self.say(f"Seat {seat} discarded {count}: deal {count} from the shoe.", "good")
+            self.say(f"Seat {seat} discarded {count}: deal {count} from the shoe.", "good",
+                     "draw")
 
     # -- following the table ---------------------------------------------------------------
 
@@ -218,7 +271,13 @@ class BourreScreen(QWidget):
     def refresh(self, v: BourreView) -> None:
         """Draw the screen from the table's view."""
         self.view = v
-        self._renege(v.renege)
+        if v.phase != self._message_phase:
+            # The hand has moved on: what the bar said belongs to the phase before.
+            self.message.clear()
+            theme.set_tone(self.message, "info")
+            self._message_phase = v.phase
+        # The renege banner belongs to the play: never beside a settled hand's result.
+        self._renege(v.renege if v.phase not in ("none", "settled") else None)
         if v.last_result != self._result_shown:
             self._result_shown = v.last_result
             if v.last_result is None:
@@ -232,15 +291,24 @@ class BourreScreen(QWidget):
                 box.hide()
                 continue
             box.show()
-            box.show_seat(name=v.players.get(n, ""), chips=v.chips.get(n),
+            name = v.players.get(n, "") if v.session_open else self.names.get(n, "")
+            box.show_seat(name=name, chips=v.chips.get(n),
                           status=_status_html(v.seat_status.get(n, "")), dealer=n == v.dealer,
                           to_act=n == v.to_act, tricks=v.tricks.get(n),
-                          played=v.played.get(n), renege=n in v.reneged)
+                          played=v.played.get(n), renege=n in v.reneged,
+                          winning=n == v.winning,
+                          hint="" if v.session_open else
+                          "touch to change" if name else "touch to name")
         self.trump_view.set_card(v.trump)
-        self.pot_label.setText(f"Pot<br><b style='font-size:34px'>{v.pot}</b><br>"
-                               f"<span style='color:{theme.MUTED}'>trick "
-                               f"{v.trick} of 5</span>" if v.hand_under_way else
-                               f"Pot<br><b style='font-size:34px'>{v.pot}</b>")
+        # Between hands there is no trump: the settlement has its room.
+        self.trump_view.setVisible(v.hand_under_way)
+        pot = f"Pot<br><b style='font-size:34px'>{v.pot}</b>"
+        if v.hand_under_way:
+            pot += f"<br><span style='color:{theme.MUTED}'>trick {v.trick} of 5</span>"
+        if v.winning is not None:
+            pot += (f"<br><span style='color:{theme.GOLD}'><b>Seat {v.winning}</b> is "
+                    f"winning the trick</span>")
+        self.pot_label.setText(pot)
         self.status.setText(v.prompt)
         self.stay_button.setEnabled(v.can_stay)
         self.fold_button.setEnabled(v.can_fold)
@@ -248,8 +316,7 @@ class BourreScreen(QWidget):
         self.hand_button.setEnabled(v.session_open and not v.hand_under_way)
         self.session_button.setEnabled(not v.session_open)
         self.end_button.setEnabled(v.session_open and not v.hand_under_way)
-        for cb in self.seat_checks.values():
-            cb.setEnabled(not v.session_open)
+        self.seats_row.setVisible(not v.session_open)
 
     def _renege(self, d: Any) -> None:
         """The hand's last renege, announced until the next hand (or a void)."""
@@ -267,32 +334,40 @@ class BourreScreen(QWidget):
         self.renege_label.show()
 
     def show_result(self, r: dict[str, Any]) -> None:
+        """The settled hand, every line of it in the panel without scrolling at 1280x800:
+        who takes the pot, who is bourréd, the penalties and the next pot."""
+        def line(text: str, colour: str | None = None, size: int = 17) -> str:
+            style = f"margin:0 0 5px 0; font-size:{size}px" + (f"; color:{colour}"
+                                                              if colour else "")
+            return f"<p style='{style}'>{text}</p>"
+
         if r.get("dead"):
-            text = (f"<h3>Dead hand</h3><p>Too few players could stay: the pot of "
-                    f"<b>{r.get('pot')}</b> carries.</p>")
+            text = (line("<b>Dead hand</b>", size=20)
+                    + line(f"Too few players could stay: the pot of <b>{r.get('pot')}</b> "
+                           f"carries."))
         else:
             winner = r.get("winner")
             tricks = ", ".join(f"seat {k}: {v}" for k, v in (r.get("tricks") or {}).items())
-            lines = [f"<h3>Hand settled</h3><p>Tricks — {tricks}</p>"]
+            lines = [line("<b>Hand settled</b>", size=20), line(f"Tricks — {tricks}")]
             if winner:
-                lines.append(f"<p style='color:{theme.GOOD}; font-size:20px'><b>Seat {winner}"
-                             f" takes the pot: {r.get('won')} chips</b></p>")
+                lines.append(line(f"<b>Seat {winner} takes the pot: {r.get('won')} chips</b>",
+                                  theme.GOOD, 19))
             else:
-                lines.append(f"<p style='color:{theme.WARN}; font-size:20px'><b>No winner: "
-                             f"the pot of {r.get('pot_end')} carries</b></p>")
+                lines.append(line(f"<b>No winner: the pot of {r.get('pot_end')} carries</b>",
+                                  theme.WARN, 19))
             if r.get("bourre"):
-                lines.append(f"<p style='color:{theme.BAD}'><b>Bourré:</b> seat(s) "
-                             f"{seat_list(r['bourre'])} took no trick</p>")
+                lines.append(line(f"<b>Bourré:</b> seat(s) {seat_list(r['bourre'])} took no "
+                                  f"trick", theme.BAD))
             for m in r.get("reneges") or []:
-                lines.append(f"<p style='color:{theme.BAD}'><b>Renege:</b> seat {m['seat']} "
-                             f"({RULE_NAMES.get(m['rule'], m['rule'])})</p>")
+                lines.append(line(f"<b>Renege:</b> seat {m['seat']} "
+                                  f"({RULE_NAMES.get(m['rule'], m['rule'])})", theme.BAD))
             pens = r.get("penalties") or {}
             if pens:
-                lines.append("<p><b>Penalties into the next pot:</b> " + ", ".join(
-                    f"seat {k} pays {v}" for k, v in pens.items()) + "</p>")
+                lines.append(line("<b>Penalties into the next pot:</b> " + ", ".join(
+                    f"seat {k} pays {v}" for k, v in pens.items())))
             if r.get("house"):
-                lines.append(f"<p>House collection: {r['house']}</p>")
-            lines.append(f"<p><b>Next pot (carry): {r.get('pot')}</b></p>")
+                lines.append(line(f"House collection: {r['house']}"))
+            lines.append(line(f"<b>Next pot (carry): {r.get('pot')}</b>", size=19))
             text = "".join(lines)
         self.result.setHtml(text)
 

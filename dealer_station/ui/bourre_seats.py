@@ -5,8 +5,19 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from dealer_station.cards import Card
 from dealer_station.ui import theme
@@ -14,6 +25,8 @@ from dealer_station.ui.card_view import CardView
 
 MAX_SEATS = 7
 DEFAULT_SEATS = (1, 2, 3, 4, 5)
+#: The longest player's name the seat box and the reports have room for.
+MAX_NAME = 24
 RULE_NAMES = {
     "lead_highest_trump": "must lead the highest trump (holding A, K and Q of trumps)",
     "follow_suit": "must follow suit",
@@ -29,7 +42,10 @@ def seat_list(values: Any) -> str:
 
 
 class SeatBox(QFrame):
-    """One seat as the dealer sees it: never the cards in the player's hand."""
+    """One seat as the dealer sees it: never the cards in the player's hand. A touch on it
+    emits ``tapped`` (the screen lets the dealer name the player before a session)."""
+
+    tapped = Signal(int)
 
     def __init__(self, seat: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -50,9 +66,15 @@ class SeatBox(QFrame):
         col.addWidget(self.played, 1)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and self.rect().contains(
+                event.position().toPoint()):
+            self.tapped.emit(self.seat)
+
     def show_seat(self, *, name: str, chips: int | None, status: str, dealer: bool,
                   to_act: bool, tricks: int | None, played: Card | None,
-                  renege: bool) -> None:
+                  renege: bool, winning: bool = False, hint: str = "") -> None:
         colour = theme.seat_colour(self.seat).name()
         button = " <span style='background:#f2f4f6; color:#111; border-radius:8px'>" \
                  "&nbsp;D&nbsp;</span>" if dealer else ""
@@ -67,9 +89,81 @@ class SeatBox(QFrame):
             lines.append(f"tricks: <b>{tricks}</b>")
         if renege:
             lines.append(f"<span style='color:{theme.BAD}'><b>RENEGE</b></span>")
+        if winning:
+            lines.append(f"<span style='color:{theme.GOLD}'><b>winning the trick</b></span>")
+        if hint:
+            lines.append(f"<span style='color:{theme.MUTED}'>{escape(hint)}</span>")
         self.info.setText("<br>".join(lines))
         border = theme.GOLD if to_act else theme.BORDER
         self.setStyleSheet(f"QFrame#panel {{ border: {4 if to_act else 1}px solid {border};"
                            f" border-radius: 10px; background: {theme.PANEL}; }}")
         self.played.set_card(played)
         self.played.placeholder = "" if played is None else self.played.placeholder
+
+
+class NamePad(QFrame):
+    """A player's name typed by touch: a keyboard of letters big enough for a fingertip.
+    ``done`` gives (seat, name); ``cancelled`` leaves the name as it was."""
+
+    done = Signal(int, str)
+    cancelled = Signal()
+    ROWS = ("QWERTYUIOP", "ASDFGHJKL'", "ZXCVBNM-.")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("panel")
+        self.seat = 0
+        col = QVBoxLayout(self)
+        col.setContentsMargins(14, 10, 14, 10)
+        col.setSpacing(8)
+        self.title = QLabel("")
+        self.title.setStyleSheet("font-size: 22px; font-weight: bold;")
+        col.addWidget(self.title)
+        self.edit = QLineEdit()
+        self.edit.setMaxLength(MAX_NAME)
+        self.edit.setPlaceholderText("Player's name")
+        self.edit.setAccessibleName("Player's name")
+        self.edit.setStyleSheet("font-size: 26px;")
+        self.edit.returnPressed.connect(self._done)
+        col.addWidget(self.edit)
+        self.keys: dict[str, QPushButton] = {}
+        grid = QGridLayout()
+        grid.setSpacing(6)
+        for r, row in enumerate(self.ROWS):
+            for c, key in enumerate(row):
+                b = QPushButton(key)
+                b.setObjectName("nav")
+                b.clicked.connect(lambda _=False, k=key: self._type(k))
+                self.keys[key] = b
+                grid.addWidget(b, r, c)
+        col.addLayout(grid)
+        bottom = QHBoxLayout()
+        for key, text, slot, name in (
+                ("space", "Space", lambda: self._type(" "), "nav"),
+                ("back", "⌫", lambda: self.edit.backspace(), "nav"),
+                ("clear", "Clear", lambda: self.edit.clear(), "nav"),
+                ("cancel", "Cancel", lambda: self.cancelled.emit(), "nav"),
+                ("done", "Done", lambda: self._done(), "primary")):
+            b = QPushButton(text)
+            b.setObjectName(name)
+            b.clicked.connect(slot)
+            self.keys[key] = b
+            bottom.addWidget(b, 2 if key == "space" else 1)
+        col.addLayout(bottom)
+        col.addStretch(1)
+
+    def open_for(self, seat: int, name: str) -> None:
+        self.seat = seat
+        self.title.setText(f"Seat {seat}: the player's name")
+        self.edit.setText(name)
+        self.show()
+        self.edit.setFocus()
+
+    def _type(self, key: str) -> None:
+        # Typed as a name is written: a capital first, then small letters.
+        text = self.edit.text()
+        starts_word = not text or text[-1] in " -'"
+        self.edit.insert(key if starts_word else key.lower())
+
+    def _done(self) -> None:
+        self.done.emit(self.seat, " ".join(self.edit.text().split()))
