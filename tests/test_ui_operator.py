@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QTextDocumentFragment
 from ui_support import (
     WAIT_MS,
     click,
@@ -128,3 +130,99 @@ def test_limits_are_typed_as_money(qtbot: Any, window: MainWindow) -> None:
     hi.lineEdit().selectAll()
     qtbot.keyClicks(hi, "1.234x")                      # a third decimal is not money
     assert hi.value() == 123 and hi.text() == "1.23"
+
+
+def par_labels(op: Any) -> list[str]:
+    return [op.par_model.data(op.par_model.index(r, ParSheetModel.WAGER))
+            for r in range(op.par_model.rowCount())]
+
+
+def test_a_refused_limit_reads_in_money_and_the_felts_names(qtbot: Any,
+                                                            window: MainWindow) -> None:
+    """d12-limits-form.png: ": : wagers.red.max: must be at least min (60000), got 50000"
+    (the file's key, minor units, and a "<changes>" tag eaten as HTML)."""
+    op = operator(qtbot, window)
+    lo, hi = op.limit_boxes["red"]
+    lo.setValue(60000)
+    hi.setValue(50000)
+    said = "First Card Red: the most (500.00) must be at least the least (600.00)"
+    assert said in op.changes.text()
+    click(qtbot, op.preview_button)
+    assert op.message.text() == f"This change cannot be made: {said}"
+    for text in (op.changes.text(), op.message.text()):
+        assert "wagers." not in text and ": :" not in text and "60000" not in text
+
+
+def test_the_par_sheet_under_an_invalid_proposal_is_the_current_ones(
+        qtbot: Any, window: MainWindow) -> None:
+    op = operator(qtbot, window)
+    op.kind_boxes["poker"].setChecked(False)
+    click(qtbot, op.preview_button)
+    assert "3rd Card Poker" not in par_labels(op)
+    assert "proposed change" in op.sheet_caption.text()
+    lo, hi = op.limit_boxes["corner"]
+    lo.setValue(900)
+    hi.setValue(800)
+    assert "cannot be made" in op.changes.text()
+    # Not the proposal's sheet any more: the current configuration's, and said to be so.
+    assert "3rd Card Poker" in par_labels(op)
+    assert "current configuration" in op.sheet_caption.text()
+    assert not op.apply_button.isEnabled()
+
+
+def test_the_warning_column_and_the_poker_pays_are_on_the_page(qtbot: Any,
+                                                               window: MainWindow) -> None:
+    """The Warning column was squeezed to "rn"; the poker pays were only in a tooltip."""
+    op = operator(qtbot, window)
+    op.paytable.setCurrentText("alternative")
+    click(qtbot, op.preview_button)
+    view = op.par_view
+    header = view.horizontalHeader()
+    metrics = header.fontMetrics()
+    assert header.sectionSize(ParSheetModel.WARNING) >= metrics.horizontalAdvance("Warning")
+    for r in range(op.par_model.rowCount()):
+        warning = op.par_model.data(op.par_model.index(r, ParSheetModel.WARNING))
+        assert header.sectionSize(ParSheetModel.WARNING) >= view.fontMetrics(
+        ).horizontalAdvance(warning)
+    poker = par_labels(op).index("3rd Card Poker")
+    pays = op.par_model.data(op.par_model.index(poker, ParSheetModel.PAYS))
+    assert pays.count(" to 1") >= 5
+    needed = view.fontMetrics().boundingRect(
+        QRect(0, 0, header.sectionSize(ParSheetModel.PAYS) - 8, 10_000),
+        int(Qt.TextFlag.TextWordWrap), pays).height()
+    assert view.rowHeight(poker) >= needed
+
+
+def test_a_proposed_change_is_compared_with_what_is_in_force(qtbot: Any,
+                                                             window: MainWindow) -> None:
+    op = operator(qtbot, window)
+    op.kind_boxes["poker"].setChecked(False)
+    lo, _hi = op.limit_boxes["red"]
+    lo.setValue(600)
+    click(qtbot, op.preview_button)
+    # The comparison's cells, read in order as one line.
+    text = " ".join(QTextDocumentFragment.fromHtml(op.changes.text()).toPlainText().split())
+    assert ("Setting: now → proposed 3rd Card Poker offered → withdrawn First Card Red limits "
+            "1.00 – 500.00 → 6.00 – 500.00 House edge: now → proposed 3rd Card Poker 5.55% → "
+            "not offered") in text
+
+
+def test_the_round_over_note_goes_once_the_change_is_in_force(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    t: Any = station.table
+    t.place(Wager(1, "straight", ("K",), 100))
+    op = operator(qtbot, window)
+    op.kind_boxes["red"].setChecked(False)
+    click(qtbot, op.preview_button)
+    qtbot.keyClicks(op.reason, "quieter table")
+    click(qtbot, op.apply_button)
+    assert "when this round is over" in op.message.text() and op.message.isVisible()
+    for card in ("KS", "2C", "3D"):
+        t.deal(card)
+        for n in t.unconfirmed():
+            t.confirm_payout(n)
+    t.place(Wager(1, "straight", ("K",), 200))       # the next round: the change in force
+    assert not t.config.red.offered
+    qtbot.waitUntil(lambda: not op.message.isVisible(), timeout=WAIT_MS)
+    assert "current configuration" in op.sheet_caption.text()
+    assert "First Card Red" not in par_labels(op)

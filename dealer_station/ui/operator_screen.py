@@ -7,6 +7,7 @@ applied, with a reason. The table service records it and puts it in force betwee
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -32,6 +33,7 @@ from dealer_station.events.lapaire import RoundClosed, RoundOpened, RoundVoided
 from dealer_station.events.table import ConfigChanged
 from dealer_station.settlement.lapaire_config import (
     BET_KINDS,
+    CHANGES,
     HAND_LABELS,
     KIND_LABELS,
     LaPaireConfig,
@@ -39,9 +41,10 @@ from dealer_station.settlement.lapaire_config import (
     SpotWager,
 )
 from dealer_station.settlement.lapaire_layout import spot_label
-from dealer_station.settlement.lapaire_math import ParSheetRow, par_sheet
+from dealer_station.settlement.lapaire_math import ParSheetRow, par_sheet, percent
 from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
+from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import amount
 from dealer_station.ui.models import ParSheetModel
@@ -50,6 +53,24 @@ from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.supervisor import table_view
 
 MAX_LIMIT = 100_000_000
+#: The most changed settings and house edges the comparison lists before "and n more".
+MAX_COMPARED = 8
+#: A limit's two ends, as the form and the messages name them.
+LIMIT_WORDS = {"min": "the least", "max": "the most"}
+
+
+def problem_text(exc: StationError) -> str:
+    """Why a change cannot be made, in the felt's names: ``First Card Red: the most (500.00)
+    must be at least the least (600.00)``, never the file's keys or the ``<changes>`` tag."""
+    if not isinstance(exc, ConfigError) or exc.file != CHANGES:
+        return str(exc)
+    parts = exc.key.split(".")
+    if len(parts) >= 2 and parts[0] in ("wagers", "limits", "offered"):
+        kind, _, spot = parts[1].partition(" ")
+        name = KIND_LABELS.get(kind, kind) + (f" {spot}" if spot else "")
+        field = " ".join(LIMIT_WORDS.get(x, x.replace("_", " ")) for x in parts[2:])
+        return f"{name}{' ' + field if field else ''}: {exc.reason}"
+    return f"{exc.key}: {exc.reason}" if exc.key else exc.reason
 
 
 class MoneySpinBox(QSpinBox):
@@ -82,7 +103,7 @@ class MoneySpinBox(QSpinBox):
 
     def _parse(self, text: str) -> int | None:
         digits = len(str(self.money.minor_units)) - 1
-        t = text.strip()
+        t = text.strip().replace(",", "")      # shown with thousands separators (amount())
         whole, _, frac = t.partition(".")
         if not whole.isdigit() or (frac and not frac.isdigit()) or len(frac) > digits:
             return None
@@ -111,6 +132,10 @@ class OperatorScreen(QWidget):
         self.proposal: LaPaireConfig | None = None
         self.shown_for: LaPaireConfig | None = None
         self.rows: list[ParSheetRow] = []
+        #: The par sheet of the configuration a change starts from, by its version.
+        self._base_sheet: tuple[str, list[ParSheetRow]] | None = None
+        #: A change recorded to take effect after the round: its note goes once it has.
+        self._waiting_for: str | None = None
         self._loading = False
         self._build()
         events.listen(self.on_change)
@@ -119,8 +144,23 @@ class OperatorScreen(QWidget):
     def base_config(self) -> LaPaireConfig:
         """What a change starts from: the configuration waiting for the next round, if any,
         else the one in force."""
+        return self._base()[0]
+
+    def _base(self) -> tuple[LaPaireConfig, str, bool]:
+        """The configuration a change starts from, its version, and whether it is saved for
+        the next round (not yet in force)."""
         with self.table.lock:
-            return self.table.pending[0] if self.table.pending else self.table.config
+            pending = self.table.pending
+            if pending is not None:
+                return pending[0], pending[1], True
+            return self.table.config, self.table.version, False
+
+    def base_sheet(self) -> list[ParSheetRow]:
+        """The par sheet of the configuration a change starts from (worked out once)."""
+        config, version, _ = self._base()
+        if self._base_sheet is None or self._base_sheet[0] != version:
+            self._base_sheet = (version, par_sheet(config))
+        return self._base_sheet[1]
 
     # -- building --------------------------------------------------------------------------
 
@@ -202,12 +242,21 @@ class OperatorScreen(QWidget):
         self.changes.setWordWrap(True)
         self.changes.setTextFormat(Qt.TextFormat.RichText)
         right.addWidget(self.changes)
+        self.sheet_caption = QLabel("")
+        self.sheet_caption.setObjectName("muted")
+        self.sheet_caption.setWordWrap(True)
+        right.addWidget(self.sheet_caption)
         self.par_model = ParSheetModel(self)
-        self.par_view = table_view(self.par_model, ParSheetModel.WARNING)
-        # Long poker payouts are cut here; the cell's tooltip has them whole.
+        self.par_view = table_view(self.par_model)
         header = self.par_view.horizontalHeader()
+        # Every column as wide as its text (the Warning column was squeezed to "rn"); the
+        # poker pays wrap in their cell, on the page, where a touch needs no tooltip.
+        header.setStretchLastSection(False)
         header.setSectionResizeMode(ParSheetModel.PAYS, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(ParSheetModel.PAYS, 150)
+        self.par_view.setWordWrap(True)
+        self.par_view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
         right.addWidget(self.par_view, 1)
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("Reason for the change (required)")
@@ -265,6 +314,14 @@ class OperatorScreen(QWidget):
     def _show_in_force(self) -> None:
         with self.table.lock:
             version, pending = self.table.version, self.table.pending
+        if self._waiting_for is not None and (pending is None
+                                              or pending[1] != self._waiting_for):
+            # The round is over and the change is in force: "takes effect when this round
+            # is over" is no longer true.
+            self._waiting_for = None
+            self.message.hide()
+            if self.shown_for is None:
+                self.show_current_sheet()
         text = f"In force: configuration {version[:12]}."
         if pending is not None:
             text += (f" A change ({pending[1][:12]}) is saved and takes effect from the next "
@@ -275,6 +332,12 @@ class OperatorScreen(QWidget):
         """The configuration the form describes and what differs from the base (raises
         ConfigError naming the bad entry)."""
         base = self.base_config()
+        for kind, (lo, hi) in self.limit_boxes.items():
+            if hi.value() < lo.value():
+                # Said here in money: the file's check would say it in minor units.
+                raise ConfigError(CHANGES, f"limits.{kind}",
+                                  f"the most ({amount(base.money, hi.value())}) must be at "
+                                  f"least the least ({amount(base.money, lo.value())})")
         offered: dict[str, bool] = {}
         for kind, cb in self.kind_boxes.items():
             if cb.isChecked() != base.wager(kind).offered:
@@ -331,12 +394,13 @@ class OperatorScreen(QWidget):
             self.paytable_text.setText("")
         self.shown_for = None
         self.apply_button.setEnabled(False)
+        self.show_current_sheet()
         try:
             new, what = self.proposed()
         except StationError as exc:
             self.proposal = None
             self.changes.setText(f"<span style='color:{theme.BAD}'>This change cannot be "
-                                 f"made: {exc}</span>")
+                                 f"made: {escape(problem_text(exc))}</span>")
             return
         self.proposal = new
         if not what:
@@ -347,26 +411,91 @@ class OperatorScreen(QWidget):
                                  f"<span style='color:{theme.WARN}'>Show its par sheet before "
                                  f"applying it.</span>")
 
+    def show_current_sheet(self) -> None:
+        """Under the form, until a proposal's par sheet is shown: the current configuration's,
+        said to be so (never a sheet that belongs to no one)."""
+        if not self.isVisible():
+            return      # worked out when the operator opens the screen
+        _config, version, pending = self._base()
+        self.rows = self.base_sheet()
+        self.par_model.set_rows(self.rows)
+        self.sheet_caption.setText(
+            f"Par sheet of the current configuration ({version[:12]}"
+            + (", saved for the next round)" if pending else ", in force)"))
+
     def preview(self) -> None:
         """Compute and show the par sheet of the proposed configuration."""
         try:
             new, what = self.proposed()
         except StationError as exc:
-            self._say(f"This change cannot be made: {exc}", "bad")
+            self._say(f"This change cannot be made: {problem_text(exc)}", "bad")
             return
         if not what:
             self._say("Nothing has been changed yet.", "bad")
             return
+        before = self.base_sheet()
         self.rows = par_sheet(new)
         self.par_model.set_rows(self.rows)
+        self.sheet_caption.setText("Par sheet of the proposed change")
         self.shown_for = new
         self.proposal = new
         warnings = [r for r in self.rows if r.warning]
-        note = (f"<br><span style='color:{theme.WARN}'>{len(warnings)} wager(s) have a "
-                f"warning: see the last column.</span>" if warnings else "")
-        self.changes.setText(f"Par sheet of: {self._describe(what, new.money)}.{note}")
+        # Written out here too: the Warning column may be scrolled out of sight.
+        note = "".join(f"<br><span style='color:{theme.WARN}'>Warning: {escape(r.label)}: "
+                       f"{escape(str(r.warning))}</span>" for r in warnings[:MAX_COMPARED])
+        if len(warnings) > MAX_COMPARED:
+            note += (f"<br><span style='color:{theme.WARN}'>… and {len(warnings) - MAX_COMPARED}"
+                     f" more warnings: see the Warning column.</span>")
+        self.changes.setText(self.comparison(self.base_config(), what, before, self.rows)
+                             + note)
         self.apply_button.setEnabled(True)
         self.message.hide()
+
+    def comparison(self, base: LaPaireConfig, what: dict[str, Any],
+                   before: list[ParSheetRow], after: list[ParSheetRow]) -> str:
+        """Before and after: each changed setting, now → proposed, and each wager whose house
+        edge the change moves."""
+        money = base.money
+        rows: list[tuple[str, str, str]] = []
+        for key, on in what.get("offered", {}).items():
+            kind, _, spot = key.partition(" ")
+            name = KIND_LABELS.get(kind, kind) + (f" {spot}" if spot else "")
+            rows.append((name, "withdrawn" if on else "offered",
+                         "offered" if on else "withdrawn"))
+        if "poker_paytable" in what:
+            rows.append(("3rd Card Poker paytable", base.poker.paytable,
+                         what["poker_paytable"]))
+        for kind, lim in what.get("limits", {}).items():
+            now = base.wager(kind).limits
+            rows.append((f"{KIND_LABELS[kind]} limits",
+                         f"{amount(money, now.minimum)} – {amount(money, now.maximum)}",
+                         f"{amount(money, lim['min'])} – {amount(money, lim['max'])}"))
+        was = {(r.bet, r.values): r for r in before}
+        now_rows = {(r.bet, r.values): r for r in after}
+        edges: list[tuple[str, str, str]] = []
+        for key in [*was, *(k for k in now_rows if k not in was)]:
+            a, b = was.get(key), now_rows.get(key)
+            if a is not None and b is not None and a.house_edge == b.house_edge:
+                continue
+            row = a if a is not None else b
+            assert row is not None
+            edges.append((row.label, percent(a.house_edge) if a else "not offered",
+                          percent(b.house_edge) if b else "not offered"))
+
+        def table(title: str, items: list[tuple[str, str, str]]) -> str:
+            shown = items[:MAX_COMPARED]
+            more = (f"<tr><td colspan='3'>… and {len(items) - len(shown)} more</td></tr>"
+                    if len(items) > len(shown) else "")
+            return (f"<tr><td colspan='3' style='color:{theme.MUTED}'>{title}</td></tr>"
+                    + "".join(f"<tr><td>{escape(n)}</td><td align='right'>{escape(x)}</td>"
+                              f"<td>&nbsp;→&nbsp;<b>{escape(y)}</b></td></tr>"
+                              for n, x, y in shown) + more)
+
+        house = (table("House edge: now → proposed", edges) if edges else
+                 f"<tr><td colspan='3' style='color:{theme.MUTED}'>House edge: unchanged "
+                 f"on every wager</td></tr>")
+        return ("<table cellspacing='0' cellpadding='2'>"
+                + table("Setting: now → proposed", rows) + house + "</table>")
 
     def apply(self) -> None:
         user = self.session.user
@@ -395,6 +524,7 @@ class OperatorScreen(QWidget):
                 else "it is in force from now")
         self.load()
         self._say(f"Configuration {version[:12]} recorded by {user.actor}: {when}.", "good")
+        self._waiting_for = version if pending else None
 
     def _say(self, text: str, tone: str) -> None:
         self.message.setText(text)
@@ -409,3 +539,5 @@ class OperatorScreen(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._show_in_force()
+        if self.shown_for is None:
+            self.show_current_sheet()
