@@ -63,12 +63,14 @@ def test_a_complete_round_placed_removed_settled_and_confirmed(
     tap_spot(qtbot, screen, "split", ("2", "8"))
     tap_spot(qtbot, screen, "split", ("8", "2"))
     tap_spot(qtbot, screen, "poker")
-    qtbot.waitUntil(lambda: screen.model.rowCount() == 5, timeout=WAIT_MS)
-    assert screen.seat_buttons[2].text() == "Seat 2\n3.00"
+    # A row a spot and seat: seat 2's two chips on the split are one row of 2.00.
+    qtbot.waitUntil(lambda: screen.seat_buttons[2].text() == "Seat 2\n3.00", timeout=WAIT_MS)
+    assert [(r.seat, r.label, r.amount) for r in screen.model.rows] == [
+        (1, "Straight K", 500), (1, "Red", 500), (2, "Split 2-8", 200), (2, "Poker", 100)]
     assert screen.layout_view.chips[("split", ("2", "8"))] == {2: 200}
     # Take one chip back from the split (right button).
     tap_spot(qtbot, screen, "split", ("2", "8"), Qt.MouseButton.RightButton)
-    qtbot.waitUntil(lambda: screen.model.rowCount() == 4, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: screen.model.rows[2].amount == 100, timeout=WAIT_MS)
     assert screen.layout_view.chips[("split", ("2", "8"))] == {2: 100}
     removed = records(station, "wager.remove")
     assert len(removed) == 1 and removed[0].actor == "dealer/dealer"
@@ -79,10 +81,12 @@ def test_a_complete_round_placed_removed_settled_and_confirmed(
     assert screen.layout_view.marks == {"K": 1}
     assert screen.layout_view.outcomes[("straight", ("K",))] is True
     assert screen.layout_view.outcomes[("split", ("2", "8"))] is False
-    assert "Seat 1: pay 65.00 +" in screen.payouts.text()
+    assert "Seat 1: Straight K pay 60.00 + stake 5.00 · Red pay 5.00 + stake 5.00" in \
+        screen.payouts.text()
+    assert "Seat 2: Split 2-8 take 1.00" in screen.payouts.text()
     wins = [r for r in screen.model.rows if r.result == "win"]
     assert {(r.label, r.win) for r in wins} == {("Straight K", 6000), ("Red", 500)}
-    assert screen.model.data(screen.model.index(0, WagersModel.RESULT)) == "WIN"
+    assert screen.model.data(screen.model.index(0, WagersModel.RESULT)) == "pay 60.00"
     assert "Pay card 1" in screen.status.text()
     # Betting closed with the first card: a new wager is refused and nothing is written.
     before = len(kinds(station))
@@ -280,19 +284,21 @@ def test_seven_seats_paid_and_taken_all_show_beside_the_cards(qtbot: Any, window
     qtbot.waitUntil(lambda: "First Card: Joker" in payouts.text(), timeout=WAIT_MS)
     lines = payouts.text().splitlines()
     assert [line.split(":")[0] for line in lines[1:]] == [f"Seat {n}" for n in range(1, 8)]
-    assert all("pay 125.00 +5.00 · take 2.00" in line for line in lines[1:]), lines
+    assert all("Straight JK pay 125.00 + stake 5.00 · Split 2-8 take 1.00 · Red take 1.00"
+               in line for line in lines[1:]), lines
     assert payouts.height() == height
-    # Inside the window, and every seat's line drawn: the last line has its text.
+    # Inside the window, and every seat's lines drawn: each has its text.
     corner = payouts.mapTo(window, payouts.rect().bottomRight())
     assert window.rect().contains(corner) and payouts.isVisible()
     image = payouts.grab().toImage()
-    line = payouts.height() / 8
-    background = image.pixelColor(image.width() - 1, 0)
-    for seat in range(1, 8):
-        inked = {(x, y) for y in range(round(seat * line), round((seat + 1) * line))
-                 for x in range(0, image.width(), 2)
+    assert sorted({line.seat for line in payouts.lines}) == list(range(1, 8))
+    for line in payouts.lines:
+        r = line.rect.toRect()
+        background = image.pixelColor(r.right() - 1, r.center().y())
+        inked = {(x, y) for y in range(r.top(), r.bottom())
+                 for x in range(r.left(), r.right(), 2)
                  if image.pixelColor(x, y) != background}
-        assert len(inked) > 50, f"seat {seat}'s line is blank"
+        assert len(inked) > 50, f"seat {line.seat}'s line {line.text!r} is blank"
 
 
 def test_a_card_repaints_the_screen_without_laying_it_out_again(

@@ -39,7 +39,8 @@ def test_wagers_model(qtmodeltester: Any) -> None:
     assert m.rowCount() == 3 and m.columnCount() == len(WagersModel.HEADERS)
     assert m.data(m.index(0, WagersModel.PAY)) == "60.00"
     assert m.data(m.index(1, WagersModel.PAY)) == ""
-    assert m.data(m.index(0, WagersModel.RESULT)) == "WIN"
+    assert m.data(m.index(0, WagersModel.RESULT)) == "pay 60.00"
+    assert m.data(m.index(1, WagersModel.RESULT)) == "lost"
     assert m.data(m.index(0, WagersModel.RESULT), Qt.ItemDataRole.ForegroundRole).name() == \
         theme.GOOD
     assert m.data(m.index(2, WagersModel.ID), Qt.ItemDataRole.UserRole) == 3
@@ -84,3 +85,11 @@ def test_recall_events_and_meters_models(qtmodeltester: Any) -> None:
     meters.set_rows([Meter("T1", "total", 3, 1000, 250, 750)])
     qtmodeltester.check(meters)
     assert meters.data(meters.index(0, MetersModel.HOLD)) == "75.00%"
+
+
+def test_wagers_model_shows_money_with_thousands_separators() -> None:
+    """Stakes and pays of a thousand and more are read at a glance: 1,234.56."""
+    m = WagersModel(CONFIG.money)
+    m.set_rows([WagerRow(1, 1, "Straight K", 123456, 1, "win", 1481472)])
+    assert m.data(m.index(0, WagersModel.STAKE)) == "1,234.56"
+    assert m.data(m.index(0, WagersModel.RESULT)) == "pay 14,814.72"

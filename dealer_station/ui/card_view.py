@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_station.cards import Card
 from dealer_station.ui import theme
+
+#: The word across the Joker's face.
+JOKER_WORD = "JOKER"
 
 
 class CardView(QWidget):
@@ -57,17 +60,13 @@ class CardView(QWidget):
         p.setPen(QPen(edge, 4 if self.highlight else 1.5))
         p.setBrush(QColor("#fbfbf8"))
         p.drawRoundedRect(rect, radius, radius)
-        colour = QColor(theme.CARD_RED if card.is_red else theme.CARD_BLACK)
         if card.is_joker:
-            colour = QColor("#6a1b9a")
+            self._paint_joker(p, rect, radius)
+            return
+        colour = QColor(theme.CARD_RED if card.is_red else theme.CARD_BLACK)
         p.setPen(colour)
         f = QFont(self.font())
         f.setBold(True)
-        if card.is_joker:
-            f.setPixelSize(max(14, int(cw * 0.2)))
-            p.setFont(f)
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, "JOKER\n★")
-            return
         assert card.suit is not None
         symbol = card.suit.symbol
         # Corner index, then the big rank and suit in the middle.
@@ -84,3 +83,31 @@ class CardView(QWidget):
         p.setFont(f)
         lower = QRectF(rect.left(), rect.top() + ch * 0.58, cw, ch * 0.38)
         p.drawText(lower, Qt.AlignmentFlag.AlignCenter, symbol)
+
+    def _paint_joker(self, p: QPainter, rect: QRectF, radius: float) -> None:
+        """The Joker as no other card looks: a purple face edge to edge, a large gold star,
+        and JOKER across the card in white, as wide as the card allows (it reads from a
+        metre, and a glance tells it from every pip card by its colour alone)."""
+        # Inside the card's white edge (and the gold frame of a card to pay), as a print.
+        inset = max(3.0, rect.width() * 0.05)
+        rect = rect.adjusted(inset, inset, -inset, -inset)
+        cw, ch = rect.width(), rect.height()
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(theme.JOKER))
+        p.drawRoundedRect(rect, radius * 0.7, radius * 0.7)
+        f = QFont(self.font())
+        f.setBold(True)
+        # The word as wide as the card's inside: its size from the width it takes.
+        f.setPixelSize(100)
+        scale = cw * 0.84 / QFontMetricsF(f).horizontalAdvance(JOKER_WORD)
+        f.setPixelSize(max(12, int(100 * scale)))
+        p.setFont(f)
+        p.setPen(QColor("#ffffff"))
+        band = QRectF(rect.left(), rect.top() + ch * 0.06, cw, ch * 0.3)
+        p.drawText(band, Qt.AlignmentFlag.AlignCenter, JOKER_WORD)
+        star = QFont(f)
+        star.setPixelSize(max(18, int(ch * 0.5)))
+        p.setFont(star)
+        p.setPen(QColor(theme.GOLD))
+        p.drawText(QRectF(rect.left(), rect.top() + ch * 0.34, cw, ch * 0.62),
+                   Qt.AlignmentFlag.AlignCenter, "★")

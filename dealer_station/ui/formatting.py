@@ -9,14 +9,19 @@ from dealer_station.settlement.lapaire_config import Money
 
 
 def amount(money: Money, value: int) -> str:
-    """``1250`` -> ``"12.50"``: the currency's usual form, without the code (tables, chips)."""
-    text = money.format(value)
-    suffix = f" {money.currency}"
-    return text[: -len(suffix)] if text.endswith(suffix) else text
+    """``123456`` -> ``"1,234.56"``: the currency's usual form with thousands separators,
+    without the code (tables, chips), exactly from the integer. A table whose minor units are
+    not a power of ten shows them as its ``Money`` says (``"1250 minor units of XYZ"``)."""
+    digits = len(str(money.minor_units)) - 1
+    if money.minor_units != 10**digits:
+        return money.format(value)
+    sign = "-" if value < 0 else ""
+    whole, frac = divmod(abs(value), money.minor_units)
+    return f"{sign}{whole:,}.{frac:0{digits}d}" if digits else f"{sign}{whole:,}"
 
 
 def chip(money: Money, value: int) -> str:
-    """A chip's face: ``500`` -> ``"5"``, ``2550`` -> ``"25.50"``."""
+    """A chip's face: ``500`` -> ``"5"``, ``2550`` -> ``"25.50"``, ``100000`` -> ``"1,000"``."""
     text = amount(money, value)
     whole, _, frac = text.partition(".")
     return whole if frac and set(frac) == {"0"} else text

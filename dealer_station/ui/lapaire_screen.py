@@ -10,8 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent, QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QKeySequence,
+    QPaintEvent,
+    QResizeEvent,
+    QShortcut,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
@@ -21,6 +30,9 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
+    QStyle,
+    QStyleOptionButton,
+    QStylePainter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -54,20 +66,25 @@ from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
-from dealer_station.ui.stage_payouts import SeatPayout, StagePayouts
+from dealer_station.ui.stage_payouts import SeatPayout, SpotPayout, StagePayouts
 
 if TYPE_CHECKING:
     from dealer_station.ui.station import Station
 
 SEATS = 7
-#: The right-hand column (cards, payouts, wagers), fixed so the felt keeps the rest.
-RIGHT_WIDTH = 430
+#: The right-hand column (cards, payouts, wagers), fixed so the felt keeps the rest: wide
+#: enough for a seat's pay line ("Straight JK  pay 1,375.00  + stake 15.00") at the size
+#: read from a metre.
+RIGHT_WIDTH = 510
 #: The room inside that column: its margins (12 px a side) and its frame (1 px a side) off.
 INNER_WIDTH = RIGHT_WIDTH - 2 * 12 - 2
+#: Each card's slot beside the round's totals (a card's 5:7).
+CARD_PX = (84, 118)
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
-#: A seat button's height: its name, the stake, and the net after settling.
-SEAT_ROW_PX = 72
+#: A seat button's height: its name, the stake, and the net after settling (three lines of
+#: table text).
+SEAT_ROW_PX = 78
 
 #: The parts of the screen, and which committed events change each (a halt or a
 #: resolution changes only the status line, which is always redrawn).
@@ -101,14 +118,53 @@ class SeatButton(QPushButton):
         self.setAccessibleName(f"Seat {seat}")
         colour = theme.seat_colour(seat).name()
         self.setStyleSheet(
-            f"QPushButton {{ border-left: 9px solid {colour}; font-size: 15px;"
-            f" padding: 0px 2px; }}"
+            f"QPushButton {{ border-left: 8px solid {colour}; font-size: {theme.TABLE_PX}px;"
+            f" padding: 0px 1px; }}"
             f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
-            f" border-left: 9px solid {colour}; }}")
+            f" border-left: 8px solid {colour}; }}")
         self.set_total("")
 
     def set_total(self, text: str) -> None:
         self.setText(f"Seat {self.seat}\n{text or '—'}")
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The button as styled, its lines drawn in table text: the seat (bold), what it
+        staked, and its net (green won, red lost), each as large as the button's width
+        allows up to table text, condensed first (``+1,373.00`` in a seventh of the felt)."""
+        p = QStylePainter(self)
+        opt = QStyleOptionButton()
+        self.initStyleOption(opt)
+        opt.text = ""
+        p.drawControl(QStyle.ControlElement.CE_PushButton, opt)
+        box = QRectF(self.style().subElementRect(
+            QStyle.SubElement.SE_PushButtonContents, opt, self))
+        lines = self.text().split("\n")
+        line_h = box.height() / 3
+        top = box.top() + (box.height() - line_h * len(lines)) / 2
+        dark = self.isChecked()
+        for i, line in enumerate(lines):
+            bold = i != 1
+            colour = "#151515" if dark else theme.TEXT
+            if i == 2 and not dark:
+                colour = theme.BAD if line.startswith("−") else theme.GOOD
+            p.setFont(_fitted(self.font(), line, box.width(), bold))
+            p.setPen(QColor(colour))
+            p.drawText(QRectF(box.left(), top + i * line_h, box.width(), line_h),
+                       Qt.AlignmentFlag.AlignCenter, line)
+
+
+def _fitted(base: QFont, text: str, width: float, bold: bool) -> QFont:
+    """Table text for ``text``, condensed and then smaller only where ``width`` needs it."""
+    f = QFont(base)
+    f.setBold(bold)
+    f.setPixelSize(theme.TABLE_PX)
+    for family in (base.family(), "DejaVu Sans Condensed"):
+        f.setFamily(family)
+        if QFontMetricsF(f).horizontalAdvance(text) <= width:
+            return f
+    while f.pixelSize() > 12 and QFontMetricsF(f).horizontalAdvance(text) > width:
+        f.setPixelSize(f.pixelSize() - 1)
+    return f
 
 
 class SeatRow(QWidget):
@@ -137,6 +193,32 @@ class SeatRow(QWidget):
             b.setFixedSize(w, self.height())
             b.move(x, 0)
             x += w + self.SPACING
+        super().resizeEvent(event)
+
+
+class Ledger(QWidget):
+    """The wagers list, or in its room the payouts of the card settled: both placed by hand
+    over the whole box, one shown at a time. Swapping them when a card comes repaints the
+    box and lays nothing else out again (in a layout, showing one and hiding the other
+    would have Qt lay out the panel)."""
+
+    def __init__(self, wagers: QWidget, payouts: StagePayouts,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.wagers, self.payouts = wagers, payouts
+        wagers.setParent(self)
+        payouts.setParent(self)
+        payouts.hide()
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+    def show_payouts(self, on: bool) -> None:
+        if on != self.payouts.isVisibleTo(self):
+            self.payouts.setVisible(on)
+            self.wagers.setVisible(not on)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.wagers.setGeometry(self.rect())
+        self.payouts.setGeometry(self.rect())
         super().resizeEvent(event)
 
 
@@ -236,36 +318,57 @@ class LaPaireScreen(QWidget):
         right_frame.setFixedWidth(RIGHT_WIDTH)
         root.addWidget(right_frame)
         right = QVBoxLayout(right_frame)
-        right.setContentsMargins(12, 10, 12, 10)
-        right.setSpacing(8)
+        right.setContentsMargins(12, 6, 12, 6)
+        right.setSpacing(6)
         self.status = QLabel("")
         self.status.setObjectName("status")
-        self.status.setWordWrap(True)
-        _two_lines(self.status, INNER_WIDTH)
+        self.status.setStyleSheet(f"font-size: {theme.TABLE_PX}px;")
+        _fixed_lines(self.status, INNER_WIDTH, 1)
         right.addWidget(self.status)
 
-        cards = QHBoxLayout()
-        cards.setSpacing(8)
+        # The three cards, and beside them the round's totals.
+        top = QHBoxLayout()
+        top.setSpacing(8)
         self.card_views: list[CardView] = []
         for n in (1, 2, 3):
-            col = QVBoxLayout()
-            col.setSpacing(2)
             cv = CardView(f"Card {n}\n{STAGE_NAMES[n]}")
-            cv.setMinimumHeight(96)
+            cv.setFixedSize(*CARD_PX)
+            cv.setToolTip(f"Card {n}: {STAGE_NAMES[n]}")
             self.card_views.append(cv)
-            col.addWidget(cv, 1)
-            cap = QLabel(STAGE_NAMES[n])
-            cap.setObjectName("muted")
-            cap.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            cap.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            col.addWidget(cap)
-            cards.addLayout(col, 1)
-        right.addLayout(cards)
+            top.addWidget(cv)
+        self.totals = QLabel("")
+        self.totals.setTextFormat(Qt.TextFormat.RichText)
+        self.totals.setStyleSheet(f"font-size: {theme.TABLE_PX}px;")
+        self.totals.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.totals.setFixedSize(INNER_WIDTH - 3 * CARD_PX[0] - 4 * 8, CARD_PX[1] + 4)
+        top.addWidget(self.totals)
+        right.addLayout(top)
 
-        # Drawn in a box of fixed height, a line for every seat: all seven seats' pay and take
-        # are always in sight, and a new card repaints the list without laying out the panel.
+        self.model = WagersModel(self.config.money, self)
+        self.wagers_view = QTableView()
+        self.wagers_view.setModel(self.model)
+        self.wagers_view.setStyleSheet(
+            f"QTableView {{ font-size: {theme.TABLE_PX}px; }}"
+            " QHeaderView::section { font-size: 17px; }")
+        self.wagers_view.setAlternatingRowColors(True)
+        self.wagers_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.wagers_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.wagers_view.verticalHeader().hide()
+        self.wagers_view.verticalHeader().setDefaultSectionSize(34)
+        header = self.wagers_view.horizontalHeader()
+        # Widths are fitted to the rows when they change (_fit_columns): Qt's own fitting asks
+        # the model for every cell of every row on each change, for 35 wagers on each card.
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(WagersModel.WAGER, QHeaderView.ResizeMode.Stretch)
+        for col in (WagersModel.ID, WagersModel.STAGE, WagersModel.PAY):
+            self.wagers_view.hideColumn(col)
+        self.wagers_view.installEventFilter(self)
+        # Every seat's pay and take, spot by spot, drawn in the wagers list's room once a
+        # card has settled: all seven seats in sight, and a new card repaints the list
+        # without laying out the panel.
         self.payouts = StagePayouts(SEATS)
-        right.addWidget(self.payouts)
+        self.ledger = Ledger(self.wagers_view, self.payouts)
+        right.addWidget(self.ledger, 1)
 
         self.confirm_button = QPushButton("Paid — confirm")
         self.confirm_button.setObjectName("primary")
@@ -279,30 +382,6 @@ class LaPaireScreen(QWidget):
         right.addWidget(self.confirm_button)
         QShortcut(QKeySequence("P"), self, self.confirm,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-
-        self.model = WagersModel(self.config.money, self)
-        self.wagers_view = QTableView()
-        self.wagers_view.setModel(self.model)
-        self.wagers_view.setAlternatingRowColors(True)
-        self.wagers_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.wagers_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.wagers_view.verticalHeader().hide()
-        self.wagers_view.verticalHeader().setDefaultSectionSize(34)
-        header = self.wagers_view.horizontalHeader()
-        # Widths are fitted to the rows when they change (_fit_columns): Qt's own fitting asks
-        # the model for every cell of every row on each change, for 35 wagers on each card.
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        header.setSectionResizeMode(WagersModel.WAGER, QHeaderView.ResizeMode.Stretch)
-        self.wagers_view.hideColumn(WagersModel.ID)
-        self.wagers_view.hideColumn(WagersModel.STAGE)
-        right.addWidget(self.wagers_view, 1)
-        self.wagers_view.installEventFilter(self)
-
-        self.totals = QLabel("")
-        self.totals.setWordWrap(True)
-        self.totals.setStyleSheet("font-size: 18px;")
-        _two_lines(self.totals, INNER_WIDTH)
-        right.addWidget(self.totals)
         self.seat_buttons[1].setChecked(True)
 
     def _build_chips(self) -> None:
@@ -519,15 +598,25 @@ class LaPaireScreen(QWidget):
                                    poker.label if poker is not None else None)
 
     def _wager_rows(self, v: LaPaireView) -> None:
-        rows = []
+        """A row for each spot a seat has chips on, its chips there summed (they settle
+        together), in the order the seat first bet them."""
+        rows: dict[tuple[int, SpotKey], WagerRow] = {}
         for wager_id, w in sorted(v.wagers.items(), key=lambda kv: (kv[1].seat, kv[0])):
             r = v.results.get(wager_id)
             result = (r.result if r is not None else
                       "returned" if v.status == "voided" else "pending")
-            rows.append(WagerRow(wager_id, w.seat, _short(w.bet, w.values), w.amount, w.stage,
-                                 result, r.win if r is not None else 0,
-                                 v.actors.get(wager_id, "")))
-        self.model.set_rows(rows)
+            actor = v.actors.get(wager_id, "")
+            key = (w.seat, w.spot)
+            was = rows.get(key)
+            if was is None:
+                rows[key] = WagerRow(wager_id, w.seat, _short(w.bet, w.values), w.amount,
+                                     w.stage, result, r.win if r is not None else 0, actor)
+                continue
+            by = was.placed_by if actor in was.placed_by.split(", ") else \
+                ", ".join(filter(None, (was.placed_by, actor)))
+            rows[key] = WagerRow(wager_id, w.seat, was.label, was.amount + w.amount, w.stage,
+                                 result, was.win + (r.win if r is not None else 0), by)
+        self.model.set_rows(list(rows.values()))
         self._fit_columns()
 
     def _fit_columns(self) -> None:
@@ -535,10 +624,10 @@ class LaPaireScreen(QWidget):
         cells = self.wagers_view.fontMetrics()
         heads = self.wagers_view.horizontalHeader().fontMetrics()
         header = self.wagers_view.horizontalHeader()
-        for col in (WagersModel.SEAT, WagersModel.STAKE, WagersModel.RESULT, WagersModel.PAY):
+        for col in (WagersModel.SEAT, WagersModel.STAKE, WagersModel.RESULT):
             widest = max((cells.horizontalAdvance(self.model.text(r, col))
                           for r in self.model.rows), default=0)
-            width = max(widest, heads.horizontalAdvance(WagersModel.HEADERS[col])) + 26
+            width = max(widest, heads.horizontalAdvance(WagersModel.HEADERS[col])) + 22
             if header.sectionSize(col) != width:
                 header.resizeSection(col, width)
 
@@ -550,30 +639,33 @@ class LaPaireScreen(QWidget):
         pending = sum(t.pending for t in v.seat_totals.values())
         if v.shown_round is None:
             self.totals.setText("")
-        else:
-            self.totals.setText(
-                f"<b>Round {v.shown_round}</b> · wagered <b>{amount(money, staked)}</b> · "
-                f"paid <span style='color:{theme.GOOD}'><b>{amount(money, won)}</b></span> · "
-                f"collected <span style='color:{theme.BAD}'><b>{amount(money, lost)}</b>"
-                f"</span>" + (f" · in play {amount(money, pending)}" if pending else ""))
+            return
+        lines = [("wagered", staked, theme.TEXT), ("paid", won, theme.GOOD),
+                 ("collected", lost, theme.BAD)]
+        if pending:
+            lines.append(("in play", pending, theme.MUTED))
+        self.totals.setText(
+            f"<table cellspacing=0 cellpadding=0 width='100%'><tr><td colspan=2>"
+            f"<b>Round {v.shown_round}</b></td></tr>"
+            + "".join(f"<tr><td>{name}&nbsp;</td><td align=right style='color:{colour}'>"
+                      f"<b>{amount(money, value)}</b></td></tr>"
+                      for name, value, colour in lines) + "</table>")
 
     def _status_text(self, v: LaPaireView) -> None:
         stage = v.to_confirm
         if v.halted:
             text = "Round stopped — see the banner"
         elif v.round_no is None:
-            nxt = v.last_round_no + 1
-            done = {"settled": "complete", "voided": "voided"}.get(v.status, "")
-            text = (f"Round {v.last_round_no} {done} · " if done else "") + \
-                f"Round {nxt}: place wagers"
+            # (One line: what the round came to is in the message and the totals.)
+            text = (f"Round {v.last_round_no} voided · place wagers" if v.status == "voided"
+                    else f"Round {v.last_round_no + 1}: place wagers")
         elif v.betting_open:
-            text = f"Round {v.round_no} · betting open · {len(v.wagers)} wager" \
-                   f"{'s' if len(v.wagers) != 1 else ''}"
+            n = len({(w.seat, w.spot) for w in v.wagers.values()})
+            text = f"Round {v.round_no} · betting open · {n} wager{'s' if n != 1 else ''}"
         elif stage is not None:
-            text = f"Pay card {stage} ({STAGE_NAMES[stage]}), then confirm"
+            text = f"Pay card {stage}, then confirm"
         else:
-            n = len(v.cards) + 1
-            text = f"Waiting for card {n} ({STAGE_NAMES.get(n, '')}) from the shoe"
+            text = f"Waiting for card {len(v.cards) + 1} from the shoe"
         self.status.setText(text)
         self.confirm_button.setEnabled(stage is not None)
         self.confirm_button.setText(f"Paid — confirm card {stage}  (P)" if stage
@@ -585,33 +677,45 @@ class LaPaireScreen(QWidget):
         stage = v.to_confirm
         if stage is None and v.stages:
             stage = max(v.stages)
-        if stage is None or stage not in v.stages:
+        if stage is None or stage not in v.stages or v.status == "voided":
+            # The wagers list has the room (after a void: what is returned).
             self.payouts.clear()
+            self.ledger.show_payouts(False)
             return
         s = v.stages[stage]
         money = self.config.money
         head = f"Card {stage} · {STAGE_NAMES[stage]}: {s.card.label}"
         if s.poker is not None:
             head += f" — {s.poker.label}"
+        self.ledger.show_payouts(True)
         if not s.results:
             self.payouts.show_stage(head, (), "No wagers settle on this card.")
             return
+        # Each seat's spots (its chips on a spot summed), in the order it bet them.
+        spots: dict[int, dict[SpotKey, list[int]]] = {}
+        for r in s.results:
+            won_stake = spots.setdefault(r.wager.seat, {}).setdefault(r.wager.spot, [0, 0, 0])
+            won_stake[0] += r.win
+            won_stake[1 if r.won else 2] += r.wager.amount
         rows = []
-        for seat, t in sorted(s.seat_totals().items()):
-            back = sum(r.wager.amount for r in s.results if r.wager.seat == seat and r.won)
-            rows.append(SeatPayout(seat, amount(money, t.win) if t.win else None,
-                                   amount(money, back) if t.win else None,
-                                   amount(money, t.lost) if t.lost else None))
+        for seat in sorted(spots):
+            items = []
+            for (bet, values), (win, back, lost) in spots[seat].items():
+                name = _short(bet, values)
+                if win or back:
+                    items.append(SpotPayout(name, amount(money, win), amount(money, back)))
+                else:
+                    items.append(SpotPayout(name, take=amount(money, lost)))
+            rows.append(SeatPayout(seat, tuple(items)))
         self.payouts.show_stage(head, rows)
 
 
-def _two_lines(label: QLabel, width: int) -> None:
-    """Fix a label that changes with every card at ``width`` and the height of two lines
-    for good: a change of its text then repaints it, and lays nothing out again."""
-    label.setText("Two<br>lines" if label.textFormat() == Qt.TextFormat.RichText
-                  else "Two\nlines")
+def _fixed_lines(label: QLabel, width: int, lines: int) -> None:
+    """Fix a label that changes with every card at ``width`` and the height of ``lines``
+    lines for good: a change of its text then repaints it, and lays nothing out again."""
+    label.setText("\n".join(["Lines"] * lines))
     label.ensurePolished()
-    label.setFixedSize(width, label.heightForWidth(width))
+    label.setFixedSize(width, label.sizeHint().height())
     label.setText("")
 
 

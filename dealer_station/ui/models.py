@@ -135,11 +135,15 @@ class WagerRow:
 
 
 class WagersModel(RowsModel[WagerRow]):
+    """The wagers of the round, a row for each spot a seat has chips on (its chips there
+    summed; ``wager_id`` is its last chip's, the one Delete takes back). The dealer's screen
+    shows Seat, Wager, Stake and Result: the result says what to pay ("pay 60.00")."""
+
     ID, SEAT, WAGER, STAKE, STAGE, RESULT, PAY = range(7)
     HEADERS = ("#", "Seat", "Wager", "Stake", "Card", "Result", "Pay")
     NUMERIC = frozenset({ID, STAKE, PAY})
     RESULT_TEXT: ClassVar[dict[str, str]] = {
-        "pending": "—", "win": "WIN", "lose": "lose", "returned": "returned"}
+        "pending": "—", "win": "pay", "lose": "lost", "returned": "returned"}
 
     def __init__(self, money: Money, parent: Any = None) -> None:
         super().__init__(parent)
@@ -157,7 +161,8 @@ class WagersModel(RowsModel[WagerRow]):
         if col == self.STAGE:
             return str(row.stage)
         if col == self.RESULT:
-            return self.RESULT_TEXT.get(row.result, row.result)
+            text = self.RESULT_TEXT.get(row.result, row.result)
+            return f"{text} {amount(self.money, row.win)}" if row.result == "win" else text
         if col == self.PAY:
             return amount(self.money, row.win) if row.result == "win" else ""
         return ""

@@ -28,11 +28,18 @@ WARN = "#f0a431"
 INFO = "#4aa3df"
 CARD_RED = "#c62828"
 CARD_BLACK = "#111111"
+#: The Joker's face: a colour no other card has.
+JOKER = "#5b1a8c"
 
 #: A colour per seat, for its chips on the felt and its button (7 seats at most).
 SEAT_COLOURS = ("#e05a47", "#3f8fde", "#f2c53d", "#9b59d0", "#2fbf8f", "#f07fb5", "#f39c34")
 
 BASE_PX = 17
+#: Amounts to pay: the largest text on the dealer's screen, read from a metre.
+PAY_PX = 28
+#: The dealer's table text read from a metre: seat totals, the wagers list, the status, the
+#: take lines.
+TABLE_PX = 20
 TOUCH_PX = 56
 
 STYLE = f"""
