@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtWidgets import QPushButton
 from ui_support import WAIT_MS, click, open_window, sign_in, station_fixture
 
 from dealer_station.ui.main_window import MainWindow
@@ -25,11 +27,21 @@ def test_a_wrong_pin_is_refused_and_three_lock_the_user_out(qtbot: Any,
     assert "nobody signed in" in w.user_label.text()
     sign_in(qtbot, w, "dealer", "9999")
     assert w.current_screen == "login" and w.session.user is None
-    assert "wrong PIN" in w.login.message.text() and w.login.message.isVisible()
+    # The policy's own numbers: 3 wrong PINs (this station's setting), 15 minutes.
+    assert (station.users.max_failures, station.users.lockout_minutes) == (3, 15)
+    assert w.login.message.text() == "Wrong PIN: 2 attempts left before a 15-minute lockout."
+    assert w.login.message.isVisible()
     assert w.login.pin_edit.text() == ""              # a PIN never stays on screen
     sign_in(qtbot, w, "dealer", "9998")
+    assert "Wrong PIN: 1 attempt left before a 15-minute lockout" in w.login.message.text()
     sign_in(qtbot, w, "dealer", "9997")
     assert "Locked out" in w.login.message.text()
+    # The lockout's end in local time, to the minute (not UTC, not seconds).
+    until = [r for r in station.journal.records(station.table_id) if r.kind == "lockout"]
+    local = datetime.fromisoformat(until[0].payload["until"]).astimezone()
+    assert f"until {local:%H:%M} after 3 wrong PINs" in w.login.message.text()
+    assert "+00:00" not in w.login.message.text() and ":00." not in w.login.message.text()
+    assert "a supervisor or an operator can unlock them" in w.login.message.text()
     # Locked out: even the right PIN is refused now.
     sign_in(qtbot, w, "dealer", "1111")
     assert w.session.user is None and "Locked out" in w.login.message.text()
@@ -61,9 +73,9 @@ def test_each_role_sees_its_screens(qtbot: Any, station: Station) -> None:
     w = open_window(qtbot, station)
     sign_in(qtbot, w, "dealer", "1111")
     visible = {n for n, b in w.nav.items() if b.isVisible()}
-    assert visible == {"dealer"}
-    w.show_screen("supervisor")                        # F3 does nothing for a dealer
-    assert w.current_screen == "dealer"
+    assert visible == {"dealer", "supervisor"}     # Supervisor calls a supervisor
+    w.show_screen("supervisor")         # F3: a supervisor's sign-in, never their screen
+    assert w.current_screen == "supervisor sign-in" and w.session.user.role == "dealer"
     sign_in(qtbot, w, "super", "2222")
     assert {n for n, b in w.nav.items() if b.isVisible()} == {"dealer", "supervisor"}
     sign_in(qtbot, w, "operator", "3333")
@@ -101,3 +113,65 @@ def test_a_role_raised_in_the_database_is_refused_on_screen(qtbot: Any,
     assert "Call an operator" in text_
     assert [r.kind for r in station.journal.records(station.table_id)][-1] == "user.mismatch"
     assert station.users.check_projection()[0].startswith("user dealer: role is 'operator'")
+
+
+def test_a_tap_on_ones_name_then_the_pin_signs_in(qtbot: Any, station: Station) -> None:
+    w = open_window(qtbot, station)
+    names = w.login.name_buttons
+    assert list(names) == ["dealer", "super", "operator"]      # dealers first
+    assert names["dealer"].text().startswith("Dana Dealer")
+    click(qtbot, names["dealer"])
+    assert w.login.user_edit.text() == "dealer"
+    assert "Dana Dealer: enter your PIN" in w.login.notice.text()
+    for digit in "1111":
+        click(qtbot, next(b for b in w.login.findChildren(QPushButton) if b.text() == digit))
+    assert w.login.pin_edit.text() == "1111" and w.login.user_edit.text() == "dealer"
+    click(qtbot, w.login.sign_in_button)
+    assert w.session.user is not None and w.session.user.user_id == "dealer"
+    assert w.current_screen == "dealer"
+
+
+def test_a_supervisor_unlocks_a_locked_out_dealer_on_screen_with_a_reason(
+        qtbot: Any, station: Station) -> None:
+    w = open_window(qtbot, station)
+    for pin in ("9999", "9998", "9997"):
+        sign_in(qtbot, w, "dealer", pin)
+    assert "Locked out" in w.login.message.text()
+    assert "locked until" in w.login.name_buttons["dealer"].text()
+    sign_in(qtbot, w, "super", "2222")
+    sup = w.screens["supervisor"]
+    sup.tabs.setCurrentWidget(sup.lockouts)
+    panel = sup.lockouts
+    qtbot.waitUntil(lambda: "dealer" in panel.unlock_buttons, timeout=WAIT_MS)
+    click(qtbot, panel.unlock_buttons["dealer"])            # no reason: refused
+    assert "give the reason" in panel.message.text()
+    assert station.users.get("dealer").locked_until is not None  # type: ignore[union-attr]
+    qtbot.keyClicks(panel.reason, "identity checked, the dealer mistyped")
+    click(qtbot, panel.unlock_buttons["dealer"])
+    assert "Dana Dealer unlocked" in panel.message.text()
+    assert "dealer" not in panel.unlock_buttons
+    unlock = [r for r in station.journal.records(station.table_id)
+              if r.kind == "user.unlock"]
+    assert len(unlock) == 1 and unlock[0].actor == "super/supervisor"
+    assert unlock[0].payload == {"user_id": "dealer",
+                                 "reason": "identity checked, the dealer mistyped"}
+    sign_in(qtbot, w, "dealer", "1111")
+    assert w.session.user is not None and w.current_screen == "dealer"
+
+
+def test_only_an_operator_unlocks_a_supervisor(qtbot: Any, station: Station) -> None:
+    w = open_window(qtbot, station)
+    for pin in ("9999", "9998", "9997"):
+        sign_in(qtbot, w, "super", pin)
+    sign_in(qtbot, w, "operator", "3333")
+    click(qtbot, w.nav["supervisor"])
+    sup = w.screens["supervisor"]
+    sup.tabs.setCurrentWidget(sup.lockouts)
+    panel = sup.lockouts
+    qtbot.waitUntil(lambda: "super" in panel.unlock_buttons, timeout=WAIT_MS)
+    qtbot.keyClicks(panel.reason, "forgot the new PIN")
+    click(qtbot, panel.unlock_buttons["super"])
+    assert "Sam Supervisor unlocked" in panel.message.text()
+    unlock = [r for r in station.journal.records(station.table_id)
+              if r.kind == "user.unlock"]
+    assert unlock[-1].actor == "operator/operator"

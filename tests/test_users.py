@@ -20,7 +20,9 @@ from dealer_station.audit.users import (
     User,
     UserError,
     Users,
+    WrongPin,
     default_hasher,
+    local_time,
     require_role,
 )
 from dealer_station.cli.main import main
@@ -113,8 +115,11 @@ def test_wrong_pins_lock_out_then_time_releases(users: Users, journal: Journal,
             users.authenticate("ann", "0000", table_id="T1")
         assert not isinstance(err.value, LockedOut)
     assert users.get("ann").failed_attempts == 2  # type: ignore[union-attr]
-    with pytest.raises(LockedOut, match="locked out until 2026-03-01T18:10"):
+    # The lockout's end is said in the station's local time, to the minute.
+    local = datetime(2026, 3, 1, 18, 10, tzinfo=UTC).astimezone()
+    with pytest.raises(LockedOut, match=f"locked out until {local:%H:%M} after 3") as locked:
         users.authenticate("ann", "0000", table_id="T1")
+    assert locked.value.until == journal.last("T1").payload["until"]  # type: ignore[union-attr]
     with pytest.raises(LockedOut):  # even the right PIN, while locked
         users.authenticate("ann", "1357", table_id="T1")
     assert [k for k, _ in kinds(journal, "T1")] == [
@@ -350,3 +355,55 @@ def test_a_wrong_current_pin_counts_and_a_locked_out_operator_cannot_administer(
             users.authenticate("olga", "0000")
     with pytest.raises(PermissionDenied, match="olga is locked out"):
         users.unlock("ann", actor=olga)
+
+
+def test_a_wrong_pin_says_the_attempts_left_under_the_policy(users: Users) -> None:
+    # This fixture's policy: 3 wrong PINs, then 10 minutes.
+    with pytest.raises(WrongPin) as first:
+        users.authenticate("ann", "0000")
+    assert (first.value.attempts_left, first.value.lockout_minutes) == (2, 10)
+    assert str(first.value) == "wrong PIN for ann: 2 attempts left before a 10-minute lockout"
+    with pytest.raises(WrongPin, match="1 attempt left before a 10-minute lockout"):
+        users.authenticate("ann", "0000")
+    with pytest.raises(LockedOut, match=r"ann is now locked out until .* after 3 wrong PINs; "
+                                        r"a supervisor or an operator can unlock them"):
+        users.authenticate("ann", "0000")
+    # An unknown user gets no count (nothing to count against).
+    with pytest.raises(AuthError) as unknown:
+        users.authenticate("bob", "0000")
+    assert not isinstance(unknown.value, WrongPin)
+
+
+def test_the_lockout_end_is_local_time_with_the_day_when_not_today() -> None:
+    now = datetime(2026, 3, 1, 18, 0, tzinfo=UTC)
+    same = datetime(2026, 3, 1, 18, 10, tzinfo=UTC)
+    assert local_time(same.isoformat(), now) == f"{same.astimezone():%H:%M}"
+    later = datetime(2026, 3, 3, 9, 5, tzinfo=UTC)
+    shown = local_time(later.isoformat(), now)
+    assert shown.endswith(f"{later.astimezone():%H:%M}") and "Mar" in shown
+
+
+def test_an_unlock_journals_who_unlocked_whom_and_why(users: Users, journal: Journal,
+                                                      sue: User) -> None:
+    for _ in range(3):
+        with pytest.raises(AuthError):
+            users.authenticate("ann", "9999")
+    with pytest.raises(UserError, match="reason"):
+        users.unlock("ann", actor=sue, reason="  ", table_id="T1")
+    assert [u.user_id for u in users.locked_out()] == ["ann"]
+    ann = users.unlock("ann", actor=sue, reason="identity checked", table_id="T1")
+    assert ann.locked_until is None and ann.failed_attempts == 0
+    rec = journal.last("T1")
+    assert rec is not None and (rec.kind, rec.actor) == ("user.unlock", "sue/supervisor")
+    assert rec.payload == {"user_id": "ann", "reason": "identity checked"}
+    assert users.locked_out() == []
+    assert users.check_projection() == []
+
+
+def test_a_sign_in_over_a_dealers_session_names_the_dealer(users: Users,
+                                                          journal: Journal) -> None:
+    users.authenticate("sue", "2468", table_id="T1", over="ann")
+    rec = journal.last("T1")
+    assert rec is not None and rec.payload == {"user_id": "sue", "role": "supervisor",
+                                               "over": "ann"}
+    assert users.check_projection() == []

@@ -75,8 +75,26 @@ class AuthError(StationError):
     """Sign-in refused: unknown user, wrong PIN or inactive user."""
 
 
+class WrongPin(AuthError):
+    """Sign-in refused: a known user gave a wrong PIN; says how many attempts are left before
+    the lockout (the policy's own numbers), so the person at the station is warned."""
+
+    def __init__(self, user_id: str, attempts_left: int, lockout_minutes: int) -> None:
+        self.user_id = user_id
+        self.attempts_left = attempts_left
+        self.lockout_minutes = lockout_minutes
+        super().__init__(f"wrong PIN for {user_id}: {attempts_left_text(attempts_left)} "
+                         f"before a {lockout_minutes}-minute lockout")
+
+
 class LockedOut(AuthError):
-    """Sign-in refused because the user is locked out after repeated failures."""
+    """Sign-in refused because the user is locked out after repeated failures. ``until`` is
+    the lockout's end as journaled (UTC, ISO 8601); the message gives it in local time."""
+
+    def __init__(self, message: str, *, user_id: str = "", until: str | None = None) -> None:
+        super().__init__(message)
+        self.user_id = user_id
+        self.until = until
 
 
 class PinResetRequired(AuthError):
@@ -105,6 +123,21 @@ class User:
     def actor(self) -> str:
         """How this user appears as a journal record's actor: ``user_id/role``."""
         return f"{self.user_id}/{self.role}"
+
+
+def attempts_left_text(left: int) -> str:
+    """``2`` -> "2 attempts left"; ``1`` -> "1 attempt left"."""
+    return f"{left} attempt{'' if left == 1 else 's'} left"
+
+
+def local_time(iso: str, now: datetime | None = None) -> str:
+    """A journaled moment (UTC, ISO 8601) as the station's clock on the wall shows it:
+    ``14:05``, with the day when it is not today (``Sun 1 Mar 14:05``)."""
+    moment = datetime.fromisoformat(iso).astimezone()
+    today = (now or datetime.now(moment.tzinfo)).astimezone().date()
+    if moment.date() == today:
+        return moment.strftime("%H:%M")
+    return f"{moment:%a} {moment.day} {moment:%b %H:%M}"
 
 
 def require_role(user: User, *roles: str, action: str = "do this") -> User:
@@ -328,6 +361,7 @@ class Users:
         self.db = journal.db
         self.max_failures = max_failures
         self.lockout = timedelta(minutes=lockout_minutes)
+        self.lockout_minutes = lockout_minutes
         self.hasher = hasher or default_hasher()
         self.clock = clock or journal.clock
         self._pepper = journal.derived_secret(PEPPER_PURPOSE)
@@ -803,38 +837,63 @@ class Users:
 
         self._administer(user_id, table_id, plan, actor_name=admin.actor)
 
-    def unlock(self, user_id: str, *, actor: User | str, table_id: str = STATION_STREAM) -> None:
+    def unlock(self, user_id: str, *, actor: User | str, table_id: str = STATION_STREAM,
+               reason: str | None = None) -> User:
         """Clear a lockout and the failure count: an operator (anyone), a supervisor
-        (dealers only)."""
+        (dealers only). ``reason`` (the station's screen requires one) is journaled with who
+        unlocked whom. Returns the user as unlocked."""
         _check_user_id(user_id)
+        if reason is not None:
+            reason = _check_reason(reason, "unlocking a user")
         admin = require_role(self._require_admin(actor, "unlock a user"), *PRIVILEGED,
                              action="unlock users")
+        if admin.user_id == user_id:
+            # Unreachable while locked out (a locked-out admin is refused above); an admin who
+            # is not locked out has nothing to unlock.
+            raise PermissionDenied(f"{user_id}: another supervisor or operator must unlock you")
 
         def plan(before: _Snapshot) -> Facts:
             if before.state is None:
                 raise UserError(f"no user {user_id!r}")
             if admin.role == "supervisor" and before.state.role != "dealer":
+                role = before.state.role
+                article = "an" if role[:1] in ("a", "e", "i", "o", "u") else "a"
                 raise PermissionDenied(f"{admin.user_id} is a supervisor: only an operator "
-                                       f"may unlock a {before.state.role}")
-            return [Fact("user.unlock", {"user_id": user_id}, admin.actor)]
+                                       f"may unlock {article} {role}")
+            payload: dict[str, Any] = {"user_id": user_id}
+            if reason is not None:
+                payload["reason"] = reason
+            return [Fact("user.unlock", payload, admin.actor)]
 
-        self._administer(user_id, table_id, plan, actor_name=admin.actor)
+        return self._administer(user_id, table_id, plan, actor_name=admin.actor).user()
+
+    def locked_out(self) -> Users_:
+        """The users locked out now (by the chain), soonest released first."""
+        now = self.clock()
+        out = [u for u in self.list() if u.active and u.locked_until is not None
+               and datetime.fromisoformat(u.locked_until) > now]
+        return sorted(out, key=lambda u: (u.locked_until or "", u.user_id))
 
     # -- sign-in --
 
-    def sign_out(self, user: User, why: str, *, table_id: str = STATION_STREAM) -> None:
+    def sign_out(self, user: User, why: str, *, table_id: str = STATION_STREAM) -> Record:
         """A person signed out (or was signed out when idle): journaled, like the sign-in
-        it ends, on the chain the sign-in went to."""
-        self.journal.append(table_id, "logout", {"user": user.user_id, "why": why},
-                            user.actor)
+        it ends, on the chain the sign-in went to. Returns the record."""
+        return self.journal.append(table_id, "logout", {"user": user.user_id, "why": why},
+                                   user.actor)
 
-    def authenticate(self, user_id: str, pin: str, *, table_id: str = STATION_STREAM) -> User:
+    def authenticate(self, user_id: str, pin: str, *, table_id: str = STATION_STREAM,
+                     over: str | None = None) -> User:
         """Check a PIN; journal the attempt (``login``, ``login.failed``, ``lockout``).
+
+        ``over``: the user id of the dealer whose session this sign-in is layered over (a
+        supervisor called to the dealer's station); the ``login`` record names them.
 
         Raises :class:`LockedOut` while locked out (even with the right PIN),
         :class:`UserMismatch` when the users table disagrees with the chain,
         :class:`PinResetRequired` for a PIN set before PINs were bound to the key, and
-        :class:`AuthError` for an unknown user, a wrong PIN or an inactive user.
+        :class:`WrongPin` (with the attempts left before a lockout) for a known user's wrong
+        PIN, and :class:`AuthError` for an unknown user or an inactive user.
         """
         if not isinstance(pin, str):
             pin = ""
@@ -848,7 +907,8 @@ class Users:
         while True:
             with self.db.read() as conn:
                 before = self._snapshot(conn, user_id)
-            facts, error, pin_hash, write_row = self._sign_in_plan(before, pin, verified)
+            facts, error, pin_hash, write_row = self._sign_in_plan(before, pin, verified,
+                                                                   over)
             try:
                 state = self._commit(table_id, before, facts, write_row=write_row,
                                      pin_hash=pin_hash)
@@ -859,7 +919,15 @@ class Users:
             assert state is not None
             return state.user()
 
-    def _sign_in_plan(self, before: _Snapshot, pin: str, verified: dict[str, bool]
+    def _locked_out(self, user_id: str, role: str, until: str, failures: int, now: datetime,
+                    verb: str) -> LockedOut:
+        who = "an operator" if role != "dealer" else "a supervisor or an operator"
+        return LockedOut(f"{user_id} {verb} locked out until {local_time(until, now)} after "
+                         f"{failures} wrong PINs; {who} can unlock them on the Supervisor "
+                         f"screen (Lockouts)", user_id=user_id, until=until)
+
+    def _sign_in_plan(self, before: _Snapshot, pin: str, verified: dict[str, bool],
+                      over: str | None = None
                       ) -> tuple[Facts, AuthError | None, str | None, bool]:
         """The records a sign-in attempt writes, the refusal (if any), a new PIN hash (a
         rehash) and whether the row is rewritten."""
@@ -892,10 +960,10 @@ class Users:
         now = self.clock()
         # The lock check: on the state confirmed inside the write (see _commit).
         if state.locked(now):
-            return ([failed("locked out")], LockedOut(
-                f"{user_id} is locked out until {state.locked_until} after "
-                f"{state.failures} wrong PINs; an operator (or, for a dealer, a supervisor) "
-                f"can unlock them"), None, True)
+            assert state.locked_until is not None
+            return ([failed("locked out")],
+                    self._locked_out(user_id, state.role, state.locked_until, state.failures,
+                                     now, "is"), None, True)
         if not ok:
             failures = state.failures + 1
             facts = [failed("wrong PIN", failures=failures)]
@@ -903,16 +971,17 @@ class Users:
                 until = iso_utc(now + self.lockout)
                 facts.append(Fact("lockout", {"user_id": user_id, "failures": failures,
                                               "until": until}, actor))
-                return (facts, LockedOut(
-                    f"{user_id} is now locked out until {until} after {failures} wrong "
-                    f"PINs; an operator (or, for a dealer, a supervisor) can unlock them"),
-                    None, True)
-            return facts, AuthError(f"unknown user {user_id!r} or wrong PIN"), None, True
+                return (facts, self._locked_out(user_id, state.role, until, failures, now,
+                                                "is now"), None, True)
+            return (facts, WrongPin(user_id, self.max_failures - failures,
+                                    self.lockout_minutes), None, True)
         if not state.active:
             return ([failed("inactive")], AuthError(f"user {user_id!r} has been deactivated"),
                     None, True)
         payload: dict[str, Any] = {"user_id": user_id, "role": state.role}
         new_hash: str | None = None
+        if over is not None:
+            payload["over"] = over
         if self.hasher.check_needs_rehash(pin_hash):
             new_hash = self.hash_pin(pin)
             payload["pin_mac"] = self.pin_mac(user_id, new_hash)
@@ -931,5 +1000,6 @@ class _Retry(Exception):
 __all__ = [
     "MAX_NAME_LENGTH", "MIN_PIN_LENGTH", "PRIVILEGED", "ROLES", "STATION_STREAM", "USER_KINDS",
     "AuthError", "JournalError", "LockedOut", "PermissionDenied", "PinResetRequired", "Problem",
-    "User", "UserError", "UserMismatch", "Users", "default_hasher", "require_role",
+    "User", "UserError", "UserMismatch", "Users", "WrongPin", "attempts_left_text",
+    "default_hasher", "local_time", "require_role",
 ]

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                              current_pin=admin_pin if own else None)
             print(f"changed the PIN of {args.user_id}")
         elif args.action == "unlock":
-            users.unlock(args.user_id, actor=actor)
+            users.unlock(args.user_id, actor=actor, reason=args.reason)
             print(f"unlocked {args.user_id}")
         elif args.action == "deactivate":
             users.deactivate(args.user_id, actor=actor, reason=args.reason)
@@ -119,6 +119,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pw.add_argument("user_id")
     un = actions.add_parser("unlock", parents=[common], help="clear a lockout")
     un.add_argument("user_id")
+    un.add_argument("--reason", help="why (journaled with who unlocked whom)")
     de = actions.add_parser("deactivate", parents=[common], help="stop a user signing in")
     de.add_argument("user_id")
     de.add_argument("--reason", required=True)

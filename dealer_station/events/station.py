@@ -50,6 +50,7 @@ class UserDeactivated(Event):
 class UserUnlocked(Event):
     KIND = "user.unlock"
     user_id: str
+    reason: str | None = optional()     # why (required on the station's screen)
 
 
 @dataclass(frozen=True, slots=True)

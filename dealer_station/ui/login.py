@@ -1,26 +1,52 @@
-"""Sign-in: a user id and a PIN, with a keypad big enough for a fingertip."""
+"""Sign-in: tap your name (or type your user id), then your PIN on a keypad big enough for a
+fingertip.
+
+The names are the station's active users as the journal establishes them; a tap fills the
+user id and moves to the PIN. Typing the id (keyboard, or digits on the keypad) still works.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from dealer_station.audit.users import AuthError, LockedOut, PinResetRequired, UserMismatch
+from dealer_station.audit.users import (
+    AuthError,
+    LockedOut,
+    PinResetRequired,
+    User,
+    UserMismatch,
+    WrongPin,
+    attempts_left_text,
+    local_time,
+)
 from dealer_station.errors import StationError
 from dealer_station.ui import theme
 from dealer_station.ui.session import SignInSession
 
+NOTICE = "Tap your name (or type your user id), then enter your PIN"
+#: The order the names are listed in: the people who deal first.
+ROLE_ORDER = {"dealer": 0, "supervisor": 1, "operator": 2}
+
 
 class LoginPanel(QWidget):
+    #: Only users of these roles are listed (None: everyone active).
+    roles: tuple[str, ...] | None = None
+    notice_text = NOTICE
+
     def __init__(self, session: SignInSession, heading: str,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -28,9 +54,11 @@ class LoginPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.addStretch(1)
         mid = QHBoxLayout()
+        mid.setSpacing(16)
         outer.addLayout(mid)
         outer.addStretch(1)
         mid.addStretch(1)
+        mid.addWidget(self._build_names())
         card = QFrame()
         card.setObjectName("panel")
         card.setFixedWidth(560)
@@ -40,11 +68,11 @@ class LoginPanel(QWidget):
         col = QVBoxLayout(card)
         col.setContentsMargins(34, 26, 34, 26)
         col.setSpacing(12)
-        title = QLabel(heading)
-        title.setObjectName("title")
-        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        col.addWidget(title)
-        self.notice = QLabel("Sign in with your user id and PIN")
+        self.title = QLabel(heading)
+        self.title.setObjectName("title")
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        col.addWidget(self.title)
+        self.notice = QLabel(self.notice_text)
         self.notice.setObjectName("muted")
         self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.notice.setWordWrap(True)
@@ -53,6 +81,7 @@ class LoginPanel(QWidget):
         self.user_edit = QLineEdit()
         self.user_edit.setPlaceholderText("User id")
         self.user_edit.setAccessibleName("User id")
+        self.user_edit.textEdited.connect(lambda _t: self._pick(None))
         self.pin_edit = QLineEdit()
         self.pin_edit.setPlaceholderText("PIN")
         self.pin_edit.setAccessibleName("PIN")
@@ -91,36 +120,149 @@ class LoginPanel(QWidget):
             pad.addWidget(b, i // 3, i % 3)
         col.addLayout(pad)
         self.setTabOrder(self.user_edit, self.pin_edit)
+        self.refresh_names()
+
+    def _extra(self, col: QVBoxLayout) -> None:
+        """More buttons under the names (a subclass's): the keypad's column is full."""
+
+    # -- the names ------------------------------------------------------------------------
+
+    def _build_names(self) -> QFrame:
+        box = QFrame()
+        box.setObjectName("panel")
+        box.setFixedWidth(380)
+        col = QVBoxLayout(box)
+        col.setContentsMargins(16, 18, 16, 18)
+        col.setSpacing(10)
+        head = QLabel("Tap your name")
+        head.setObjectName("title")
+        head.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        col.addWidget(head)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner = QWidget()
+        self._names_col = QVBoxLayout(inner)
+        self._names_col.setContentsMargins(0, 0, 0, 0)
+        self._names_col.setSpacing(8)
+        self._names_col.addStretch(1)
+        scroll.setWidget(inner)
+        col.addWidget(scroll, 1)
+        self.names_group = QButtonGroup(self)
+        self.names_group.setExclusive(True)
+        self.name_buttons: dict[str, QPushButton] = {}
+        self._names_note = QLabel("")
+        self._names_note.setObjectName("muted")
+        self._names_note.setWordWrap(True)
+        self._names_note.hide()
+        col.addWidget(self._names_note)
+        self._extra(col)
+        return box
+
+    def listed(self) -> list[User]:
+        """The users to list, dealers first, by name."""
+        users = [u for u in self.session.users.list() if u.active
+                 and (self.roles is None or u.role in self.roles)]
+        return sorted(users, key=lambda u: (ROLE_ORDER.get(u.role, 9), u.name.lower()))
+
+    def refresh_names(self) -> None:
+        """List the users again (one may have been added, deactivated or locked out)."""
+        for b in self.name_buttons.values():
+            self.names_group.removeButton(b)
+            self._names_col.removeWidget(b)
+            b.hide()
+            b.deleteLater()
+        self.name_buttons = {}
+        try:
+            users = self.listed()
+        except StationError as exc:
+            # The list is a convenience: typing the user id still works, and the sign-in
+            # itself says what is wrong with a user's records.
+            self._names_note.setText(f"The list of names cannot be shown ({exc}). Type your "
+                                     f"user id instead.")
+            self._names_note.show()
+            return
+        self._names_note.hide()
+        now = self.session.users.clock()
+        for u in users:
+            label = f"{u.name}\n{u.role}"
+            if u.locked_until is not None and datetime.fromisoformat(u.locked_until) > now:
+                label += f" · locked until {local_time(u.locked_until)}"
+            b = QPushButton(label)
+            b.setCheckable(True)
+            b.setMinimumHeight(66)
+            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.setAccessibleName(f"{u.name} ({u.user_id})")
+            b.setToolTip(f"user id {u.user_id}")
+            b.setStyleSheet("text-align: left; padding-left: 16px;")
+            b.clicked.connect(lambda _=False, user=u: self.choose(user))
+            self.names_group.addButton(b)
+            self._names_col.insertWidget(self._names_col.count() - 1, b)
+            self.name_buttons[u.user_id] = b
+
+    def choose(self, user: User) -> None:
+        """A name was tapped: it fills the user id, and the keypad types the PIN."""
+        self.user_edit.setText(user.user_id)
+        self.pin_edit.clear()
+        self._pick(user.user_id)
+        self.notice.setText(f"{user.name}: enter your PIN")
+        self.message.hide()
+        self.pin_edit.setFocus()
+
+    def _pick(self, user_id: str | None) -> None:
+        for uid, b in self.name_buttons.items():
+            b.setChecked(uid == user_id)
+        if user_id is None:
+            # An id typed by hand: no name stays marked.
+            self.names_group.setExclusive(False)
+            for b in self.name_buttons.values():
+                b.setChecked(False)
+            self.names_group.setExclusive(True)
+
+    # -- typing ---------------------------------------------------------------------------
 
     def _target(self) -> QLineEdit:
         return self.user_edit if self.user_edit.hasFocus() else self.pin_edit
 
     def _type(self, digit: str) -> None:
-        self._target().insert(digit)
+        target = self._target()
+        target.insert(digit)
+        if target is self.user_edit:
+            self._pick(None)
 
     def _backspace(self) -> None:
         self._target().backspace()
 
-    def reset(self, notice: str = "Sign in with your user id and PIN") -> None:
+    def reset(self, notice: str | None = None) -> None:
         """Empty the form for the next person (keeps no PIN on screen)."""
         self.user_edit.clear()
         self.pin_edit.clear()
-        self.notice.setText(notice)
+        self.notice.setText(notice or self.notice_text)
         self.message.hide()
+        self.refresh_names()
         self.user_edit.setFocus()
+
+    # -- signing in -----------------------------------------------------------------------
+
+    def attempt(self, user_id: str, pin: str) -> None:
+        """Sign in (journaled); raises with the reason."""
+        self.session.sign_in(user_id, pin)
 
     def submit(self) -> None:
         user_id = self.user_edit.text().strip()
         pin = self.pin_edit.text()
         self.pin_edit.clear()
         if not user_id:
-            self._error("Enter your user id, then your PIN.")
+            self._error("Tap your name or enter your user id, then your PIN.")
             self.user_edit.setFocus()
             return
         try:
-            self.session.sign_in(user_id, pin)
+            self.attempt(user_id, pin)
         except LockedOut as exc:
-            self._error(f"Locked out: {exc}")
+            self._error(f"Locked out — {exc}.")
+            self.refresh_names()
+            self._pick(user_id)
             return
         except UserMismatch as exc:
             self._error(f"Not signed in: the station's user records disagree with its "
@@ -129,12 +271,17 @@ class LoginPanel(QWidget):
         except PinResetRequired as exc:
             self._error(f"Not signed in: {exc}.")
             return
+        except WrongPin as exc:
+            self._error(f"Wrong PIN: {attempts_left_text(exc.attempts_left)} before a "
+                        f"{exc.lockout_minutes}-minute lockout.")
+            self.pin_edit.setFocus()
+            return
         except AuthError as exc:
             self._error(f"Not signed in: {exc}. Check the user id and PIN and try again.")
             self.pin_edit.setFocus()
             return
         except StationError as exc:
-            self._error(str(exc))
+            self._error(f"Not signed in: {exc}.")
             return
         self.message.hide()
 

@@ -43,6 +43,8 @@ from dealer_station.ui.session import DEFAULT_LOCK_AFTER, SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.station import Station
 from dealer_station.ui.supervisor import IntegrityTiltScreen, SupervisorScreen
+from dealer_station.ui.supervisor_visit import VISIT_SIGN_IN, SupervisorSignIn, may_call_supervisor
+from dealer_station.ui.while_away import WhileAwayNote
 
 if TYPE_CHECKING:
     from dealer_station.integrity import IntegrityReport
@@ -80,7 +82,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"Dealer Station — table {station.table_id} · {station.game_name}")
         self.events = TableEvents(station.table, self)
         self.session = SignInSession(station.users, station.table_id, lock_after=lock_after,
-                                     parent=self)
+                                     table=station.table, parent=self)
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self.session)
@@ -99,7 +101,12 @@ class MainWindow(QMainWindow):
 
         self.stack = QStackedWidget()
         col.addWidget(self.stack, 1)
+        # What happened while nobody was signed in, told to whoever signs in next.
+        self.while_away = WhileAwayNote(self.stack)
+        self.session.while_away.connect(self.while_away.show_lines)
         self.login = LoginPanel(self.session, f"Table {station.table_id} · {station.game_name}")
+        self.visit_sign_in = SupervisorSignIn(self.session)
+        self.visit_sign_in.cancelled.connect(lambda: self.show_screen("dealer"))
         dealer, operator, demo = _game_screens(station, self.events, self.session)
         self.screens: dict[str, QWidget] = {
             "login": self.login,
@@ -107,6 +114,7 @@ class MainWindow(QMainWindow):
             "supervisor": SupervisorScreen(station.table, self.events, self.session,
                                            station.journal, integrity=self.integrity),
             "operator": operator,
+            VISIT_SIGN_IN: self.visit_sign_in,
         }
         self.tilt_screen: IntegrityTiltScreen | None = None
         if self.integrity.report.tilt:
@@ -167,6 +175,11 @@ class MainWindow(QMainWindow):
         self.lock_button.setToolTip("Lock the station (Ctrl+L)")
         self.lock_button.clicked.connect(self.lock)
         row.addWidget(self.lock_button)
+        # A supervisor signed in over the dealer's session hands the station back.
+        self.back_button = QPushButton("Back to dealer")
+        self.back_button.setObjectName("primary")
+        self.back_button.clicked.connect(lambda: self.session.end_visit())
+        row.addWidget(self.back_button)
         return bar
 
     # -- signing in and out ----------------------------------------------------------------
@@ -183,13 +196,19 @@ class MainWindow(QMainWindow):
 
     def _user_changed(self, user: User | None) -> None:
         allowed = self.allowed()
+        visiting = self.session.visiting
         for name, b in self.nav.items():
-            b.setVisible(name in allowed)
-        self.lock_button.setVisible(user is not None)
+            # A dealer's Supervisor button calls a supervisor; during the visit the way back
+            # to the dealer's screen is "Back to dealer".
+            b.setVisible((name in allowed and not (visiting and name == "dealer"))
+                         or (name == "supervisor" and may_call_supervisor(self.session)))
+        self.lock_button.setVisible(user is not None and not visiting)
+        self.back_button.setVisible(visiting)
         tilted = self.integrity.tilted
         if self.tilt_screen is not None:
             self.tilt_screen.refresh()
         if user is None:
+            self.while_away.hide()
             self.user_label.setText("<span style='color:#a9b4c0'>nobody signed in</span>")
             self.show_screen("tilt" if tilted else "login")
             return
@@ -197,9 +216,11 @@ class MainWindow(QMainWindow):
             # Rounds opened from now on name this dealer.
             with self.table.lock:
                 self.table.dealer = user.actor
+        over = self.session.dealer
         self.user_label.setText(f"<b>{user.name}</b> · <span style='color:{theme.GOLD}'>"
                                 f"{user.role}</span>")
-        self.user_label.setToolTip(f"signed in as {user.user_id} ({user.role})")
+        self.user_label.setToolTip(f"signed in as {user.user_id} ({user.role})"
+                                   + (f" over {over.name}'s session" if over else ""))
         self.show_screen("tilt" if tilted else allowed[0])
 
     def _locked(self, user_id: str) -> None:
@@ -213,9 +234,11 @@ class MainWindow(QMainWindow):
         self.login.reset()
 
     def show_screen(self, name: str) -> None:
+        if name == "supervisor" and may_call_supervisor(self.session):
+            name = VISIT_SIGN_IN    # a dealer calls a supervisor: their PIN, over the dealer's
         if self.integrity.tilted and name != "login":
             name = "tilt"   # nothing else opens until the mismatch is acknowledged
-        elif name != "login" and name not in self.allowed():
+        elif name not in ("login", VISIT_SIGN_IN) and name not in self.allowed():
             if self.session.user is None:
                 name = "login"
             else:
@@ -225,6 +248,8 @@ class MainWindow(QMainWindow):
             b.setChecked(n == name)
         if name == "login":
             self.login.reset(self.login.notice.text())
+        elif name == VISIT_SIGN_IN:
+            self.visit_sign_in.reset()
         elif name == "dealer":
             self.screens["dealer"].setFocus()
 

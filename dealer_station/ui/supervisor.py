@@ -38,6 +38,7 @@ from dealer_station.errors import StationError
 from dealer_station.table.base import TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
+from dealer_station.ui.lockouts import LockoutsPanel
 from dealer_station.ui.models import EventsModel, MetersModel, RecallModel, RowsModel
 from dealer_station.ui.recall_view import recall_html
 from dealer_station.ui.session import SignInSession
@@ -85,6 +86,9 @@ class SupervisorScreen(QWidget):
         self._build_events_tab()
         self._build_meters_tab()
         self._build_verify_tab()
+        # Users locked out after wrong PINs, and the unlock (journaled, with a reason).
+        self.lockouts = LockoutsPanel(session)
+        self.tabs.addTab(self.lockouts, "Lockouts")
         self.tabs.currentChanged.connect(lambda _i: self.refresh_current())
         events.listen(self.on_change)
         self.refresh_round()
