@@ -31,7 +31,7 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
-from dealer_station.audit.keys import load_key
+from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cli.main import main
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.settlement.lapaire import BET_KINDS
@@ -286,5 +286,49 @@ def test_the_json_is_what_the_landed_release_printed(tmp_path: Path) -> None:
             rounds = recall(journal, table, 100)
             _round_trips(rounds)
             assert [rc.to_json() for rc in rounds] == EXPECTED["recall"][table]["json"], table
+    finally:
+        db.close()
+
+
+def test_who_confirmed_each_payout_and_the_wagers_taken_back(tmp_path: Path,
+                                                               qapp: Any) -> None:
+    """The recall says who confirmed each stage's payout and which wagers were taken back
+    (and by whom), from the round's own records: ``recall --json`` is unchanged."""
+    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.table.lapaire_table import LaPaireTable
+
+    db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
+    try:
+        journal = Journal(db, create_key(tmp_path / "journal.key"))
+        t = LaPaireTable(journal, "T9", load_lapaire_config(), dealer="ann/dealer")
+        kept, gone = t.place_many([Wager(1, "straight", ("K",), 500),
+                                   Wager(2, "straight", ("Q",), 300)], actor="ann/dealer")
+        t.remove(gone.wager_id, actor="sue/supervisor")
+        for card in ("KH", "2C", "9D"):
+            t.deal(card)
+            for n in t.unconfirmed():
+                t.confirm_payout(n, actor="ann/dealer")
+        (rc,) = recall(journal, "T9", 1)
+        assert isinstance(rc, LaPaireRecall)
+        (removed,) = rc.removed_wagers
+        assert (removed.wager_id, removed.seat, removed.name, removed.amount,
+                removed.placed_by, removed.removed_by) == (
+            gone.wager_id, 2, "Straight-up Q", 300, "ann/dealer", "sue/supervisor")
+        assert [w.wager_id for s in rc.seats for w in s.wagers] == [kept.wager_id]
+        by = {c.stage: c.by for c in rc.confirmations}
+        assert by[1] == "ann/dealer"                   # card 1 paid the straight-up K
+        assert set(by) == {1, 2, 3}
+        assert all(s.confirmed for s in rc.stages)
+        # The JSON keeps its keys; read back, the recall still knows all this.
+        assert list(rc.to_json()) == LAPAIRE_KEYS
+        again = LaPaireRecall.from_json(json.loads(json.dumps(rc.to_json())))
+        assert again.removed_wagers == rc.removed_wagers
+        assert again.confirmations == rc.confirmations
+        # On the supervisor's screen.
+        screen = screen_text(rc)
+        assert f"Payout confirmed by {by[1]}" in screen
+        assert ("Wagers taken back Seat # Wager Stake Placed by Taken back by At "
+                f"2 #{gone.wager_id} Straight-up Q 3.00 ann/dealer sue/supervisor") in screen
     finally:
         db.close()

@@ -110,3 +110,25 @@ def test_verify_on_screen_names_an_edited_round_row_and_a_raised_role(
     assert "users: projection FAILED: user dealer: role is &#x27;operator&#x27;" in shown
     verify = [r for r in station.journal.records(station.table_id) if r.kind == "verify"]
     assert verify[-1].payload["ok"] and verify[-1].payload["projections_ok"] is False
+
+
+def test_recall_shows_who_confirmed_each_payout_and_the_wagers_taken_back(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    t: Any = station.table
+    _kept, gone = t.place_many([Wager(1, "straight", ("K",), 500),
+                                Wager(2, "split", ("2", "3"), 100)], actor="dealer/dealer")
+    t.remove(gone.wager_id, actor="dealer/dealer")
+    for c in ("KH", "2C", "9D"):
+        t.deal(c)
+        for n in t.unconfirmed():
+            t.confirm_payout(n, actor="dealer/dealer")
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    sup.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: sup.recall_model.rowCount() == 1, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "Round 1" in sup.recall_detail.toPlainText(), timeout=WAIT_MS)
+    text = " ".join(sup.recall_detail.toPlainText().split())
+    # Card 1 paid the straight-up K: the dealer confirmed it.
+    assert "Payout confirmed by dealer/dealer" in text
+    assert "Wagers taken back" in text
+    assert f"2 #{gone.wager_id} Split 2-3 1.00 dealer/dealer dealer/dealer" in text

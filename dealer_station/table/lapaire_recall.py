@@ -22,6 +22,7 @@ from dealer_station.table.recall_model import (
     WAGERED_LABEL,
     Recall,
     RecallHeader,
+    RecordLine,
     exception_lines,
     record_lines,
     result_label,
@@ -174,6 +175,52 @@ class Stage:
                    d["confirmed"], tuple(StageWager.from_json(r) for r in d["results"]))
 
 
+#: Who confirmed a stage's payout when the station did it itself (nothing was owed).
+STATION_CONFIRMED_LABEL = "the station (nothing to pay)"
+
+
+@dataclass(frozen=True)
+class PayoutConfirmation:
+    """Who confirmed that a stage was paid, and when (``auto``: the station, nothing owed).
+    Read from the round's ``payout.confirm`` record: not a field of the JSON, which keeps
+    the records themselves."""
+
+    stage: int
+    actor: str
+    ts: str
+    seq: int
+    auto: bool
+
+    @property
+    def by(self) -> str:
+        """``dealer/dealer``, or the station when it had nothing to pay."""
+        return STATION_CONFIRMED_LABEL if self.auto else self.actor
+
+    @classmethod
+    def of(cls, r: RecordLine) -> PayoutConfirmation:
+        return cls(int(r.payload["stage"]), r.actor, r.ts, r.seq, bool(r.payload.get("auto")))
+
+
+@dataclass(frozen=True)
+class RemovedWager:
+    """A wager placed and taken back before betting closed: what it was, who placed it and
+    who took it back (from the round's ``wager.place`` and ``wager.remove`` records)."""
+
+    wager_id: int
+    seat: int
+    bet: str
+    values: tuple[str, ...]
+    amount: int
+    placed_by: str | None
+    removed_by: str
+    ts: str
+    seq: int
+
+    @property
+    def name(self) -> str:
+        return wager_name(self.bet, self.values)
+
+
 @dataclass(frozen=True)
 class Totals:
     wagered: int
@@ -195,6 +242,34 @@ class LaPaireRecall(Recall):
 
     def dealt(self) -> tuple[str, ...]:
         return tuple(c.card for c in self.cards)
+
+    @property
+    def confirmations(self) -> tuple[PayoutConfirmation, ...]:
+        """Each stage's payout confirmation, in the order they were journaled."""
+        return tuple(PayoutConfirmation.of(r) for r in self.records
+                     if r.kind == "payout.confirm")
+
+    def confirmed_by(self, stage: int) -> PayoutConfirmation | None:
+        return next((c for c in self.confirmations if c.stage == stage), None)
+
+    @property
+    def removed_wagers(self) -> tuple[RemovedWager, ...]:
+        """The wagers taken back, in the order they were: they are in no seat's list, which
+        holds what stayed on the layout."""
+        placed: dict[int, RecordLine] = {}
+        out: list[RemovedWager] = []
+        for r in self.records:
+            if r.kind == "wager.place":
+                placed[int(r.payload["wager_id"])] = r
+            elif r.kind == "wager.remove":
+                wager_id = int(r.payload["wager_id"])
+                p = placed.get(wager_id)
+                w: Mapping[str, Any] = p.payload if p is not None else {}
+                out.append(RemovedWager(
+                    wager_id, int(w.get("seat", 0)), str(w.get("bet", "")),
+                    tuple(w.get("values", ())), int(w.get("amount", 0)),
+                    p.actor if p is not None else None, r.actor, r.ts, r.seq))
+        return tuple(out)
 
     def wagered(self) -> int:
         return self.totals.wagered

@@ -80,9 +80,28 @@ def lapaire_html(r: LaPaireRecall, money: Money | None = None) -> str:
                    "<th align='left'>Stage</th><th align='left'>Result</th>"
                    f"<th align='right'>{PAID_LABEL}</th><th align='left'>Placed by</th></tr>"
                    + "".join(rows) + "</table>")
+    removed = r.removed_wagers
+    if removed:
+        # Taken back before betting closed: on no seat's list, but part of the round.
+        out.append("<p><b>Wagers taken back</b></p>"
+                   "<table cellspacing='0' cellpadding='4' width='100%'>"
+                   "<tr style='color:#a9b4c0'><th align='left'>Seat</th><th>#</th>"
+                   "<th align='left'>Wager</th><th align='right'>Stake</th>"
+                   "<th align='left'>Placed by</th><th align='left'>Taken back by</th>"
+                   "<th align='left'>At</th></tr>"
+                   + "".join(f"<tr><td>{w.seat}</td><td>#{w.wager_id}</td>"
+                             f"<td>{escape(w.name)}</td>"
+                             f"<td align='right'>{r.amount(w.amount)}</td>"
+                             f"<td>{escape(w.placed_by or '')}</td>"
+                             f"<td>{escape(w.removed_by)}</td>"
+                             f"<td>{local_time(w.ts)}</td></tr>" for w in removed)
+                   + "</table>")
     for s in r.stages:
         poker = f" ({escape(s.poker)})" if s.poker else ""
-        confirmed = (escape(s.confirmed_label) if s.confirmed else
+        who = r.confirmed_by(s.stage)
+        confirmed = (escape(s.confirmed_label) + (f" by <b>{escape(who.by)}</b> at "
+                                                  f"{local_time(who.ts)}" if who else "")
+                     if s.confirmed else
                      f"<span style='color:{theme.WARN}'>{escape(s.confirmed_label)}</span>")
         out.append(f"<p>Card {s.stage} ({escape(s.label)}): {escape(card_text(s.card))}{poker}"
                    f" · {PAID_LABEL.lower()} {r.amount(s.total_win)}, "
