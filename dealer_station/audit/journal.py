@@ -104,6 +104,10 @@ _METER_UPSERT: dict[str, Any] = {}
 SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "startup", "shutdown",
     "misread", "void", "correction",
+    # A halt (who or what stopped play, and why), its resolution (who resumed or entered the
+    # card, and why) and a card read but not taken are what a supervisor and a regulator look
+    # for first.
+    "halt", "resolve", "card.held",
     "config.change",
     "login", "login.failed", "lockout", "logout",
     "verify", "checkpoint",

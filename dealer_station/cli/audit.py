@@ -247,6 +247,8 @@ def _add_events(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def run_events(args: argparse.Namespace) -> int:
+    from dealer_station.events.table import halt_event_text
+
     with open_store(args, write=False) as store:
         events = store.journal.events(args.table, args.since, args.until, args.kinds)
     for e in events:
@@ -258,8 +260,12 @@ def run_events(args: argparse.Namespace) -> int:
         else:
             # A configuration's whole content is in its record; the list names its version.
             shown = {k: v for k, v in e.payload.items() if k != "content"}
-            detail = json.dumps(shown, sort_keys=True, ensure_ascii=False)
-            print(f"{local_time(e.ts)}  {e.table_id:<10} #{e.seq:<7} {e.kind:<16} "
+            label, detail = e.kind, json.dumps(shown, sort_keys=True, ensure_ascii=False)
+            # A halt, its resolution and a held card are said in words, with who and why.
+            worded = halt_event_text(e.kind, e.payload, e.actor)
+            if worded is not None:
+                label, detail = worded
+            print(f"{local_time(e.ts)}  {e.table_id:<10} #{e.seq:<7} {label:<16} "
                   f"{e.actor:<24} {detail}")
     if not args.json:
         print(f"{len(events)} event(s)")

@@ -152,3 +152,100 @@ COMMON: tuple[type[Event], ...] = (
 def device_kinds() -> frozenset[str]:
     return frozenset(c.KIND for c in COMMON if c.KIND.startswith("device."))
 
+
+# -- plain words for people: the banner, the supervisor's screen, the events lists ------------
+
+#: What the people at the table call each device (a device event's ``device`` is its role).
+DEVICE_NAMES = {"shoe": "the shoe", "reader": "the card reader"}
+
+#: A halt's fault (a device fault kind, a halting status, the station's own) in plain words;
+#: ``{device}`` is the device's name.
+FAULT_WORDS = {
+    "gap": "{device} sent cards the station may have missed",
+    "heartbeat_lost": "nothing has been heard from {device}",
+    "disconnected": "{device} was disconnected",
+    "misread": "{device} could not read a card",
+    "impossible_card": "{device} read a card that cannot be in this shoe",
+    "bad_frame": "{device} sent a message the station cannot read",
+    "device_error": "{device} reports an error",
+    "restarted": "{device} restarted",
+    "wrong_device": "a different device answered in place of {device}",
+    "repeat_mismatch": "{device} sent a card again, but a different one",
+    "jam": "{device} is jammed",
+    "door_open": "{device}'s door is open",
+    "tamper": "{device} reports tampering",
+    "station_error": "the station could not record what {device} sent",
+    "unattended_card": "a card was read while nobody was signed in",
+}
+#: What a halt resolution did.
+RESOLUTION_WORDS = {"resume": "resumed", "correction": "card entered by hand"}
+#: Labels of the halt records in the events lists (the kinds stay in the journal).
+HALT_KIND_LABELS = {"halt": "Halt (play stopped)", "resolve": "Halt resolved",
+                    "card.held": "Card held (not taken)"}
+
+
+def device_name(device: str | None) -> str:
+    """``shoe`` -> "the shoe"; a device the station does not know keeps its name."""
+    if not device:
+        return "the device"
+    return DEVICE_NAMES.get(device, f"the {device}")
+
+
+def fault_words(fault: str, device: str | None = None) -> str:
+    """A fault in plain words ("impossible_card" -> "the shoe read a card that cannot be in
+    this shoe"); one it does not know is said with its underscores as spaces."""
+    words = FAULT_WORDS.get(fault)
+    if words is None:
+        return fault.replace("_", " ")
+    return words.format(device=device_name(device))
+
+
+def reason_beyond_fault(reason: str, fault: str, device: str | None = None) -> str:
+    """A halt's reason when it says more than its fault in words ("" when it does not: "the
+    shoe reports JAM" adds nothing to "the shoe is jammed")."""
+    if fault in ("jam", "door_open", "tamper") or fault_words(fault, device) in reason:
+        return ""
+    return reason
+
+
+def actor_words(actor: str) -> str:
+    """Who did it, for people: ``device:shoe:S1`` -> "the shoe (S1)"; a person stays as
+    ``user_id/role``."""
+    if actor.startswith("device:"):
+        _, _, rest = actor.partition(":")
+        device, _, device_id = rest.partition(":")
+        return device_name(device) + (f" ({device_id})" if device_id else "")
+    if actor == "station":
+        return "the station"
+    if actor.startswith("seat:"):
+        return f"the player at seat {actor.partition(':')[2]}"
+    return actor
+
+
+def halt_event_text(kind: str, payload: dict[str, object], actor: str) -> tuple[str, str] | None:
+    """(label, detail) of a halt, a resolution or a held card as the events lists show it,
+    with who and why; None for any other kind."""
+    if kind == "halt":
+        reason = str(payload.get("reason") or "")
+        fault = str(payload.get("fault") or "")
+        device = actor.split(":")[1] if actor.startswith("device:") else None
+        words = fault_words(fault, device) if fault else reason
+        more = reason_beyond_fault(reason, fault, device) if fault else ""
+        detail = words + (f" ({more})" if more and more != words else "")
+        card = payload.get("card")
+        if card and str(card) not in detail:
+            detail += f"; card {card}"
+        return HALT_KIND_LABELS["halt"], f"{detail} — stopped by {actor_words(actor)}"
+    if kind == "resolve":
+        action = str(payload.get("action") or "")
+        done = RESOLUTION_WORDS.get(action, action.replace("_", " "))
+        seq = payload.get("halt_seq")
+        of = f" (the halt at record {seq})" if seq is not None else ""
+        return (f"{HALT_KIND_LABELS['resolve']}: {done}",
+                f"{done} by {actor_words(actor)}{of}; reason: {payload.get('reason') or '—'}")
+    if kind == "card.held":
+        return (HALT_KIND_LABELS["card.held"],
+                f"card {payload.get('card')} {payload.get('note') or 'not taken'}"
+                f" — read by {actor_words(actor)}")
+    return None
+

@@ -12,18 +12,29 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from dealer_station.audit.journal import Journal, significant_kinds
+from dealer_station.audit.journal import Journal, Record, significant_kinds
+from dealer_station.events.table import halt_event_text
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
 from dealer_station.reports.text import describe_payload, local_short, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 
-#: Round exceptions that are not in the journal's significant set but belong on this report.
+#: Round exceptions that are not in the journal's significant set but belong on this report
+#: (halts, resolutions and held cards are in it now; kept here for older readers of the list).
 ALSO_KINDS = ("halt", "resolve", "card.held", "renege", "recovery")
 
 
 def event_kinds() -> list[str]:
     return sorted(set(significant_kinds()) | set(ALSO_KINDS))
+
+
+def _kind_and_details(e: Record) -> list[str]:
+    """Kind, who and details of a row: a halt, its resolution and a held card in words (what
+    stopped play or who resumed it, and why), any other record as its payload."""
+    worded = halt_event_text(e.kind, e.payload, e.actor)
+    if worded is not None:
+        return [worded[0], e.actor, worded[1]]
+    return [e.kind, e.actor, describe_payload(e.payload, skip=("meters", "content"))]
 
 
 def build_events_report(journal: Journal, table: str, period: Period | None = None, *,
@@ -50,8 +61,7 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
         r.heading(f"Events in order ({len(events):,})")
         if events:
             rows = [[local_short(e.ts), f"{e.seq:,}", "" if e.round_no is None
-                     else str(e.round_no), e.kind, e.actor,
-                     describe_payload(e.payload, skip=("meters", "content"))] for e in events]
+                     else str(e.round_no), *_kind_and_details(e)] for e in events]
             r.add(grid(["Time", "Record", "Round", "Kind", "Who", "Details"], rows,
                        [w * 0.17, w * 0.08, w * 0.08, w * 0.17, w * 0.19, w * 0.31],
                        numeric=(1, 2), wrap=(3, 4, 5)))

@@ -38,6 +38,8 @@ from dealer_station.events.table import (
     DeviceStatusReported,
     HaltResolved,
     RoundHalted,
+    device_name,
+    fault_words,
 )
 from dealer_station.events.table import DeviceIdentified as DeviceWasIdentified
 from dealer_station.hardware.events import (
@@ -57,6 +59,17 @@ if TYPE_CHECKING:
 
 #: Device states that stop a round: the shoe cannot be trusted until someone looks.
 HALTING_STATUSES = frozenset({"DOOR_OPEN", "JAM", "TAMPER"})
+#: Link states of a device that is not there: nothing it says can be heard.
+ABSENT_LINKS = frozenset({"disconnected", "silent"})
+#: The halt of a card read while nobody was signed in at the station (docs/table.md).
+UNATTENDED = "unattended_card"
+#: Halts after which a supervisor may enter the card actually dealt.
+CORRECTABLE_FAULTS = frozenset({"misread", "impossible_card", UNATTENDED})
+#: Why a card read while nobody was signed in was not taken.
+UNATTENDED_NOTE = "read while nobody was signed in; not taken"
+#: What to do about each halting status before the round may resume.
+STATUS_REMEDIES = {"JAM": "clear the jam", "DOOR_OPEN": "close the door",
+                   "TAMPER": "check the device's seal with the operator"}
 #: How far wall-clock time may drift from monotonic time between checks before it is a jump.
 CLOCK_JUMP_SECONDS = 2.0
 STATION_ACTOR = "station"
@@ -106,12 +119,18 @@ class Update:
 
 @dataclass(frozen=True, slots=True)
 class Halt:
-    """Why the round is stopped, for the banner and the supervisor."""
+    """Why the round is stopped, for the banner and the supervisor. ``device`` is the device
+    whose frame or state stopped it (None for the station's own halts), ``device_id`` its id,
+    ``card`` the card it read (if any) and ``said`` what the device itself said."""
 
     reason: str
     fault: str
     seq: int
     remedy: str
+    device: str | None = None
+    device_id: str | None = None
+    card: str | None = None
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +151,14 @@ def next_halt(halt: Halt | None, c: Committed) -> Halt | None:
     it, or the round or hand closes (a void)."""
     e = c.event
     if isinstance(e, RoundHalted):
-        return Halt(e.reason, e.fault, c.seq, e.remedy)
+        device = device_id = ""
+        if c.actor.startswith("device:"):    # device:NAME[:ID], see device_actor
+            device, _, device_id = c.actor.removeprefix("device:").partition(":")
+        card = e.detail.get("card")
+        said = e.detail.get("device_said")
+        return Halt(e.reason, e.fault, c.seq, e.remedy, device or None, device_id or None,
+                    card if isinstance(card, str) else None,
+                    said if isinstance(said, str) else "")
     if isinstance(e, HaltResolved) or c.kind in CLOSING_KINDS:
         return None
     return halt
@@ -183,11 +209,21 @@ class TableService:
         self.halt: Halt | None = None
         self.devices: dict[str, Any] = {}
         self.device_state: dict[str, str] = {}
+        # What each device last said about itself (READY, JAM...) and its link's last state
+        # (connected, disconnected...), kept apart: a reconnect must not hide a JAM.
+        self.device_status: dict[str, str] = {}
+        self.device_link: dict[str, str] = {}
         self._clock_mark = (time.time(), time.monotonic())
         self._last_round: int | None = None
         #: Who is signed in at the station (an actor, "role/user_id"), None while nobody is:
         #: told by the station's sign-in session (set_on_duty).
         self.on_duty: str | None = None
+        #: Whether a sign-in session tells this table who is on duty. Until its first
+        #: ``set_on_duty`` nobody manages it (a command-line table, a test, ``simulate``) and
+        #: ``on_duty`` None means "not known", not "nobody": cards are taken as always. Once a
+        #: session manages it, None means nobody is signed in, and a card read then is held
+        #: and stops the round (see _device_event and docs/table.md).
+        self.duty_managed = False
 
     # -- listeners -------------------------------------------------------------------------
 
@@ -201,6 +237,12 @@ class TableService:
         """The station's sign-in session says who is signed in now (None: nobody)."""
         with self.lock:
             self.on_duty = actor
+            self.duty_managed = True
+
+    @property
+    def unattended(self) -> bool:
+        """Whether nobody is signed in at a station whose sign-in session manages the table."""
+        return self.duty_managed and self.on_duty is None
 
     def read_model(self) -> TableView:
         """The table's read model now (call under the lock). Games extend it."""
@@ -296,6 +338,10 @@ class TableService:
         if isinstance(e, DeviceStatusReported | DeviceConnected | DeviceLost
                       | DeviceStateChanged):
             self.device_state[e.device] = e.state
+        if isinstance(e, DeviceStatusReported):
+            self.device_status[e.device] = e.state
+        elif isinstance(e, DeviceConnected | DeviceLost | DeviceStateChanged):
+            self.device_link[e.device] = e.state
 
     def adopt_config(self, content: dict[str, Any], prefer_journal: bool, *,
                      changes: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str]:
@@ -418,14 +464,37 @@ class TableService:
             raise Halted(f"the round is stopped: {self.halt.reason}. {self.halt.remedy}")
 
     def resume(self, user: User, reason: str) -> None:
-        """A supervisor clears a halt whose cause is gone (a device back, a door closed)."""
+        """A supervisor clears a halt whose cause is gone (a device back, a door closed).
+
+        Refused while a device still reports a fault (JAM, DOOR_OPEN, TAMPER) or is not
+        there (disconnected, silent): the next card would be taken from a shoe nobody can
+        trust. The message says what must be cleared first."""
         with self.lock:
             self.require_supervisor(user, "resolve a device fault")
             reason = self.require_reason(reason)
             if self.halt is None:
                 raise TableError("nothing to resolve: the table is not stopped")
+            blockers = self.resume_blockers()
+            if blockers:
+                raise TableError("cannot resume yet: " + "; ".join(blockers)
+                                 + ". Clear it first, or void the round.")
             self.commit([Step(HaltResolved("resume", reason, self.halt.seq), user.actor,
                               self.round_no)])
+
+    def resume_blockers(self) -> list[str]:
+        """What must be cleared before the round may resume: one line per device that still
+        reports a fault or is not connected (call under the lock)."""
+        out = []
+        for device in sorted(set(self.device_status) | set(self.device_link)):
+            name = device_name(device)
+            link = self.device_link.get(device, "")
+            status = self.device_status.get(device, "")
+            if link in ABSENT_LINKS:
+                out.append(f"{name} is {link} and must be connected again")
+            elif status in HALTING_STATUSES:
+                out.append(f"{name} still reports {status.replace('_', ' ')} "
+                           f"({STATUS_REMEDIES[status]}; it must report READY)")
+        return out
 
     # -- devices ---------------------------------------------------------------------------
 
@@ -521,8 +590,22 @@ class TableService:
         if isinstance(event, CardRead) and self.halt is not None:
             # Nothing is dealt or played while the table is stopped: the card is kept on
             # record (acknowledged), for the supervisor who resolves the halt.
-            self.commit([Step(CardHeld(event.card.code, self.held_note, event.device,
-                                       event.seq), actor, self.round_no)])
+            note = UNATTENDED_NOTE if self.unattended else self.held_note
+            self.commit([Step(CardHeld(event.card.code, note, event.device, event.seq),
+                              actor, self.round_no)])
+        elif isinstance(event, CardRead) and self.unattended:
+            # Nobody is signed in to deal it: the card is journaled but not taken, and the
+            # round stops for a supervisor (resume, enter the card, or void), as after a
+            # misread. The card and its halt are one commit.
+            name = device_name(event.device)
+            self.commit([
+                Step(CardHeld(event.card.code, UNATTENDED_NOTE, event.device, event.seq),
+                     actor, self.round_no),
+                Step(RoundHalted(f"card read while nobody was signed in ({event.card.code}, "
+                                 f"read by {name})", UNATTENDED,
+                                 "A supervisor checks the table, then resumes, enters the "
+                                 "card actually dealt, or voids the round, with a reason.",
+                                 {"card": event.card.code}), actor, self.round_no)])
         elif isinstance(event, CardRead):
             self.card_from_device(event, actor)
         elif isinstance(event, DeviceFault):
@@ -535,10 +618,12 @@ class TableService:
             self.commit([Step(DeviceFaulted(event.device, event.kind.value, event.detail, card,
                                             None if halting else seq), actor, self.round_no)])
             if halting:
-                self.stop_round(f"{event.device}: {event.detail}", event.kind.value,
-                                self.remedy_for(event.kind.value), actor,
-                                {"card": card, "device_seq": seq} if seq is not None
-                                else None)
+                # The reason in plain words; what the device said is kept beside it.
+                extra: dict[str, Any] = {"device_said": event.detail}
+                if seq is not None:
+                    extra.update(card=card, device_seq=seq)
+                self.stop_round(fault_words(event.kind.value, event.device), event.kind.value,
+                                self.remedy_for(event.kind.value), actor, extra)
         elif isinstance(event, DeviceStatus):
             halting = (event.state in HALTING_STATUSES and self.in_round()
                        and self.halt is None)
@@ -546,9 +631,12 @@ class TableService:
                                                    None if halting else event.seq),
                               actor, self.round_no)])
             if halting:
-                self.stop_round(f"{event.device} reports {event.state}", event.state.lower(),
-                                "Check the device, then a supervisor resumes or voids the "
-                                "round with a reason.", actor, {"device_seq": event.seq})
+                self.stop_round(f"{device_name(event.device)} reports "
+                                f"{event.state.replace('_', ' ')}", event.state.lower(),
+                                f"{STATUS_REMEDIES[event.state].capitalize()}; once "
+                                f"{device_name(event.device)} reports READY, a supervisor "
+                                f"resumes the round or voids it, with a reason.", actor,
+                                {"device_seq": event.seq})
         elif isinstance(event, ConnectionChanged):
             kind = (DeviceConnected if event.state is ConnectionState.CONNECTED
                     else DeviceLost if event.state in (ConnectionState.DISCONNECTED,

@@ -20,7 +20,7 @@ from dealer_station.cards import Card, CardError, parse_card
 from dealer_station.events import Committed
 from dealer_station.events import bourre as ev
 from dealer_station.events.bourre import CODEC, HandVoided
-from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved
+from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved, device_name
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.bourre import BourreHand, Phase
 from dealer_station.settlement.bourre_play import trick_winner
@@ -31,6 +31,7 @@ from dealer_station.settlement.bourre_session import (
     TournamentRecord,
 )
 from dealer_station.table.base import (
+    CORRECTABLE_FAULTS,
     STATION_ACTOR,
     Step,
     TableError,
@@ -470,7 +471,7 @@ class BourreTable(TableService):
             self._card(event.card, event.device, actor, event.seq, event.position, ())
         except (CardError, ValueError, TableError) as exc:
             if self.in_round():
-                self.stop_round(f"{event.device} read {event.card.code}: {exc}",
+                self.stop_round(f"{device_name(event.device)} read {event.card.code}: {exc}",
                                 "impossible_card", self.remedy_for("impossible_card"), actor,
                                 {"card": event.card.code, "device_seq": event.seq})
             else:
@@ -495,9 +496,10 @@ class BourreTable(TableService):
             self.require_supervisor(user, "correct a card")
             reason = self.require_reason(reason)
             st = self._require_hand()
-            if self.halt is None or self.halt.fault not in ("misread", "impossible_card"):
+            if self.halt is None or self.halt.fault not in CORRECTABLE_FAULTS:
                 raise TableError("a card can be corrected only while the hand is stopped for "
-                                 "a misread or an impossible card")
+                                 "a card the shoe could not read, one that cannot be in it, "
+                                 "or one read while nobody was signed in")
             c = parse_card(card) if isinstance(card, str) else card
             halt = self.halt
             # The correction, the resolution and the card commit together.

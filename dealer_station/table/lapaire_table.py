@@ -28,7 +28,12 @@ from dealer_station.events.lapaire import (
     WagerPlaced,
     WagerRemoved,
 )
-from dealer_station.events.table import ConfigChanged, HaltResolved, TableRecovered
+from dealer_station.events.table import (
+    ConfigChanged,
+    HaltResolved,
+    TableRecovered,
+    device_name,
+)
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.lapaire import (
     LaPaireRound,
@@ -44,7 +49,13 @@ from dealer_station.settlement.lapaire_config import (
     parse_lapaire_config,
 )
 from dealer_station.settlement.lapaire_layout import spot_label
-from dealer_station.table.base import STATION_ACTOR, Step, TableError, TableService
+from dealer_station.table.base import (
+    CORRECTABLE_FAULTS,
+    STATION_ACTOR,
+    Step,
+    TableError,
+    TableService,
+)
 from dealer_station.table.lapaire_rounds import (
     GAME,
     RebuiltRound,
@@ -383,7 +394,7 @@ class LaPaireTable(TableService):
         try:
             self._deal(event.card, event.device, actor, event.seq, None)
         except (CardError, ValueError) as exc:
-            self.stop_round(f"{event.device} read {event.card.code}: {exc}",
+            self.stop_round(f"{device_name(event.device)} read {event.card.code}: {exc}",
                             "impossible_card", self.remedy_for("impossible_card"), actor,
                             {"card": event.card.code, "device_seq": event.seq})
 
@@ -447,9 +458,10 @@ class LaPaireTable(TableService):
             self.require_supervisor(user, "correct a card")
             reason = self.require_reason(reason)
             rb = self._require_round()
-            if self.halt is None or self.halt.fault not in ("misread", "impossible_card"):
+            if self.halt is None or self.halt.fault not in CORRECTABLE_FAULTS:
                 raise TableError("a card can be corrected only while the round is stopped for "
-                                 "a misread or an impossible card")
+                                 "a card the shoe could not read, one that cannot be in it, "
+                                 "or one read while nobody was signed in")
             c = parse_card(card) if isinstance(card, str) else card
             rb.engine.verify_deal(c)
             halt = self.halt

@@ -22,6 +22,11 @@ from dealer_station.ui import theme
 
 ROLES = ("shoe", "reader")
 ROLE_NAMES = {"shoe": "Shoe", "reader": "Reader"}
+#: A device's fault in a word or two for its pill (the banner says it in full).
+FAULT_PILLS = {"gap": "MISSED CARDS?", "heartbeat_lost": "NOT HEARD", "disconnected": "LOST",
+               "misread": "MISREAD", "impossible_card": "WRONG CARD", "bad_frame": "BAD MESSAGE",
+               "device_error": "ERROR", "restarted": "RESTARTED", "wrong_device": "WRONG DEVICE",
+               "repeat_mismatch": "CARD RE-SENT"}
 _GOOD = frozenset({"READY", "CONNECTED"})
 _WARN = frozenset({"LOW", "EMPTY", "CONNECTING", "SILENT"})
 
@@ -45,10 +50,10 @@ class DevicePill(QLabel):
         if not self.present:
             return "none (manual entry)"
         if self.fault:
-            return f"FAULT: {self.fault}"
+            return f"FAULT: {FAULT_PILLS.get(self.fault, self.fault.replace('_', ' ').upper())}"
         if self.connection and self.connection != "connected":
             return self.connection.upper()
-        return self.status or self.connection.upper() or "—"
+        return self.status.replace("_", " ") or self.connection.upper() or "—"
 
     def refresh(self) -> None:
         text = self.state_text

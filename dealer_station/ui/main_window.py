@@ -140,7 +140,8 @@ class MainWindow(QMainWindow):
         self._clock.timeout.connect(self._check_clock)
         self._clock.start(CLOCK_CHECK_MS)
         self.resize(*theme.WINDOW_SIZE)
-        self.banner.show_halt(self.table.halt)
+        with self.table.lock:
+            self.banner.show_halt(self.table.halt, self.table.device_state)
         self._user_changed(None)
 
     # -- header ----------------------------------------------------------------------------
@@ -197,14 +198,15 @@ class MainWindow(QMainWindow):
     def _user_changed(self, user: User | None) -> None:
         allowed = self.allowed()
         visiting = self.session.visiting
+        tilted = self.integrity.tilted
         for name, b in self.nav.items():
             # A dealer's Supervisor button calls a supervisor; during the visit the way back
             # to the dealer's screen is "Back to dealer".
             b.setVisible((name in allowed and not (visiting and name == "dealer"))
-                         or (name == "supervisor" and may_call_supervisor(self.session)))
+                         or (name == "supervisor" and not tilted
+                             and may_call_supervisor(self.session)))
         self.lock_button.setVisible(user is not None and not visiting)
         self.back_button.setVisible(visiting)
-        tilted = self.integrity.tilted
         if self.tilt_screen is not None:
             self.tilt_screen.refresh()
         if user is None:
@@ -265,10 +267,11 @@ class MainWindow(QMainWindow):
         if update.problem:
             self.banner.show_notice(update.problem)
         if update.view.halt != self.banner.halt:
-            self.banner.show_halt(update.view.halt)
+            self.banner.show_halt(update.view.halt, update.view.devices)
+        else:
+            self.banner.follow_devices(update.view.devices)
         for held in update.of(CardHeld):
-            self.banner.show_notice(f"Card {held.card} read while the round was stopped: "
-                                    f"not dealt.")
+            self.banner.card_held(held.card)
         for jump in update.of(ClockJumped):
             self.banner.show_notice(f"The station clock jumped by "
                                     f"{jump.milliseconds / 1000:+.0f} s (recorded)")

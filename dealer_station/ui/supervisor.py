@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -32,9 +33,11 @@ from PySide6.QtWidgets import (
 from dealer_station import games
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.projections import CLOSING_KINDS
+from dealer_station.audit.records import Record
 from dealer_station.audit.users import STATION_STREAM, User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
+from dealer_station.events.table import device_name, fault_words, halt_event_text
 from dealer_station.table.base import TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
@@ -49,6 +52,18 @@ if TYPE_CHECKING:
 
 RECALL_ROUNDS = 20
 EVENTS_SHOWN = 300
+
+
+class SignificantEventsModel(EventsModel):
+    """The events list with halts, their resolutions and held cards said in words (what
+    stopped play or who resumed it, and why); every other kind as the journal names it."""
+
+    def text(self, row: Record, col: int) -> str:
+        if col in (self.EVENT, self.DETAIL):
+            worded = halt_event_text(row.kind, row.payload, row.actor)
+            if worded is not None:
+                return worded[0] if col == self.EVENT else worded[1]
+        return super().text(row, col)
 
 
 def table_view(model: RowsModel[Any], stretch: int | None = None) -> QTableView:
@@ -96,40 +111,54 @@ class SupervisorScreen(QWidget):
     # -- round actions ---------------------------------------------------------------------
 
     def _build_round_tab(self) -> None:
+        # Two columns that fit the 1280x800 screen under a stop banner: what happened, the
+        # reason and the actions on the left; the card picker, every rank and suit in sight,
+        # on the right.
         page = QWidget()
         grid = QGridLayout(page)
-        grid.setContentsMargins(12, 12, 12, 12)
+        grid.setContentsMargins(12, 10, 12, 10)
         grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(8)
+        left = QVBoxLayout()
+        left.setSpacing(8)
         self.round_state = QLabel("")
         self.round_state.setWordWrap(True)
         self.round_state.setTextFormat(Qt.TextFormat.RichText)
-        self.round_state.setStyleSheet("font-size: 20px;")
-        grid.addWidget(self.round_state, 0, 0, 1, 2)
+        self.round_state.setStyleSheet("font-size: 18px;")
+        self.round_state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        left.addWidget(self.round_state)
 
-        reason_box = QGroupBox("Reason (required: it is recorded with your name)")
-        rcol = QVBoxLayout(reason_box)
+        reason_label = QLabel("Reason (required: it is recorded with your name)")
+        reason_label.setStyleSheet(f"color: {theme.GOLD}; font-weight: bold;")
+        left.addWidget(reason_label)
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("e.g. shoe jam cleared, card checked by hand")
         self.reason.setAccessibleName("Reason")
-        rcol.addWidget(self.reason)
-        grid.addWidget(reason_box, 1, 0, 1, 2)
+        left.addWidget(self.reason)
 
-        act = QGroupBox("The round")
-        acol = QVBoxLayout(act)
+        buttons = QHBoxLayout()
         self.resume_button = QPushButton("Resume — the fault is resolved")
         self.resume_button.setObjectName("primary")
         self.resume_button.clicked.connect(self.resume)
-        acol.addWidget(self.resume_button)
+        buttons.addWidget(self.resume_button, 3)
         self.void_button = QPushButton("Void the round")
         self.void_button.setObjectName("danger")
         self.void_button.clicked.connect(self.void)
-        acol.addWidget(self.void_button)
+        buttons.addWidget(self.void_button, 2)
+        left.addLayout(buttons)
         note = QLabel("Voiding returns every wager not yet settled; settled cards stand.")
         note.setObjectName("muted")
         note.setWordWrap(True)
-        acol.addWidget(note)
-        acol.addStretch(1)
-        grid.addWidget(act, 2, 0)
+        left.addWidget(note)
+
+        self.message = QLabel("")
+        self.message.setObjectName("message")
+        self.message.setWordWrap(True)
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.message.hide()
+        left.addWidget(self.message)
+        left.addStretch(1)
+        grid.addLayout(left, 0, 0)
 
         fix = QGroupBox("Correct a misread card")
         fcol = QVBoxLayout(fix)
@@ -139,16 +168,9 @@ class SupervisorScreen(QWidget):
         self.correct_button.clicked.connect(self.correct)
         fcol.addWidget(self.correct_button)
         fcol.addStretch(1)
-        grid.addWidget(fix, 2, 1)
-
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.hide()
-        grid.addWidget(self.message, 3, 0, 1, 2)
-        grid.setRowStretch(4, 1)
-        grid.setColumnStretch(0, 1)
-        grid.setColumnStretch(1, 1)
+        grid.addWidget(fix, 0, 1, Qt.AlignmentFlag.AlignTop)
+        grid.setColumnStretch(0, 3)
+        grid.setColumnStretch(1, 2)
         self.tabs.addTab(page, "Round")
 
     def _say(self, text: str, tone: str) -> None:
@@ -205,13 +227,40 @@ class SupervisorScreen(QWidget):
         lines = [f"<b>{unit.capitalize()} {round_no}</b> · {escape(detail)}"
                  if round_no is not None else f"<b>No {unit} is open.</b>"]
         if halt is not None:
-            lines.append(f"<span style='color:{theme.BAD}'><b>Stopped:</b> "
-                         f"{escape(halt.reason)}</span> <span style='color:{theme.MUTED}'>"
-                         f"(fault: {escape(halt.fault)})</span>")
+            # The fault in words, then the halt's own reason as journaled.
+            cause = fault_words(halt.fault, halt.device)
+            lines.append(f"<span style='color:{theme.BAD}'><b>Stopped:</b> {escape(cause)}"
+                         f"</span>" + ("" if cause in halt.reason else
+                                       f" — {escape(halt.reason)}"))
+            if halt.card:
+                lines.append(f"Card read: <b>{escape(halt.card)}</b>")
+            if halt.device_id or halt.said:
+                # The device's own words and id, in small print.
+                said = f"{device_name(halt.device)}" + (
+                    f" · id {halt.device_id}" if halt.device_id else "") + (
+                    f" · it said: {halt.said}" if halt.said else "")
+                lines.append(f"<span style='color:{theme.MUTED}; font-size: 14px'>"
+                             f"{escape(said)}</span>")
+            held = self._held_cards(halt.seq)
+            if held:
+                lines.append(f"<b>Read while stopped, not taken:</b> {escape(', '.join(held))}")
+            with t.lock:
+                blockers = t.resume_blockers()
+            if blockers:
+                lines.append(f"<span style='color:{theme.WARN}'><b>Before resuming:</b> "
+                             f"{escape('; '.join(blockers))}.</span>")
             lines.append(f"<b>What to do:</b> {escape(halt.remedy)}")
         else:
             lines.append(f"<span style='color:{theme.GOOD}'>Not stopped.</span>")
         self.round_state.setText("<br>".join(lines))
+
+    def _held_cards(self, since: int) -> list[str]:
+        """The cards read and held (not taken) since the halt at record ``since``."""
+        try:
+            return [str(r.payload.get("card")) for r in self.journal.records(
+                self.table.table_id, from_seq=since, kinds=["card.held"])]
+        except Exception:   # the panel still shows the halt if the journal cannot be read
+            return []
 
     # -- recall ----------------------------------------------------------------------------
 
@@ -278,7 +327,7 @@ class SupervisorScreen(QWidget):
         b.clicked.connect(self.refresh_events)
         bar.addWidget(b)
         col.addLayout(bar)
-        self.events_model = EventsModel(self)
+        self.events_model = SignificantEventsModel(self)
         self.events_view = table_view(self.events_model, EventsModel.DETAIL)
         col.addWidget(self.events_view, 1)
         self.tabs.addTab(page, "Events")
@@ -368,7 +417,9 @@ class SupervisorScreen(QWidget):
     def on_change(self, update: Update) -> None:
         # Every change of play may change the round panel (a Bourré hand moves on with each
         # decision, draw and card); the devices' and the clock's news cannot.
-        if any(not c.kind.startswith(("device.", "clock.")) for c in update.events):
+        # While stopped, a device's news changes what must be cleared before resuming.
+        if any(not c.kind.startswith(("device.", "clock.")) for c in update.events) or (
+                update.view.halt is not None and update.events):
             self.refresh_round(update.view)
         if any(c.kind in CLOSING_KINDS for c in update.events) and self.isVisible():
             self.refresh_current()
