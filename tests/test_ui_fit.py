@@ -238,7 +238,8 @@ def test_the_window_shrinks_back_after_a_halt_is_resolved(
     window.show_screen("supervisor")
     sup.reason.setText("shoe replaced")
     click(qtbot, sup.void_button)
-    qtbot.waitUntil(lambda: window.table.halt is None, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: window.table.halt is None and not window.banner.isVisible(),
+                    timeout=WAIT_MS)
     both_screens(qtbot, window, lapaire_controls)
 
 
