@@ -299,3 +299,73 @@ def test_a_refused_opening_consumes_neither_round_number_nor_pending_config(
     assert t.current is None and t.last_round_no() == 0
     t.place(K_STRAIGHT)
     assert t.round_no == 1
+
+
+def play_out(t: LaPaireTable, cards: tuple[str, str, str] = ("2C", "3D", "4S")) -> None:
+    for card in cards:
+        t.deal(card)
+        pay_all(t)
+    assert t.current is None
+
+
+def test_a_rebet_places_the_seats_last_round_again_as_ordinary_wagers(
+        sqlite_journal: Journal) -> None:
+    t = table(sqlite_journal)
+    dealer = make_user(sqlite_journal, "dan", "dealer")
+    # Seat 4's last round, as it stood when the round ended: a chip taken back is not in it.
+    p = t.place_many([Wager(4, "straight", ("7",), 2500), Wager(4, "red", (), 500),
+                      Wager(4, "poker", (), 100), Wager(2, "straight", ("K",), 100)])
+    t.remove(p[2].wager_id)
+    play_out(t)
+    # Seat 2 plays another round; seat 4 sits it out: its last round stays the first one.
+    t.place(Wager(2, "split", ("2", "8"), 1000))
+    play_out(t)
+    with t.lock:
+        view = t.read_model()
+    assert [(w.bet, w.values, w.amount) for w in view.rebets[4]] == [
+        ("straight", ("7",), 2500), ("red", (), 500)]
+    before = len(list(sqlite_journal.records("T1")))
+    placed = t.rebet(4, actor=dealer.actor)
+    assert [(p.wager.seat, p.wager.bet, p.wager.amount) for p in placed] == [
+        (4, "straight", 2500), (4, "red", 500)]
+    new = list(sqlite_journal.records("T1"))[before:]
+    assert [r.kind for r in new] == ["round.open", "wager.place", "wager.place"]
+    assert all(r.actor == "dan/dealer" for r in new[1:])
+    assert [(r.payload["bet"], r.payload["amount"]) for r in new[1:]] == [
+        ("straight", 2500), ("red", 500)]
+    # A second tap does not double the seat's wagers; it writes nothing.
+    n = sqlite_journal.last("T1")
+    with pytest.raises(TableError, match="seat 4 already has wagers in this round"):
+        t.rebet(4)
+    with pytest.raises(TableError, match="seat 5 has no wagers from a last round"):
+        t.rebet(5)
+    assert sqlite_journal.last("T1") == n
+    # A restarted table still knows each seat's last round.
+    assert [(w.bet, w.amount) for w in table(sqlite_journal).state.seat_last[2]] == [
+        ("split", 1000)]
+
+
+def test_a_rebet_is_refused_whole_when_a_spot_is_gone_or_a_limit_is_broken(
+        journal: Journal) -> None:
+    t = table(journal)
+    op = make_user(journal, "olga", "operator")
+    t.place_many([Wager(4, "straight", ("7",), 2500), Wager(4, "poker", (), 500),
+                  Wager(3, "straight", ("9",), 5000)])
+    play_out(t)
+    t.change_config(op, t.config.with_changes(offered={"poker": False},
+                                              limits={"straight": (100, 4000)}),
+                    "no poker; straights to 40.00")
+    t.place(Wager(1, "straight", ("2",), 100))       # round 2 opens under the change
+    n = journal.last("T1")
+    # The straight alone could go on; the poker wager cannot: nothing is placed.
+    with pytest.raises(TableError, match=r"seat 4's rebet was not placed.*poker is not "
+                                         "offered"):
+        t.rebet(4)
+    with pytest.raises(TableError, match=r"seat 3's rebet was not placed.*over the table "
+                                         "maximum"):
+        t.rebet(3)
+    assert journal.last("T1") == n
+    assert {w.seat for w in t.current.engine.wagers.values()} == {1}  # type: ignore[union-attr]
+    t.deal("5H")
+    with pytest.raises(TableError, match="betting is closed"):
+        t.rebet(3)

@@ -346,3 +346,23 @@ def test_a_card_repaints_the_screen_without_laying_it_out_again(
         if n < 3:                               # which may take more room)
             t.confirm_payout(n, actor="dealer/dealer")
     assert watch.seen == []
+
+
+def test_a_voided_rounds_message_agrees_with_its_status(qtbot: Any, window: MainWindow,
+                                                        station: Station) -> None:
+    """The status and the message bar both say voided, and the message what was returned
+    (never "complete: paid 0.00")."""
+    screen = dealer_screen(qtbot, window)
+    station.simulator("shoe").set_order(["AS", "3D", "4C"])
+    choose(qtbot, screen, 2, 1)                      # 5.00 chips
+    tap_spot(qtbot, screen, "straight", ("A",))
+    tap_spot(qtbot, screen, "any_pair")
+    deal(qtbot, window, 1)
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    qtbot.keyClicks(sup.reason, "dispute at seat 2")
+    click(qtbot, sup.void_button)
+    qtbot.waitUntil(lambda: "voided" in screen.status.text(), timeout=WAIT_MS)
+    text = screen.message.text()
+    assert "Round 1 voided (dispute at seat 2)" in text
+    assert "5.00 in wagers not yet settled returned" in text and "complete" not in text

@@ -14,6 +14,7 @@ from typing import Any
 from dealer_station.events import Committed
 from dealer_station.events.lapaire import RoundClosed, RoundOpened, RoundVoided
 from dealer_station.events.table import ConfigChanged
+from dealer_station.settlement.lapaire import Wager
 from dealer_station.settlement.lapaire_config import LaPaireConfig, parse_lapaire_config
 from dealer_station.table.lapaire_rounds import (
     GAME,
@@ -36,6 +37,8 @@ class LaPaireState:
         self.current: RebuiltRound | None = None
         self.last_closed: RebuiltRound | None = None
         self.last_round_no: int | None = None
+        #: Each seat's wagers from the last round it played (what a rebet places again).
+        self.seat_last: dict[int, tuple[Wager, ...]] = {}
         self._known: dict[str, LaPaireConfig] = {version: config} if version else {}
         self._lookup = lookup
 
@@ -69,12 +72,24 @@ class LaPaireState:
         elif self.current is not None and c.round_no == self.current.round_no:
             apply_round(self.current, c)
             if isinstance(e, RoundClosed | RoundVoided):
+                self.remember_seats(self.current)
                 self.current, self.last_closed = None, self.current
+
+    def remember_seats(self, rb: RebuiltRound) -> None:
+        """The wagers each seat had when round ``rb`` ended become its last round's: First
+        Card wagers first (an optional wager needs one), each in the order it was placed."""
+        by_seat: dict[int, list[tuple[bool, int, Wager]]] = {}
+        for wager_id, w in rb.engine.wagers.items():
+            by_seat.setdefault(w.seat, []).append((not w.is_first_card, wager_id, w))
+        for seat, rows in by_seat.items():
+            self.seat_last[seat] = tuple(w for _, _, w in sorted(rows))
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the state holds, as plain data (to compare two states)."""
         return {"version": self.version, "pending": self.pending[1] if self.pending else None,
                 "last_round_no": self.last_round_no,
+                "seat_last": {seat: [(w.bet, w.values, w.amount) for w in ws]
+                              for seat, ws in sorted(self.seat_last.items())},
                 "current": _round(self.current), "last_closed": _round(self.last_closed)}
 
 

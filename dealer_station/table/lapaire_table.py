@@ -41,6 +41,7 @@ from dealer_station.settlement.lapaire import (
     SeatTotal,
     StageResult,
     Wager,
+    WagerError,
 )
 from dealer_station.settlement.lapaire_config import (
     KIND_LABELS,
@@ -89,7 +90,15 @@ class LaPaireTable(TableService):
         if version != self.state.version:   # the journal's, not the file's: nothing applied
             self.state = LaPaireState(parse_lapaire_config(content, "<journal>"), version,
                                       self._stored_config)
+        self._remember_seats()
         self._recover()
+
+    def _remember_seats(self, rounds: int = 20) -> None:
+        """Each seat's last round (for a rebet) from the journal's recent closed rounds, as
+        the live table keeps it while it runs."""
+        for info in reversed(self.journal.recent_rounds(self.table_id, rounds)):
+            if info.game == GAME and info.status in ("settled", "voided"):
+                self.state.remember_seats(self._rebuild(info.round_no))
 
     # -- applying committed events -----------------------------------------------------------
 
@@ -200,6 +209,7 @@ class LaPaireTable(TableService):
                   self.pending[0] if self.pending else self.config)
         common = {f: getattr(base, f) for f in ("table_id", "game", "round_no",
                                                 "last_round_no", "halt", "devices", "summary")}
+        common["rebets"] = dict(self.state.seat_last)
         if rb is None:
             return LaPaireView(**common, config=layout, config_pending=self.pending is not None)
         engine = rb.engine
@@ -340,6 +350,28 @@ class LaPaireTable(TableService):
                                               w.amount), actor, trial.round_no))
             self._commit(steps)
             return placed
+
+    def rebet(self, seat: int, actor: str | None = None) -> list[Placement]:
+        """Place seat ``seat``'s wagers from the last round it played again, as ordinary
+        wager placements in one commit: all of them, or (refused) none.
+
+        Refused with the table's reason when the seat has no last round, already has
+        wagers in this round (a second tap must not double them), or when any one of them
+        may not be placed now (a spot no longer offered, a limit broken, betting closed).
+        """
+        with self.lock:
+            last = self.state.seat_last.get(seat, ())
+            if not last:
+                raise TableError(f"seat {seat} has no wagers from a last round to place again")
+            if self.current is not None and any(
+                    w.seat == seat for w in self.current.engine.wagers.values()):
+                raise TableError(f"seat {seat} already has wagers in this round: a rebet "
+                                 f"places a seat's last round only before its first wager")
+            try:
+                return self.place_many(last, actor)
+            except (WagerError, TableError) as exc:
+                raise TableError(f"seat {seat}'s rebet was not placed (nothing was): "
+                                 f"{exc}") from None
 
     def remove(self, wager_id: int, actor: str | None = None) -> None:
         with self.lock:

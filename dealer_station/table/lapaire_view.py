@@ -35,6 +35,8 @@ class LaPaireView(TableView):
     actors: Mapping[int, str] = field(default_factory=dict)
     void_reason: str | None = None
     to_confirm: int | None = None  # the stage the dealer pays next
+    #: Each seat's wagers from the last round it played: what a rebet places again.
+    rebets: Mapping[int, tuple[Wager, ...]] = field(default_factory=dict)
 
     @property
     def halted(self) -> bool:

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
+from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import card_text
 
 UNPLUG_SECONDS = 3.0
@@ -45,11 +46,13 @@ class DemoPanel(QFrame):
             b.clicked.connect(slot)
             self.buttons[name] = b
             row.addWidget(b)
-        self.last = QLabel("")
+        # One line, cut if long (its tooltip has it whole): the strip keeps its height, so
+        # the felt above never moves.
+        self.last = FixedLinesLabel(1)
         self.last.setObjectName("muted")
-        self.last.setMinimumWidth(1)  # long text is cut, never widens the window
-        self.last.setWordWrap(True)
         row.addWidget(self.last, 1)
+        self.last.fix_height()
+        self.setFixedHeight(self.sizeHint().height())
         # Window-wide, so it works from the dealer screen; a text field still gets its "N".
         QShortcut(QKeySequence("N"), self, self.deal,
                   context=Qt.ShortcutContext.WindowShortcut)
@@ -66,14 +69,13 @@ class DemoPanel(QFrame):
     def deal(self) -> None:
         self._fresh_deck_for_new_round()
         card = self.shoe.deal()
-        self.last.setText(f"last card out of the shoe: {card_text(card)} ({card.code})")
+        self.last.setText(f"last card: {card_text(card)} ({card.code})")
 
     def misread(self) -> None:
         self._fresh_deck_for_new_round()
         self.shoe.inject("misread")
         card = self.shoe.deal()
-        self.last.setText(f"misread — the card that left the shoe was {card_text(card)} "
-                          f"({card.code})")
+        self.last.setText(f"misread: it was {card_text(card)} ({card.code})")
 
     def status(self, state: str) -> None:
         self.shoe.set_status(state)

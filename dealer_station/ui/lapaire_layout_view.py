@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -30,10 +31,10 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
-    QPainterPath,
     QPaintEvent,
     QPen,
     QPixmap,
+    QResizeEvent,
     QTransform,
 )
 from PySide6.QtWidgets import QSizePolicy, QWidget
@@ -60,7 +61,7 @@ from dealer_station.ui.formatting import chip as chip_text
 SpotKey = tuple[str, tuple[str, ...]]
 
 # Logical size of the felt; the widget scales it to fit, keeping its proportions.
-LW, LH = 892.0, 436.0
+LW, LH = 892.0, 450.0
 _X0, _Y0 = 10.0, 10.0
 _END_W = 100.0      # the Ace and Joker areas
 _CELL_W = 112.0
@@ -68,13 +69,40 @@ _ROW_H = 114.0
 _EDGE = 34.0        # thickness of a split's touch zone across its edge
 _POINT_R = 21.0     # radius of a three's or a corner's touch zone
 _LP_TOP, _LP_H = 274.0, 64.0
-_BOX_TOP, _BOX_H = 352.0, 74.0
+_BOX_TOP, _BOX_H = 350.0, 90.0
 _CHIP_R = 17.0
+#: A straight's chips sit this far above its cell's bottom edge: clear of the chips of the
+#: split on that edge, so no chip of one spot hides a chip of another.
+_STRAIGHT_CHIP = 44.0
+#: Table text on the felt (prices, titles, box lines), in felt units: 26 is 21 px on the
+#: 1280x800 screen, read from a metre (tests/test_ui_felt.py checks it there).
+TEXT = 26.0
+#: The band between the main grid and the La Pair'e row, where a refusal's bubble goes: it
+#: covers no cell there (only the row's title, for a moment).
+_BAND_TOP, _BAND_BOTTOM = _Y0 + 2 * _ROW_H, _LP_TOP
+CALLOUT_SECONDS = 4.0
+CALLOUT_PX = 24.0
+_VALUE_PX = 36.0    # a main-grid cell's value
 
 FIRST_KINDS = ("straight", "split", "three", "corner")
 BOX_KINDS = ("red", "black", "any_pair", "poker")
 BOX_TITLES = {"red": "RED", "black": "BLACK", "any_pair": "ANY PAIR'E",
               "poker": "3RD CARD POKER"}
+#: Each box's share of the row: its title across it in table text (3RD CARD POKER is long).
+_BOX_SHARE = {"red": 0.22, "black": 0.22, "any_pair": 0.24, "poker": 0.32}
+#: Chips are drawn, and so touched, in layers: a point's over an edge's over a cell's or a
+#: box's (a touch on a chip acts on the topmost chip's spot).
+_LAYER = {"split": 1, "three": 2, "corner": 2}
+
+
+class DrawnChip(NamedTuple):
+    """A seat's chip as drawn on the felt, in the widget's coordinates."""
+
+    key: SpotKey
+    seat: int
+    centre: QPointF
+    radius: float
+    top: bool          # the last of its spot's stack (it carries the amount)
 
 
 @dataclass(frozen=True)
@@ -156,9 +184,12 @@ def build_spots() -> list[Spot]:
     for i, v in enumerate(VALUES):
         spots.append(Spot("lapaire", (v,), QRectF(_X0 + i * w, _LP_TOP, w, _LP_H)))
     gap = 10.0
-    bw = (LW - 2 * _X0 - gap * (len(BOX_KINDS) - 1)) / len(BOX_KINDS)
-    for i, kind in enumerate(BOX_KINDS):
-        spots.append(Spot(kind, (), QRectF(_X0 + i * (bw + gap), _BOX_TOP, bw, _BOX_H)))
+    room = LW - 2 * _X0 - gap * (len(BOX_KINDS) - 1)
+    x = _X0
+    for kind in BOX_KINDS:
+        bw = room * _BOX_SHARE[kind]
+        spots.append(Spot(kind, (), QRectF(x, _BOX_TOP, bw, _BOX_H)))
+        x += bw + gap
     return spots
 
 
@@ -211,7 +242,8 @@ class LaPaireLayoutView(QWidget):
         self._base: QPixmap | None = None
         self._base_for: tuple[object, ...] = ()
         self._neutral = False
-        self._fonts: dict[tuple[str, float, float], QFont] = {}
+        self._fonts: dict[tuple[str, float, float, bool], QFont] = {}
+        self._drawn: list[DrawnChip] | None = None   # where the chips are, once worked out
         self._chips_drawn: dict[tuple[object, ...], QPixmap] = {}
         self.set_config(config)
 
@@ -249,22 +281,36 @@ class LaPaireLayoutView(QWidget):
         self.marks = dict(marks)
         self.pair_mark = pair_mark
         self.poker_hand = poker_hand
+        self._drawn = None
         self.update()
 
     def set_seat(self, seat: int) -> None:
         self.seat = seat
+        self._drawn = None
         self.update()
 
     def show_callout(self, key: SpotKey, text: str, tone: str = "bad",
-                     seconds: float = 5.0) -> None:
-        """A bubble by the spot (a refusal said where the chip was put)."""
+                     seconds: float = CALLOUT_SECONDS) -> None:
+        """A refusal said on the felt: the spot ringed, and the reason in the band between the
+        main grid and the La Pair'e row, where it covers no cell."""
         self._callout = (key, text, tone)
         self._callout_timer.start(int(seconds * 1000))
         self.update()
 
+    def clear_callout(self) -> None:
+        """Take the refusal away (a chip has since been placed or taken back)."""
+        if self._callout is not None:
+            self._callout_timer.stop()
+            self._clear_callout()
+
     def _clear_callout(self) -> None:
         self._callout = None
         self.update()
+
+    @property
+    def callout(self) -> tuple[SpotKey, str, str] | None:
+        """The refusal shown now: (spot, text, tone)."""
+        return self._callout
 
     # -- geometry --------------------------------------------------------------------------
 
@@ -283,7 +329,42 @@ class LaPaireLayoutView(QWidget):
         s = self.spot(bet, values)
         return self._transform().map(self._anchor(s))
 
+    def chips_drawn(self) -> list[DrawnChip]:
+        """Every chip on the felt in drawing order, the topmost last. A seat's chips on a spot
+        stack up and to the left, the selected seat's on top."""
+        if self._drawn is not None:
+            return self._drawn
+        t = self._transform()
+        scale = t.m11()
+        drawn: list[DrawnChip] = []
+        shown = {s.key for s in self.spots}
+        for key in sorted(self.chips, key=lambda k: _LAYER.get(k[0], 0)):
+            by_seat = self.chips[key]
+            s = self._by_key.get(key)
+            if s is None or not by_seat or key not in shown:
+                continue
+            anchor = self._anchor(s)
+            seats = sorted(by_seat, key=lambda seat: (seat == self.seat, seat))
+            n = len(seats)
+            for i, seat in enumerate(seats):
+                offset = (i - (n - 1)) * 7.0
+                c = t.map(QPointF(anchor.x() + offset, anchor.y() + offset * 0.6))
+                r = (_CHIP_R + (3 if seat == self.seat else 0)) * scale
+                drawn.append(DrawnChip(key, seat, c, r, i == n - 1))
+        self._drawn = drawn
+        return drawn
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self._drawn = None
+        super().resizeEvent(event)
+
     def spot_at(self, pos: QPointF) -> Spot | None:
+        """The spot a touch at ``pos`` acts on: a chip drawn there first (the topmost), then a
+        three's or a corner's point, a split's edge, a cell or a box."""
+        for chip in reversed(self.chips_drawn()):
+            d = pos - chip.centre
+            if d.x() * d.x() + d.y() * d.y() <= chip.radius * chip.radius:
+                return self._by_key[chip.key]
         inv, ok = self._transform().inverted()
         if not ok:
             return None
@@ -301,10 +382,10 @@ class LaPaireLayoutView(QWidget):
     def _anchor(s: Spot) -> QPointF:
         """Where a spot's chips sit (and where a click lands on it)."""
         r = s.rect
-        if s.bet == "straight":
-            return QPointF(r.center().x(), r.bottom() - 30)
-        if s.bet in BOX_KINDS:  # beside the title, not on it
-            return QPointF(r.right() - 30, r.center().y())
+        if s.bet == "straight":   # under the value, clear of the edge's split below
+            return QPointF(r.center().x(), r.bottom() - _STRAIGHT_CHIP)
+        if s.bet in BOX_KINDS:  # below the title, beside the price
+            return QPointF(r.right() - 28, r.bottom() - 30)
         return r.center()
 
     def sizeHint(self) -> QSize:
@@ -429,11 +510,11 @@ class LaPaireLayoutView(QWidget):
     def _paint_spot(self, p: QPainter, s: Spot, line: QPen) -> None:
         if s.bet == "straight":
             (v,) = s.values
-            self._paint_cell(p, s, line, "JOKER" if v == JOKER else v,
-                             30 if v == JOKER else 50, _price(self.config, s.bet, s.values))
+            self._paint_cell(p, s, line, "JOKER" if v == JOKER else v, _VALUE_PX,
+                             _price(self.config, s.bet, s.values))
         elif s.bet == "lapaire":
             (v,) = s.values
-            self._paint_cell(p, s, line, "JK" if v == JOKER else v, 26, None)
+            self._paint_cell(p, s, line, "JK" if v == JOKER else v, TEXT, None)
         elif s.bet in BOX_KINDS:
             self._paint_box(p, s, line)
 
@@ -443,16 +524,16 @@ class LaPaireLayoutView(QWidget):
         f.setBold(bold)
         return f
 
-    def _fitted(self, text: str, px: float, width: float) -> QFont:
+    def _fitted(self, text: str, px: float, width: float, bold: bool = True) -> QFont:
         """The label font at ``px``, made smaller until ``text`` fits ``width`` (a word such
         as JOKER must never be clipped by its cell)."""
-        key = (text, px, width)
+        key = (text, px, width, bold)
         found = self._fonts.get(key)
         if found is None:
-            f = self._font(px)
+            f = self._font(px, bold)
             while px > 8 and QFontMetricsF(f).horizontalAdvance(text) > width:
                 px -= 1
-                f = self._font(px)
+                f = self._font(px, bold)
             found = self._fonts[key] = f
         return found
 
@@ -485,14 +566,21 @@ class LaPaireLayoutView(QWidget):
             p.drawText(QRectF(c.x() - 12, c.y() - 12, 24, 24), Qt.AlignmentFlag.AlignCenter,
                        str(marked))
         p.setPen(QColor(theme.FELT_LINE if offered else "#5d8f76"))
-        p.setFont(self._fitted(text, px, r.width() - 26))
-        p.drawText(r.adjusted(0, 0, 0, -r.height() * 0.18), Qt.AlignmentFlag.AlignCenter, text)
-        p.setFont(self._font(min(15, px * 0.42), bold=False))
-        small = r.adjusted(6, 4, -6, -4)
+        p.setFont(self._fitted(text, px, r.width() - 10))
+        if s.bet == "straight":
+            # The price in the top corner, the value below it, the chips under the value.
+            value = QRectF(r.left(), r.top() + TEXT - 4, r.width(),
+                           r.height() - TEXT + 4 - _STRAIGHT_CHIP - _CHIP_R)
+        else:
+            value = r
+        p.drawText(value, Qt.AlignmentFlag.AlignCenter, text)
+        small = r.adjusted(5, 1, -5, -1)
         if not offered:
+            p.setFont(self._fitted("not offered", TEXT, small.width(), bold=False))
             p.drawText(small, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter,
                        "not offered")
         elif price:
+            p.setFont(self._fitted(price, TEXT, small.width(), bold=False))
             p.setPen(QColor("#cfe6d7"))
             p.drawText(small, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight, price)
 
@@ -501,9 +589,8 @@ class LaPaireLayoutView(QWidget):
             if s.bet != "straight":
                 continue
             (v,) = s.values
-            text = "JOKER" if v == JOKER else v
-            px = 30 if v == JOKER else 50
-            self._paint_cell(p, s, line, text, px, _price(self.config, s.bet, s.values))
+            self._paint_cell(p, s, line, "JOKER" if v == JOKER else v, _VALUE_PX,
+                             _price(self.config, s.bet, s.values))
 
     def _mark_of(self, s: Spot) -> int | None:
         """The number of the card whose value this cell shows (the dealer's marker): card 1
@@ -519,14 +606,15 @@ class LaPaireLayoutView(QWidget):
         if not row:
             return
         p.setPen(QColor(theme.FELT_LINE))
-        p.setFont(self._font(15))
         w = self.config.wager("lapaire")
         price = f"{w.pays.win}:{w.pays.stake}" if isinstance(w, SpotWager) else ""
-        p.drawText(QRectF(_X0, _LP_TOP - 26, LW, 24), Qt.AlignmentFlag.AlignLeft
-                   | Qt.AlignmentFlag.AlignVCenter, f"LA PAIR'E CARD  ·  {price}")
+        title = f"LA PAIR'E CARD  ·  {price}"
+        band = QRectF(_X0 + 2, _BAND_TOP + 1, LW - 2 * _X0 - 4, _BAND_BOTTOM - _BAND_TOP - 2)
+        p.setFont(self._fitted(title, TEXT, band.width()))
+        p.drawText(band, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
         for s in row:
             (v,) = s.values
-            self._paint_cell(p, s, line, "JK" if v == JOKER else v, 26, None)
+            self._paint_cell(p, s, line, "JK" if v == JOKER else v, TEXT, None)
 
     def _paint_boxes(self, p: QPainter, line: QPen) -> None:
         for s in self.spots:
@@ -543,19 +631,20 @@ class LaPaireLayoutView(QWidget):
         p.drawRoundedRect(r, 10, 10)
         colour = {"red": "#ff6b5b", "black": "#f4f4f4"}.get(s.bet, theme.FELT_LINE)
         p.setPen(QColor(colour))
-        # The words keep clear of the chips stacked at the box's right end.
-        words = r.adjusted(6, 2, -52, -r.height() * 0.4)
-        p.setFont(self._fitted(BOX_TITLES[s.bet], 22, words.width()))
-        p.drawText(words, Qt.AlignmentFlag.AlignCenter, BOX_TITLES[s.bet])
+        # The title across the top, the price (the paytable, the poker hand) below it, clear
+        # of the chips stacked at the box's bottom right.
+        width = r.width() - 12
+        title = BOX_TITLES[s.bet]
+        p.setFont(self._fitted(title, TEXT, width))
+        p.drawText(QRectF(r.left() + 6, r.top() + 6, width, 32), Qt.AlignmentFlag.AlignCenter,
+                   title)
         p.setPen(QColor("#cfe6d7"))
-        p.setFont(self._font(14, bold=False))
         sub = _price(self.config, s.bet, ())
         if s.bet == "poker" and self.poker_hand and not self._neutral:
             sub = self.poker_hand
-        elif s.bet == "poker":
-            sub = f"paytable: {sub}"
-        p.drawText(r.adjusted(6, r.height() * 0.5, -52, -4), Qt.AlignmentFlag.AlignCenter,
-                   sub)
+        below = QRectF(r.left() + 6, r.bottom() - 38, width - 2 * _CHIP_R - 14, 32)
+        p.setFont(self._fitted(sub, TEXT, below.width(), bold=False))
+        p.drawText(below, Qt.AlignmentFlag.AlignCenter, sub)
 
     def _paint_zones(self, p: QPainter) -> None:
         """Edges and points are only drawn when they matter: hover, cursor or a result."""
@@ -565,10 +654,14 @@ class LaPaireLayoutView(QWidget):
             won = self.outcomes.get(s.key)
             if s.key != self._hover and won is None:
                 continue
-            colour = QColor(theme.GOOD if won else "#ffffff")
-            colour.setAlpha(120 if won is None else 200)
-            p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(colour)
+            if won is False:     # lost: dim, as its chips are, never a bright highlight
+                p.setPen(QPen(QColor("#888888"), 1.5, Qt.PenStyle.DotLine))
+                p.setBrush(QColor(0, 0, 0, 70))
+            else:
+                colour = QColor(theme.GOOD if won else "#ffffff")
+                colour.setAlpha(120 if won is None else 200)
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(colour)
             if s.round:
                 p.drawEllipse(s.rect)
             else:
@@ -577,25 +670,16 @@ class LaPaireLayoutView(QWidget):
     def _paint_chips(self, p: QPainter) -> None:
         # Each chip is drawn once at the felt's scale and then copied: a round of 35 wagers
         # would otherwise redraw dozens of dashed, antialiased rings on every paint.
-        t = p.transform()
-        scale = t.m11()
+        scale = p.transform().m11()
         p.save()
         p.resetTransform()
-        for key, by_seat in self.chips.items():
-            s = self._by_key.get(key)
-            if s is None or not by_seat:
-                continue
-            anchor = self._anchor(s)
-            lost = self.outcomes.get(key) is False
-            # The selected seat's chip last, so it is on top and readable.
-            seats = sorted(by_seat, key=lambda seat: (seat == self.seat, seat))
-            n = len(seats)
-            for i, seat in enumerate(seats):
-                offset = (i - (n - 1)) * 7.0
-                c = t.map(QPointF(anchor.x() + offset, anchor.y() + offset * 0.6))
-                pix = self._chip_pixmap(seat, by_seat[seat], lost, i == n - 1, scale)
-                half = pix.deviceIndependentSize() / 2
-                p.drawPixmap(QPointF(c.x() - half.width(), c.y() - half.height()), pix)
+        for chip in self.chips_drawn():
+            lost = self.outcomes.get(chip.key) is False
+            pix = self._chip_pixmap(chip.seat, self.chips[chip.key][chip.seat], lost, chip.top,
+                                    scale)
+            half = pix.deviceIndependentSize() / 2
+            c = chip.centre
+            p.drawPixmap(QPointF(c.x() - half.width(), c.y() - half.height()), pix)
         p.restore()
 
     def _chip_pixmap(self, seat: int, value: int, lost: bool, top: bool,
@@ -658,30 +742,24 @@ class LaPaireLayoutView(QWidget):
         s = self._by_key.get(key)
         if s is None:
             return
-        anchor = self._anchor(s)
-        f = self._font(17)
-        p.setFont(f)
-        width = 360.0
-        box = QRectF(0, 0, width, 10)
-        bound = p.boundingRect(box.adjusted(12, 8, -12, 0), Qt.TextFlag.TextWordWrap, text)
-        box.setHeight(bound.height() + 18)
-        x = min(max(anchor.x() - width / 2, 6.0), LW - width - 6)
-        below = anchor.y() < LH / 2
-        y = anchor.y() + 30 if below else anchor.y() - 30 - box.height()
-        box.moveTo(x, y)
-        path = QPainterPath()
-        path.addRoundedRect(box, 10, 10)
-        tip_y = box.top() if below else box.bottom()
-        tri = QPainterPath()
-        tri.moveTo(anchor.x() - 10, tip_y)
-        tri.lineTo(anchor.x(), anchor.y() + (12 if below else -12))
-        tri.lineTo(anchor.x() + 10, tip_y)
-        tri.closeSubpath()
-        path = path.united(tri)
-        fill = QColor("#5a1c17" if tone == "bad" else "#173f2a")
-        p.setPen(QPen(QColor(theme.BAD if tone == "bad" else theme.GOOD), 2))
-        p.setBrush(fill)
-        p.drawPath(path)
+        colour = QColor(theme.BAD if tone == "bad" else theme.GOOD)
+        # The spot ringed where it is, covering nothing.
+        p.setPen(QPen(colour, 5))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        if s.round:
+            p.drawEllipse(s.rect.adjusted(-2, -2, 2, 2))
+        else:
+            p.drawRoundedRect(s.rect.adjusted(2, 2, -2, -2), 6, 6)
+        # The reason, on one line, in the band between the main grid and the La Pair'e row
+        # (the message bar has it in full).
+        box = QRectF(_X0, _BAND_TOP + 1, LW - 2 * _X0, _BAND_BOTTOM - _BAND_TOP - 2)
+        p.setPen(QPen(colour, 2))
+        p.setBrush(QColor("#5a1c17" if tone == "bad" else "#173f2a"))
+        p.drawRoundedRect(box, 8, 8)
+        inner = box.adjusted(12, 0, -12, 0)
+        font = self._font(CALLOUT_PX)
+        p.setFont(font)
         p.setPen(QColor("#ffffff"))
-        p.drawText(box.adjusted(12, 8, -12, -8), Qt.TextFlag.TextWordWrap
-                   | Qt.AlignmentFlag.AlignVCenter, text)
+        shown = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight,
+                                               inner.width())
+        p.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)

@@ -60,10 +60,13 @@ from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
+from dealer_station.ui.amount_pad import AmountError, AmountPad, parse_amount
 from dealer_station.ui.card_view import CardView
+from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
+from dealer_station.ui.rebet_plate import RebetPlate
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.stage_payouts import SeatPayout, SpotPayout, StagePayouts
@@ -227,15 +230,20 @@ class ChipButton(QPushButton):
         super().__init__(label, parent)
         self.value = value
         self.setCheckable(True)
-        self.setFixedSize(72, 72)
+        self.setFixedSize(CHIP_PX, CHIP_PX)
         self.setToolTip(f"Chip {label} ({key})")
         self.setAccessibleName(f"Chip {label}")
         size = 21 if len(label) <= 2 else 17 if len(label) <= 3 else 14
         self.setStyleSheet(
-            "QPushButton { border-radius: 36px; border: 4px dashed #e9e9e9;"
+            f"QPushButton {{ border-radius: {CHIP_PX // 2}px; border: 4px dashed #e9e9e9;"
             f" background: #7b2d26; font-size: {size}px; padding: 0px; }}"
             f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
             " border: 4px dashed #3b2b00; }")
+
+
+#: A chip button's size: the chips and the amount keypad's row under them both fit below
+#: the seats and leave the felt its size.
+CHIP_PX = 56
 
 
 class LaPaireScreen(QWidget):
@@ -270,9 +278,10 @@ class LaPaireScreen(QWidget):
         self.layout_view.spot_remove.connect(self.remove_from)
         left.addWidget(self.layout_view, 1)
 
-        self.message = QLabel("")
+        # Two lines, fixed: a longer message is cut (its tooltip has it whole) and the felt
+        # above never moves.
+        self.message = FixedLinesLabel(2)
         self.message.setObjectName("message")
-        self.message.setWordWrap(True)
         theme.set_tone(self.message, "info")
         left.addWidget(self.message)
 
@@ -288,10 +297,16 @@ class LaPaireScreen(QWidget):
                       context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.seat_group.idClicked.connect(self.select_seat)
         left.addWidget(seat_row)
-        # Room for two lines of message from the start, for the same reason.
-        self.message.setText("\n")
-        self.message.setMinimumHeight(self.message.sizeHint().height())
-        self.message.setText("")
+        self.message.fix_height()
+        # A seat's rebet: on its button while it has nothing on the layout this round.
+        self.rebet_plates: dict[int, RebetPlate] = {}
+        for n, b in self.seat_buttons.items():
+            plate = RebetPlate(n, b)
+            plate.clicked.connect(lambda _=False, n=n: self.rebet(n))
+            self.rebet_plates[n] = plate
+        QShortcut(QKeySequence("R"), self, lambda: self.rebet(self.seat),
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
 
         chips = QHBoxLayout()
         chips.setSpacing(10)
@@ -304,14 +319,26 @@ class LaPaireScreen(QWidget):
                            context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
             self._chip_shortcuts.append(sc)
         self._build_chips()
-        chips.addStretch(1)
+        chips.addSpacing(6)
+        # What the next touch on a spot places: the chip, or the amount typed on the keypad.
+        self.next_amount = FixedLinesLabel(2)
+        self.next_amount.setStyleSheet("font-size: 18px;")
+        self.next_amount.setMinimumWidth(150)
+        self.next_amount.fix_height()
+        chips.addWidget(self.next_amount, 1)
         self.remove_button = QPushButton("Take back  (Del)")
+
         self.remove_button.setCheckable(True)
         self.remove_button.setToolTip("While on, a touch on a spot takes the selected seat's "
                                       "last chip there back (right-click does the same)")
         self.remove_button.toggled.connect(self._remove_mode)
         chips.addWidget(self.remove_button)
         left.addLayout(chips)
+        self.pad = AmountPad()
+        self.pad.changed.connect(self._show_next_amount)
+        left.addWidget(self.pad)
+        self._show_next_amount()
+
 
         right_frame = QFrame()
         right_frame.setObjectName("panel")
@@ -418,9 +445,34 @@ class LaPaireScreen(QWidget):
         self.layout_view.set_seat(seat)
 
     def select_chip(self, value: int) -> None:
+        """The chip each touch places from now on (an amount typed and not yet placed is
+        dropped: the chip is what the dealer chose last)."""
         self.chip_value = value
         for b in self.chip_buttons:
             b.setChecked(b.value == value)
+        self.pad.clear()
+        self._show_next_amount()
+
+    def _show_next_amount(self) -> None:
+        money = self.config.money
+        typed = self.pad.typed
+        if not typed:
+            self.next_amount.setText(f"Next wager:\nchip {amount(money, self.chip_value)}")
+            return
+        try:
+            value = parse_amount(typed, money)
+        except AmountError:
+            self.next_amount.setText(f"Typed: {typed}\n(not an amount yet)")
+            return
+        self.next_amount.setText(f"Next wager:\n{amount(money, value)} typed")
+
+    def _next_value(self) -> int:
+        """The amount the next touch places: the amount typed, else the chip's (AmountError
+        if what was typed is no amount)."""
+        if self.pad.typed:
+            return parse_amount(self.pad.typed, self.config.money)
+        return self.chip_value
+
 
     def _chip_key(self, i: int) -> None:
         if i < len(self.chip_buttons):
@@ -454,7 +506,10 @@ class LaPaireScreen(QWidget):
             return
         key = (bet, tuple(values))
         try:
-            wager = Wager(self.seat, bet, tuple(values), self.chip_value)
+            wager = Wager(self.seat, bet, tuple(values), self._next_value())
+        except AmountError as exc:
+            self.refuse(key, f"the amount typed: {exc}")
+            return
         except WagerError as exc:
             self.refuse(key, str(exc))
             return
@@ -467,8 +522,40 @@ class LaPaireScreen(QWidget):
         except StationError as exc:
             self.refuse(key, str(exc))
             return
+        self.layout_view.clear_callout()
+        self.pad.clear()          # a typed amount is for one wager; the chip stays chosen
         self.say(f"Seat {self.seat}: {amount(self.config.money, wager.amount)} on "
                  f"{_label(bet, wager.values)}", "good")
+
+    def rebet(self, seat: int) -> None:
+        """Seat ``seat``'s wagers from its last round, placed again (the table checks them
+        as any placement, and places all of them or none)."""
+        user = self._user()
+        if user is None:
+            return
+        try:
+            placed = self.table.rebet(seat, actor=user.actor)
+        except StationError as exc:
+            text = str(exc)
+            self.say(text[:1].upper() + text[1:], "bad")
+            return
+        self.select_seat(seat)
+        self.layout_view.clear_callout()
+        total = sum(p.wager.amount for p in placed)
+        self.say(f"Seat {seat}: rebet {len(placed)} wager{'s' if len(placed) != 1 else ''}, "
+                 f"{amount(self.config.money, total)}, as in its last round", "good")
+
+    def _offer_rebets(self, v: LaPaireView) -> None:
+        """A rebet plate on each seat that has a last round and nothing on the layout yet."""
+        open_now = v.status == "open"
+        playing = {w.seat for w in v.wagers.values()} if open_now else set()
+        can_bet = v.halt is None and (v.betting_open if open_now else True)
+        money = self.config.money
+        for seat, plate in self.rebet_plates.items():
+            last = v.rebets.get(seat, ())
+            plate.offer(amount(money, sum(w.amount for w in last))
+                        if last and can_bet and seat not in playing else None)
+
 
     def remove_from(self, bet: str, values: tuple[str, ...]) -> None:
         """Take the selected seat's last chip on (bet, values) back (the table decides
@@ -482,6 +569,7 @@ class LaPaireScreen(QWidget):
         except StationError as exc:
             self.refuse(key, str(exc))
             return
+        self.layout_view.clear_callout()
         self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
                  f"{_label(w.bet, w.values)}", "good")
 
@@ -538,8 +626,11 @@ class LaPaireScreen(QWidget):
                      f"{amount(money, closed.total_lost)}. Place wagers for the next round.",
                      "good")
         for voided in update.of(RoundVoided):
-            self.say(f"Round {view.last_round_no} voided: {voided.reason}. Unsettled wagers "
-                     f"are returned.", "bad")
+            back = sum(view.wagers[i].amount for i in voided.returned if i in view.wagers)
+            self.say(f"Round {view.last_round_no} voided ({voided.reason}): "
+                     + (f"{amount(money, back)} in wagers not yet settled returned"
+                        if voided.returned else "every wager had settled, none returned")
+                     + (", settled cards stand." if voided.cards else "."), "bad")
         self.refresh(view, _sections(update))
 
     def _adopt_config(self, config: LaPaireConfig) -> None:
@@ -561,6 +652,8 @@ class LaPaireScreen(QWidget):
             for i, cv in enumerate(self.card_views):
                 cv.set_card(v.cards[i] if i < len(v.cards) else None,
                             highlight=i + 1 == v.to_confirm)
+        if "seats" in sections:
+            self._offer_rebets(v)
         if "seats" in sections:
             for seat, b in self.seat_buttons.items():
                 t = v.seat_totals.get(seat)

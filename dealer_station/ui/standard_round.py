@@ -1,0 +1,83 @@
+"""The standard 4-seat round of 9 wagers, and the dealer's touches that place it.
+
+One definition for the tap-count test (tests/test_ui_taps.py) and the UI benchmark
+(benchmarks/bench_ui.py): amounts and spots typical of the game. Seat 4 plays its last round
+again with a rebet; the others are placed spot by spot, each amount that is not the chosen
+chip typed on the keypad just before its spot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication, QWidget
+
+from dealer_station.ui.formatting import amount
+
+
+@dataclass(frozen=True)
+class Spot:
+    seat: int
+    bet: str
+    values: tuple[str, ...]
+    amount: int          # minor units
+
+
+#: Seat 4's last round (placed before the standard round; the standard round rebets it).
+SEAT_4_LAST_ROUND = (Spot(4, "straight", ("Q",), 1000), Spot(4, "black", (), 500))
+#: Seats 1 to 3, wager by wager in the order a dealer takes them (a seat's First Card
+#: wager before its others).
+STANDARD_ROUND = (
+    Spot(1, "straight", ("7",), 2500), Spot(1, "red", (), 500),
+    Spot(2, "split", ("2", "8"), 1000), Spot(2, "any_pair", (), 500),
+    Spot(3, "straight", ("K",), 500), Spot(3, "lapaire", ("9",), 500),
+    Spot(3, "poker", (), 500),
+)
+REBET_SEAT = 4
+#: The chip chosen for the round: most of its wagers are of this amount.
+CHIP = 500
+
+
+def intended() -> list[tuple[int, str, tuple[str, ...], int]]:
+    """The 9 wagers the round leaves on the table."""
+    return sorted((s.seat, s.bet, s.values, s.amount)
+                  for s in (*STANDARD_ROUND, *SEAT_4_LAST_ROUND))
+
+
+def _keys(money: Any, value: int) -> str:
+    """What is typed for ``value``: ``2500`` -> ``25``, ``1250`` -> ``12.5``."""
+    text = amount(money, value)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
+    """Place the standard round on the La Pair'e dealer screen ``screen`` by touch, as a
+    dealer would: choose the chip, then seat by seat, type an amount that is not the chip's
+    and touch the spot; seat 4's rebet on its seat. ``on_first_wager`` is called just before
+    the touch that places the first wager."""
+    from PySide6.QtTest import QTest
+
+    def tap(widget: QWidget, pos: QPoint | None = None) -> None:
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0),
+                         pos if pos is not None else widget.rect().center())
+        QApplication.processEvents()
+
+    money = screen.config.money
+    if screen.chip_value != CHIP:
+        tap(next(b for b in screen.chip_buttons if b.value == CHIP))
+    first = True
+    for s in STANDARD_ROUND:
+        if screen.seat != s.seat:
+            tap(screen.seat_buttons[s.seat])
+        if s.amount != CHIP:
+            for key in _keys(money, s.amount):
+                tap(screen.pad.keys[key])
+        if first and on_first_wager is not None:
+            on_first_wager()
+        first = False
+        point = screen.layout_view.spot_centre(s.bet, s.values)
+        tap(screen.layout_view, QPoint(round(point.x()), round(point.y())))
+    tap(screen.rebet_plates[REBET_SEAT])

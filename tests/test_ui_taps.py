@@ -1,0 +1,140 @@
+"""Taps a round takes at the La Pair'e dealer screen: the standard 4-seat round of 9 wagers
+(dealer_station/ui/standard_round.py) in 12 taps or fewer from the first wager to the last,
+with a rebet, an amount typed on the keypad, and a chip that stays chosen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication
+from ui_support import WAIT_MS, click, sign_in, tap_spot
+
+from dealer_station.settlement.lapaire import Wager
+from dealer_station.ui import standard_round
+from dealer_station.ui.amount_pad import AmountError, parse_amount
+from dealer_station.ui.main_window import MainWindow
+from dealer_station.ui.station import Station
+
+
+class Presses(QObject):
+    """Every mouse press the application receives, counted once per press (Qt hands a
+    press to the widget and on up to its parents: only the first is counted)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self._seen: set[int] = set()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.MouseButtonPress:
+            stamp = id(event)
+            if stamp not in self._seen:
+                self._seen = {stamp}
+                self.count += 1
+        return False
+
+
+def dealer_screen(qtbot: Any, w: MainWindow) -> Any:
+    sign_in(qtbot, w, "dealer", "1111")
+    return w.screens["dealer"]
+
+
+def seat_4_played_last_round(station: Station) -> None:
+    t: Any = station.table
+    t.place_many([Wager(s.seat, s.bet, s.values, s.amount)
+                  for s in standard_round.SEAT_4_LAST_ROUND], actor="dealer/dealer")
+    for card in ("2C", "3D", "4S"):
+        t.deal(card, actor="dealer/dealer")
+        for stage in t.unconfirmed():
+            t.confirm_payout(stage, actor="dealer/dealer")
+    assert t.current is None
+
+
+def test_the_standard_round_takes_twelve_taps_or_fewer(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    seat_4_played_last_round(station)
+    qtbot.waitUntil(lambda: screen.rebet_plates[4].isVisible(), timeout=WAIT_MS)
+    assert screen.rebet_plates[4].text() == "↻ 15.00"
+    presses = Presses()
+    app = QApplication.instance()
+    assert app is not None
+    app.installEventFilter(presses)
+    marks: list[int] = []
+    try:
+        standard_round.play(screen, on_first_wager=lambda: marks.append(presses.count))
+    finally:
+        app.removeEventFilter(presses)
+    t: Any = station.table
+    qtbot.waitUntil(lambda: len(screen.view.wagers) == 9, timeout=WAIT_MS)
+    with t.lock:
+        on_table = sorted((w.seat, w.bet, w.values, w.amount)
+                          for w in t.current.engine.wagers.values())
+    assert on_table == standard_round.intended()
+    from_first_wager = presses.count - marks[0]
+    # The three before it choose the chip and type the first wager's 25.
+    assert marks[0] == 3
+    assert from_first_wager <= 12, from_first_wager
+    # Nothing else was needed: the rebet plate went once seat 4 had its wagers.
+    qtbot.waitUntil(lambda: not screen.rebet_plates[4].isVisible(), timeout=WAIT_MS)
+
+
+def test_a_typed_amount_is_for_the_next_wager_and_the_chip_stays_chosen(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    click(qtbot, screen.chip_buttons[1])                 # 5.00
+    for key in "12.5":
+        click(qtbot, screen.pad.keys[key])
+    assert "12.50 typed" in screen.next_amount.text()
+    click(qtbot, screen.seat_buttons[2])                 # survives a change of seat
+    tap_spot(qtbot, screen, "straight", ("7",))
+    tap_spot(qtbot, screen, "red")                        # the chip again
+    click(qtbot, screen.seat_buttons[3])
+    tap_spot(qtbot, screen, "straight", ("K",))           # still the chip after a seat change
+    qtbot.waitUntil(lambda: len(screen.view.wagers) == 3, timeout=WAIT_MS)
+    assert sorted((w.seat, w.bet, w.amount) for w in screen.view.wagers.values()) == [
+        (2, "red", 500), (2, "straight", 1250), (3, "straight", 500)]
+    assert screen.chip_value == 500 and screen.chip_buttons[1].isChecked()
+    assert "chip 5.00" in screen.next_amount.text()
+    # Bad input says what is wrong and places nothing.
+    for key in "1.2.":
+        click(qtbot, screen.pad.keys[key])
+    tap_spot(qtbot, screen, "straight", ("9",))
+    assert "not an amount" in screen.message.text()
+    assert len(screen.view.wagers) == 3
+
+
+def test_a_rebet_refused_says_why_and_places_nothing(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    seat_4_played_last_round(station)
+    qtbot.waitUntil(lambda: screen.rebet_plates[4].isVisible(), timeout=WAIT_MS)
+    click(qtbot, screen.rebet_plates[4])
+    qtbot.waitUntil(lambda: screen.view.status == "open", timeout=WAIT_MS)
+    assert "Seat 4: rebet 2 wagers, 15.00" in screen.message.text()
+    assert screen.seat == 4
+    # Once the seat has wagers the plate is gone; the keyboard's R is refused by the table.
+    assert not screen.rebet_plates[4].isVisible()
+    screen.rebet(4)
+    assert "already has wagers in this round" in screen.message.text()
+    assert len(screen.view.wagers) == 2
+
+
+def test_amounts_are_typed_in_money() -> None:
+    from dealer_station.gameconfig import load_lapaire_config
+
+    money = load_lapaire_config().money
+    assert parse_amount("25", money) == 2500
+    assert parse_amount("12.50", money) == 1250
+    assert parse_amount("12.5", money) == 1250
+    assert parse_amount(".5", money) == 50
+    for bad, says in (("", "no amount"), ("1.2.3", "not an amount"),
+                      ("1.234", "more than 2 digits"), ("0", "more than 0"),
+                      ("abc", "not an amount")):
+        try:
+            parse_amount(bad, money)
+        except AmountError as exc:
+            assert says in str(exc), (bad, str(exc))
+        else:
+            raise AssertionError(f"{bad!r} was taken")
