@@ -132,3 +132,36 @@ def test_recall_shows_who_confirmed_each_payout_and_the_wagers_taken_back(
     assert "Payout confirmed by dealer/dealer" in text
     assert "Wagers taken back" in text
     assert f"2 #{gone.wager_id} Split 2-3 1.00 dealer/dealer dealer/dealer" in text
+
+
+def test_resume_is_refused_on_screen_while_the_shoe_is_jammed_and_halts_are_in_the_events(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    t: Any = station.table
+    t.place_many([Wager(1, "straight", ("K",), 500)], actor="dealer/dealer")
+    station.simulator("shoe").set_status("JAM")
+    qtbot.waitUntil(lambda: t.halt is not None and window.banner.isVisible(), timeout=WAIT_MS)
+    assert "the shoe is jammed" in window.banner.text and "Waiting" in window.banner.text
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    assert "Before resuming" in sup.round_state.text()
+    qtbot.keyClicks(sup.reason, "looked at it")
+    click(qtbot, sup.resume_button)
+    shown = sup.message.text()
+    assert "Not done: cannot resume yet: the shoe still reports JAM" in shown
+    assert "clear the jam" in shown and t.halt is not None
+    station.simulator("shoe").set_status("READY")
+    qtbot.waitUntil(lambda: "a supervisor can now resume" in window.banner.text,
+                    timeout=WAIT_MS)
+    click(qtbot, sup.resume_button)
+    qtbot.waitUntil(lambda: t.halt is None, timeout=WAIT_MS)
+    sup.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: sup.events_model.rowCount() > 0, timeout=WAIT_MS)
+    m = sup.events_model
+    rows = [(m.data(m.index(r, EventsModel.EVENT)), m.data(m.index(r, EventsModel.DETAIL)))
+            for r in range(m.rowCount())]
+    assert ("Halt resolved: resumed",
+            f"resumed by super/supervisor (the halt at record "
+            f"{next(r.seq for r in station.journal.records('T1') if r.kind == 'halt')}); "
+            f"reason: looked at it") in rows
+    assert any(e == "Halt (play stopped)" and d.startswith("the shoe is jammed")
+               and "stopped by the shoe (SIMSHOE)" in d for e, d in rows)
