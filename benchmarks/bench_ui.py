@@ -43,6 +43,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
+from PySide6.QtGui import QMouseEvent
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -277,6 +278,68 @@ def start_up(tmp: Path, i: int) -> float:
     return took
 
 
+class Presses(QObject):
+    """Every mouse press the application receives, counted once: Qt may hand a press on to
+    the widget's parents, the same press (same time, same place) again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self._last: tuple[int, float, float] | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
+            where = event.globalPosition()
+            press = (event.timestamp(), where.x(), where.y())
+            if press != self._last:
+                self._last = press
+                self.count += 1
+        return False
+
+
+def standard_round_taps(tmp: Path) -> tuple[int, int]:
+    """The standard 4-seat round of 9 wagers (dealer_station/ui/standard_round.py) placed by
+    touch on the real window, as tests/test_ui_taps.py does: (taps from the first wager to
+    the last, taps before the first wager)."""
+    from dealer_station.ui import standard_round
+
+    qapp = make_app()
+    db = open_database(f"sqlite:///{tmp / 'taps.db'}")
+    journal = Journal(db, create_key(tmp / "taps.key"))
+    station = open_station(journal, simulate=True, hasher=fast_hasher(), seed=1)
+    station.closers.append(db.close)
+    window = MainWindow(station)
+    window.resize(1280, 800)
+    window.show()
+    window.session.sign_in("dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    table: Any = station.table
+    try:
+        table.place_many([Wager(s.seat, s.bet, s.values, s.amount)
+                          for s in standard_round.SEAT_4_LAST_ROUND], actor=DEALER)
+        for card in ("2C", "3D", "4S"):
+            table.deal(card, actor=DEALER)
+            for stage in table.unconfirmed():
+                table.confirm_payout(stage, actor=DEALER)
+        for _ in range(5):
+            qapp.processEvents()
+        presses = Presses()
+        qapp.installEventFilter(presses)
+        marks: list[int] = []
+        standard_round.play(screen, on_first_wager=lambda: marks.append(presses.count))
+        qapp.removeEventFilter(presses)
+        with table.lock:
+            placed = sorted((w.seat, w.bet, w.values, w.amount)
+                            for w in table.current.engine.wagers.values())
+        if placed != standard_round.intended():
+            raise RuntimeError(f"the standard round was not placed as intended: {placed}")
+        return presses.count - marks[0], marks[0]
+    finally:
+        window.shutdown()
+        window.close()
+        station.close()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=ROUNDS, help="measured rounds of 3 cards")
@@ -287,6 +350,7 @@ def main() -> int:
         tmp = Path(t)
         starts = [start_up(tmp, i) for i in range(STARTS)]
         times, frame_bytes = card_to_screen(tmp, args.rounds, args.baud)
+        taps, before_first = standard_round_taps(tmp)
     q = statistics.quantiles(times, n=100, method="inclusive")
     p50, p99, worst = statistics.median(times), q[98], max(times)
     wire = wire_ms(frame_bytes, args.baud)
@@ -307,6 +371,8 @@ def main() -> int:
           f"{starts[0]:.2f} s, median {statistics.median(starts):.2f} s, max "
           f"{max(starts):.2f} s (target < {START_TARGET_S:.0f} s): "
           + ("within target" if start_ok else "OVER TARGET"))
+    print(f"taps for the standard 4-seat round: {taps} (9 wagers, from the first wager to the "
+          f"last; {before_first} more before it choose the chip and type the first amount)")
     return 0 if card_ok and start_ok else 1
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS, click, sign_in, tap_spot
 
@@ -18,19 +19,20 @@ from dealer_station.ui.station import Station
 
 
 class Presses(QObject):
-    """Every mouse press the application receives, counted once per press (Qt hands a
-    press to the widget and on up to its parents: only the first is counted)."""
+    """Every mouse press the application receives, counted once: Qt may hand a press on to
+    the widget's parents, the same press (same time, same place) again."""
 
     def __init__(self) -> None:
         super().__init__()
         self.count = 0
-        self._seen: set[int] = set()
+        self._last: tuple[int, float, float] | None = None
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.MouseButtonPress:
-            stamp = id(event)
-            if stamp not in self._seen:
-                self._seen = {stamp}
+        if event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
+            where = event.globalPosition()
+            press = (event.timestamp(), where.x(), where.y())
+            if press != self._last:
+                self._last = press
                 self.count += 1
         return False
 
@@ -75,7 +77,7 @@ def test_the_standard_round_takes_twelve_taps_or_fewer(
     from_first_wager = presses.count - marks[0]
     # The three before it choose the chip and type the first wager's 25.
     assert marks[0] == 3
-    assert from_first_wager <= 12, from_first_wager
+    assert 8 <= from_first_wager <= 12, from_first_wager
     # Nothing else was needed: the rebet plate went once seat 4 had its wagers.
     qtbot.waitUntil(lambda: not screen.rebet_plates[4].isVisible(), timeout=WAIT_MS)
 
