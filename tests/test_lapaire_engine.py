@@ -123,13 +123,13 @@ def test_limits_are_not_a_settlement_rule() -> None:
     ([Wager(1, "straight", ("K",), 10)], "KH KH 2C", CardError, "KH has already been dealt"),
     ([Wager(1, "straight", ("K",), 10)], "JK JK JK", CardError, "only 2 jokers"),
     ([Wager(1, "split", ("2", "4"), 10)], "KH 2C 3C", WagerError,
-     "wager #1 (seat 1, split 2-4): 2-4 is not a split spot on the layout"),
+     "wager #1 (seat 1, Split 2-4): 2-4 is not a Split spot on the layout"),
     ([Wager(1, "corner", ("2", "3", "4", "5"), 10)], "KH 2C 3C", WagerError,
-     "not a corner spot"),
+     "not a Corner spot"),
     ([Wager(1, "straight", ("K",), 10), Wager(2, "red", (), 10)], "KH 2C 3C", WagerError,
-     "wager #2 (seat 2, red): seat 2 has no First Card wager"),
+     "wager #2 (seat 2, First Card Red): seat 2 has no First Card wager"),
     ([Wager(1, "split", ("7", "JK"), 10)], "KH 2C 3C", WagerError,
-     "split 7-JK is not offered at this table"),
+     "Split 7-JK is not offered at this table"),
 ])
 def test_rounds_that_cannot_be_settled(wagers: list[Wager], cards: str, error: type[Exception],
                                        words: str) -> None:
@@ -140,7 +140,7 @@ def test_rounds_that_cannot_be_settled(wagers: list[Wager], cards: str, error: t
 
 def test_a_wager_kind_taken_off_the_table_is_refused() -> None:
     cfg = CFG.with_changes(offered={"red": False})
-    with pytest.raises(WagerError, match="red is not offered at this table"):
+    with pytest.raises(WagerError, match="First Card Red is not offered at this table"):
         settle_round(cfg, [Wager(1, "straight", ("K",), 10), Wager(1, "red", (), 10)],
                      parse_cards(["KH", "2C", "3C"]))
     rnd = LaPaireRound(cfg)
@@ -178,8 +178,10 @@ def test_malformed_wagers(args: tuple[object, ...], words: str) -> None:
 def test_wager_values_are_canonical() -> None:
     assert Wager(1, "split", ("8", "2"), 5) == Wager(1, "split", ("2", "8"), 5)
     assert Wager(1, "three", ("jk", "k", "7"), 5).values == ("7", "K", "JK")
-    assert Wager(1, "straight", ("T",), 5).label == "straight 10"
-    assert Wager(1, "poker", (), 5).label == "poker"
+    assert Wager(1, "straight", ("T",), 5).label == "Straight-up 10"
+    assert Wager(1, "straight", ("T",), 5).code == "straight 10"
+    assert Wager(1, "poker", (), 5).label == "3rd Card Poker"
+    assert Wager(1, "poker", (), 5).code == "poker"
 
 
 # --- the live round --------------------------------------------------------------------------
@@ -232,13 +234,14 @@ def test_place_refusals_say_why() -> None:
     with pytest.raises(WagerError, match="seat 3 has no First Card wager yet"):
         rnd.verify_place(Wager(3, "red", (), 100))
     assert not rnd.can_place(Wager(3, "red", (), 100))
-    with pytest.raises(WagerError, match="2-4 is not a split spot on the layout"):
+    with pytest.raises(WagerError, match="2-4 is not a Split spot on the layout"):
         rnd.place(Wager(3, "split", ("2", "4"), 100))
-    with pytest.raises(WagerError, match="split 7-JK is not offered"):
+    with pytest.raises(WagerError, match="Split 7-JK is not offered"):
         rnd.place(Wager(3, "split", ("7", "JK"), 100))
     with pytest.raises(WagerError, match=r"0\.50 USD is under the table minimum 1\.00 USD"):
         rnd.place(Wager(3, "straight", ("K",), 50))
-    with pytest.raises(WagerError, match=r"over the table maximum 100\.00 USD for straight"):
+    with pytest.raises(WagerError, match=r"Straight-up K for seat 3: 100\.01 USD is over "
+                                         r"the table maximum 100\.00 USD$"):
         rnd.place(Wager(3, "straight", ("K",), 10001))
     assert rnd.log == ()  # nothing refused left a trace
     rnd.place(Wager(3, "straight", ("K",), 6000))
@@ -257,7 +260,8 @@ def test_remove_guards_the_first_card_rule() -> None:
     first = rnd.place(Wager(1, "straight", ("K",), 100))
     red = rnd.place(Wager(1, "red", (), 100))
     poker = rnd.place(Wager(1, "poker", (), 100))
-    with pytest.raises(WagerError, match="last First Card wager and the seat still has poker, red"):
+    with pytest.raises(WagerError, match="last First Card wager and the seat still has "
+                                         "3rd Card Poker, First Card Red"):
         rnd.remove(first.wager_id)
     assert not rnd.can_remove(first.wager_id)
     second = rnd.place(Wager(1, "corner", ("2", "3", "8", "9"), 100))
@@ -276,7 +280,7 @@ def test_remove_cannot_leave_a_spot_under_the_minimum() -> None:
     rnd = LaPaireRound(CFG)
     big = rnd.place(Wager(1, "straight", ("K",), 100))
     small = rnd.place(Wager(1, "straight", ("K",), 50))
-    with pytest.raises(WagerError, match=r"would leave 0\.50 USD on straight K"):
+    with pytest.raises(WagerError, match=r"would leave 0\.50 USD on Straight-up K"):
         rnd.remove(big.wager_id)
     rnd.remove(small.wager_id)
     rnd.remove(big.wager_id)

@@ -61,11 +61,11 @@ def _w(**kw: Any) -> dict[str, Any]:
     ({"cards": "KH JK 7S", "wagers": [_w()]}, '"cards" must be a list'),
     ({"cards": ["KH", 7, "7S"], "wagers": [_w()]}, "card #2: card code must be text"),
     ({"cards": ["KH", "JK", "7S"], "wagers": [_w(bet="split", values=["2", "4"])]},
-     "wager #1 (seat 1, split 2-4): 2-4 is not a split spot on the layout"),
+     "wager #1 (seat 1, Split 2-4): 2-4 is not a Split spot on the layout"),
     ({"cards": ["KH", "JK", "7S"], "wagers": [_w(), _w(seat=2, bet="poker", values=[])]},
-     "wager #2 (seat 2, poker): seat 2 has no First Card wager"),
+     "wager #2 (seat 2, 3rd Card Poker): seat 2 has no First Card wager"),
     ({"cards": ["KH", "JK", "7S"], "wagers": [_w(bet="split", values=["K", "JK"])]},
-     "split K-JK is not offered at this table"),
+     "Split K-JK is not offered at this table"),
     ({"cards": ["KH", "JK", "7S"], "wagers": [_w(amount=0)]},
      "wager #1 (seat 1): amount must be a positive whole number"),
     ({"cards": ["KH", "JK", "7S"], "wagers": [_w(amount="10")]},
@@ -97,8 +97,8 @@ def test_withdrawn_kind_is_an_error() -> None:
     cfg = CFG.with_changes(offered={"lapaire": False})
     out = settle_lapaire_record({"round_id": "x", "cards": ["KH", "KS", "2C"], "wagers": [
         _w(), _w(bet="lapaire")]}, cfg)
-    assert out == {"round_id": "x", "error": "wager #2 (seat 1, lapaire K): lapaire is not "
-                                             "offered at this table"}
+    assert out == {"round_id": "x", "error": "wager #2 (seat 1, La Pair'e Card K): La Pair'e "
+                                             "Card is not offered at this table"}
 
 
 def test_not_an_object() -> None:

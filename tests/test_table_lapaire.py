@@ -358,7 +358,7 @@ def test_a_rebet_is_refused_whole_when_a_spot_is_gone_or_a_limit_is_broken(
     t.place(Wager(1, "straight", ("2",), 100))       # round 2 opens under the change
     n = journal.last("T1")
     # The straight alone could go on; the poker wager cannot: nothing is placed.
-    with pytest.raises(TableError, match=r"seat 4's rebet was not placed.*poker is not "
+    with pytest.raises(TableError, match=r"seat 4's rebet was not placed.*3rd Card Poker is not "
                                          "offered"):
         t.rebet(4)
     with pytest.raises(TableError, match=r"seat 3's rebet was not placed.*over the table "

@@ -82,9 +82,13 @@ def test_recall_events_and_meters_models(qtmodeltester: Any) -> None:
     assert events.data(events.index(0, EventsModel.DETAIL)) == "shoe reports JAM"
     assert events.data(events.index(1, EventsModel.DETAIL)) == "super"
     meters = MetersModel(CONFIG.money)
-    meters.set_rows([Meter("T1", "total", 3, 1000, 250, 750)])
+    meters.set_rows([Meter("T1", "total", 3, 1000, 250, 750),
+                     Meter("T1", "any_pair", 2, 200, 0, 200)])
     qtmodeltester.check(meters)
     assert meters.data(meters.index(0, MetersModel.HOLD)) == "75.00%"
+    # The felt's names, never the journal's keys.
+    assert meters.data(meters.index(0, MetersModel.METER)) == "Total"
+    assert meters.data(meters.index(1, MetersModel.METER)) == "Any Pair'e"
 
 
 def test_wagers_model_shows_money_with_thousands_separators() -> None:

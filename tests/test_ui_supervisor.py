@@ -57,7 +57,7 @@ def test_events_meters_and_verification(qtbot: Any, window: MainWindow,
     sup.tabs.setCurrentIndex(3)
     qtbot.waitUntil(lambda: sup.meters_model.rowCount() > 0, timeout=WAIT_MS)
     m = sup.meters_model
-    assert m.data(m.index(0, MetersModel.METER)) == "total"
+    assert m.data(m.index(0, MetersModel.METER)) == "Total"
     assert m.data(m.index(0, MetersModel.WAGERED)) == "7.00"
     assert m.data(m.index(0, MetersModel.PAID)) == "61.00"
     assert m.data(m.index(0, MetersModel.HOUSE_WIN)) == "-60.00"
@@ -98,7 +98,7 @@ def test_verify_on_screen_names_an_edited_round_row_and_a_raised_role(
     sup.tabs.setCurrentIndex(3)     # the meters shown are the chain's, not the edited table's
     qtbot.waitUntil(lambda: sup.meters_model.rowCount() > 0, timeout=WAIT_MS)
     m = sup.meters_model
-    assert m.data(m.index(0, MetersModel.METER)) == "total"
+    assert m.data(m.index(0, MetersModel.METER)) == "Total"
     assert m.data(m.index(0, MetersModel.PAID)) != "0.00"
     paid = station.journal.meters_from_chain("T1")["total"].paid
     assert paid > 0 and m.data(m.index(0, MetersModel.PAID)) == f"{paid / 100:,.2f}"

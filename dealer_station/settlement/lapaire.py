@@ -36,6 +36,7 @@ from dealer_station.errors import StationError
 from dealer_station.settlement.lapaire_config import (
     BET_KINDS,
     FIRST_CARD_KINDS,
+    KIND_LABELS,
     STAGE_OF,
     AnyPairWager,
     EvenWager,
@@ -131,7 +132,15 @@ class Wager:
 
     @property
     def label(self) -> str:
-        """``"split 2-8"``, ``"red"``: the bet and its spot, for messages and screens."""
+        """``"Split 2-8"``, ``"First Card Red"``: the bet as the felt names it and its spot,
+        for messages and screens."""
+        name = KIND_LABELS[self.bet]
+        return f"{name} {spot_label(self.values)}" if self.values else name
+
+    @property
+    def code(self) -> str:
+        """``"split 2-8"``, ``"red"``: the bet's key and its spot, as recall's JSON has
+        always written it (a contract other tools read)."""
         return f"{self.bet} {spot_label(self.values)}" if self.values else self.bet
 
 
@@ -288,10 +297,11 @@ class SettlementTable:
             return None
         kind = self.config.wager(wager.bet)
         if wager.values and not is_legal_spot(wager.bet, wager.values):
-            return (f"{spot_label(wager.values)} is not a {wager.bet} spot on the layout "
-                    f"(a {wager.bet} covers {SPOT_EXAMPLES[wager.bet]})")
+            name = KIND_LABELS[wager.bet]
+            return (f"{spot_label(wager.values)} is not a {name} spot on the layout "
+                    f"(a {name} covers {SPOT_EXAMPLES[wager.bet]})")
         if not kind.offered:
-            return f"{wager.bet} is not offered at this table"
+            return f"{KIND_LABELS[wager.bet]} is not offered at this table"
         return f"{wager.label} is not offered at this table"
 
     def rule(self, wager: Wager) -> _Rule:
@@ -366,7 +376,8 @@ def settle_round(config: LaPaireConfig, wagers: Sequence[Wager], cards: Sequence
         w = wagers[i]
         if w.seat not in first_seats:
             raise WagerError(f"{_describe(i, w)}: seat {w.seat} has no First Card wager "
-                             f"(straight, split, three or corner), which an optional wager needs")
+                             "(Straight-up, Split, Three Cards or Corner), which an optional "
+                             "wager needs")
     return RoundResult(tuple(cards), tuple(results), total_win, total_lost)
 
 
@@ -505,8 +516,8 @@ class LaPaireRound:
             raise WagerError(reason)
         if not wager.is_first_card and not any(
                 w.is_first_card for _, w in self._seat_wagers(wager.seat)):
-            raise WagerError(f"seat {wager.seat} has no First Card wager yet: place a straight, "
-                             f"split, three or corner bet before {wager.label}")
+            raise WagerError(f"seat {wager.seat} has no First Card wager yet: place a "
+                             f"Straight-up, Split, Three Cards or Corner before {wager.label}")
         limits = self.config.wager(wager.bet).limits
         already = self._spot_total(wager)
         total = already + wager.amount
@@ -514,12 +525,10 @@ class LaPaireRound:
         on = f" (with {money.format(already)} already there)" if already else ""
         if total > limits.maximum:
             raise WagerError(f"{wager.label} for seat {wager.seat}: {money.format(total)}{on} is "
-                             f"over the table maximum {money.format(limits.maximum)} for "
-                             f"{wager.bet}")
+                             f"over the table maximum {money.format(limits.maximum)}")
         if total < limits.minimum:
             raise WagerError(f"{wager.label} for seat {wager.seat}: {money.format(total)} is "
-                             f"under the table minimum {money.format(limits.minimum)} for "
-                             f"{wager.bet}")
+                             f"under the table minimum {money.format(limits.minimum)}")
 
     def can_place(self, wager: Wager) -> bool:
         try:

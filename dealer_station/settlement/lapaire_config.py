@@ -239,8 +239,8 @@ class Money:
     chips: tuple[int, ...]
 
     def format(self, amount: int) -> str:
-        """``1250`` -> ``"12.50 USD"`` when ``minor_units`` is 100; a table whose minor units
-        are not a power of ten shows them as they are (``"1250 minor units of XYZ"``)."""
+        """``125000`` -> ``"1,250.00 USD"`` when ``minor_units`` is 100; a table whose minor
+        units are not a power of ten shows them as they are (``"1250 minor units of XYZ"``)."""
         digits = len(str(self.minor_units)) - 1
         if self.minor_units != 10**digits:
             return f"{amount} minor units of {self.currency}"
@@ -248,7 +248,7 @@ class Money:
             return f"{amount} {self.currency}"
         sign = "-" if amount < 0 else ""
         whole, frac = divmod(abs(amount), self.minor_units)
-        return f"{sign}{whole}.{frac:0{digits}d} {self.currency}"
+        return f"{sign}{whole:,}.{frac:0{digits}d} {self.currency}"
 
 
 @dataclass(frozen=True, slots=True)

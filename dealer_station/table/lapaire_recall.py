@@ -313,13 +313,13 @@ def lapaire_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> 
     for wager_id, w in sorted(rb.engine.wagers.items()):
         r = settled.get(wager_id)
         seats.setdefault(w.seat, []).append(SeatWager(
-            wager_id, w.bet, tuple(w.values), w.label, w.amount, w.stage,
+            wager_id, w.bet, tuple(w.values), w.code, w.amount, w.stage,
             r.result if r else ("returned" if rb.status == "voided" else "pending"),
             r.win if r else 0, rb.wager_actors.get(wager_id)))
     stages = tuple(
         Stage(n, s.card.code, s.poker.label if s.poker is not None else None, s.total_win,
               s.total_lost, n in rb.confirmed,
-              tuple(StageWager(r.wager_id, r.wager.seat, r.wager.label, r.result, r.win)
+              tuple(StageWager(r.wager_id, r.wager.seat, r.wager.code, r.result, r.win)
                     for r in s.results))
         for n, s in sorted(rb.stages.items()))
     return LaPaireRecall(

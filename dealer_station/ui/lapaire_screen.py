@@ -307,7 +307,6 @@ class LaPaireScreen(QWidget):
         QShortcut(QKeySequence("R"), self, lambda: self.rebet(self.seat),
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
-
         chips = QHBoxLayout()
         chips.setSpacing(10)
         self.chip_row = chips
@@ -327,7 +326,6 @@ class LaPaireScreen(QWidget):
         self.next_amount.fix_height()
         chips.addWidget(self.next_amount, 1)
         self.remove_button = QPushButton("Take back  (Del)")
-
         self.remove_button.setCheckable(True)
         self.remove_button.setToolTip("While on, a touch on a spot takes the selected seat's "
                                       "last chip there back (right-click does the same)")
@@ -338,7 +336,6 @@ class LaPaireScreen(QWidget):
         self.pad.changed.connect(self._show_next_amount)
         left.addWidget(self.pad)
         self._show_next_amount()
-
 
         right_frame = QFrame()
         right_frame.setObjectName("panel")
@@ -473,7 +470,6 @@ class LaPaireScreen(QWidget):
             return parse_amount(self.pad.typed, self.config.money)
         return self.chip_value
 
-
     def _chip_key(self, i: int) -> None:
         if i < len(self.chip_buttons):
             self.select_chip(self.chip_buttons[i].value)
@@ -555,7 +551,6 @@ class LaPaireScreen(QWidget):
             last = v.rebets.get(seat, ())
             plate.offer(amount(money, sum(w.amount for w in last))
                         if last and can_bet and seat not in playing else None)
-
 
     def remove_from(self, bet: str, values: tuple[str, ...]) -> None:
         """Take the selected seat's last chip on (bet, values) back (the table decides

@@ -288,7 +288,9 @@ class MetersModel(RowsModel[Meter]):
 
     def text(self, row: Meter, col: int) -> str:
         if col == self.METER:
-            return row.meter
+            from dealer_station.reports.shift import kind_label
+
+            return kind_label(row.meter)     # the felt's names, as the reports print them
         if col == self.ROUNDS:
             return str(row.rounds)
         if col == self.WAGERED:
