@@ -71,6 +71,7 @@ _POINT_R = 21.0     # radius of a three's or a corner's touch zone
 _LP_TOP, _LP_H = 274.0, 64.0
 _BOX_TOP, _BOX_H = 350.0, 90.0
 _CHIP_R = 17.0
+_STACK_STEP = 7.0   # how far each seat's chips sit from the next seat's on one spot
 #: A straight's chips sit this far above its cell's bottom edge: clear of the chips of the
 #: split on that edge, so no chip of one spot hides a chip of another.
 _STRAIGHT_CHIP = 44.0
@@ -346,9 +347,12 @@ class LaPaireLayoutView(QWidget):
             anchor = self._anchor(s)
             seats = sorted(by_seat, key=lambda seat: (seat == self.seat, seat))
             n = len(seats)
+            # In a box the stack runs level, under the title: rising, seven seats' chips
+            # covered the box's name.
+            rise = 0.0 if s.bet in BOX_KINDS else 0.6
             for i, seat in enumerate(seats):
-                offset = (i - (n - 1)) * 7.0
-                c = t.map(QPointF(anchor.x() + offset, anchor.y() + offset * 0.6))
+                offset = (i - (n - 1)) * _STACK_STEP
+                c = t.map(QPointF(anchor.x() + offset, anchor.y() + offset * rise))
                 r = (_CHIP_R + (3 if seat == self.seat else 0)) * scale
                 drawn.append(DrawnChip(key, seat, c, r, i == n - 1))
         self._drawn = drawn
@@ -505,6 +509,7 @@ class LaPaireLayoutView(QWidget):
             return False    # drawn by _paint_zones when they matter
         return (s.key == self._hover or s.key in self.outcomes
                 or self._mark_of(s) is not None
+                or (s.bet in BOX_KINDS and len(self.chips.get(s.key, ())) > 1)
                 or (s.bet == "poker" and bool(self.poker_hand)))
 
     def _paint_spot(self, p: QPainter, s: Spot, line: QPen) -> None:
@@ -642,7 +647,10 @@ class LaPaireLayoutView(QWidget):
         sub = _price(self.config, s.bet, ())
         if s.bet == "poker" and self.poker_hand and not self._neutral:
             sub = self.poker_hand
-        below = QRectF(r.left() + 6, r.bottom() - 38, width - 2 * _CHIP_R - 14, 32)
+        # The price keeps clear of the chips: a stack is wider the more seats are on it.
+        seats = 1 if self._neutral else max(1, len(self.chips.get(s.key, ())))
+        below = QRectF(r.left() + 6, r.bottom() - 38,
+                       width - 2 * _CHIP_R - 14 - (seats - 1) * _STACK_STEP, 32)
         p.setFont(self._fitted(sub, TEXT, below.width(), bold=False))
         p.drawText(below, Qt.AlignmentFlag.AlignCenter, sub)
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import QEvent, QObject, QRectF, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetrics,
     QFontMetricsF,
     QKeyEvent,
     QKeySequence,
@@ -82,7 +83,7 @@ RIGHT_WIDTH = 510
 #: The room inside that column: its margins (12 px a side) and its frame (1 px a side) off.
 INNER_WIDTH = RIGHT_WIDTH - 2 * 12 - 2
 #: Each card's slot beside the round's totals (a card's 5:7).
-CARD_PX = (84, 118)
+CARD_PX = (76, 106)
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
 #: A seat button's height: its name, the stake, and the net after settling (three lines of
@@ -350,9 +351,10 @@ class LaPaireScreen(QWidget):
         _fixed_lines(self.status, INNER_WIDTH, 1)
         right.addWidget(self.status)
 
-        # The three cards, and beside them the round's totals.
+        # The three cards, and beside them the round's totals (room for "collected
+        # 100,000.00" at table size).
         top = QHBoxLayout()
-        top.setSpacing(8)
+        top.setSpacing(6)
         self.card_views: list[CardView] = []
         for n in (1, 2, 3):
             cv = CardView(f"Card {n}\n{STAGE_NAMES[n]}")
@@ -364,7 +366,10 @@ class LaPaireScreen(QWidget):
         self.totals.setTextFormat(Qt.TextFormat.RichText)
         self.totals.setStyleSheet(f"font-size: {theme.TABLE_PX}px;")
         self.totals.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.totals.setFixedSize(INNER_WIDTH - 3 * CARD_PX[0] - 4 * 8, CARD_PX[1] + 4)
+        self.totals.ensurePolished()
+        lines = QFontMetrics(self.totals.font()).lineSpacing() * 5     # a head and 4 figures
+        self.totals.setFixedSize(INNER_WIDTH - 3 * CARD_PX[0] - 3 * 6,
+                                 max(CARD_PX[1] + 4, lines + 4))
         top.addWidget(self.totals)
         right.addLayout(top)
 

@@ -142,6 +142,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
     with scene() as (app, station, w):
         _play_rounds(station)
         w.session.sign_in("super", "2222")
+        w.while_away.hide()       # the supervisor has read what happened meanwhile
         sup: Any = w.screens["supervisor"]
         sup.tabs.setCurrentIndex(1)
         wait_for(app, lambda: sup.recall_model.rowCount() > 0)
@@ -159,7 +160,63 @@ def lapaire_scenes(out: Path) -> list[Path]:
         op.par_view.scrollToBottom()                   # the optional wagers and poker
         op.reason.setText("alternative paytable for the weekend")
         saved.append(_save(app, w, out / "operator-parsheet.png"))
+    saved += seven_seat_scenes(out)
+    saved += long_fault_scene(out)
     return saved
+
+
+#: The review's seven-seat round: every seat on a straight on the Joker, a split, red,
+#: La Pair'e Joker, Any Pair'e and poker, at amounts a busy table plays.
+def _seven_seat_wagers() -> list[Any]:
+    from dealer_station.settlement.lapaire import Wager
+
+    out = []
+    for seat in range(1, 8):
+        big = 2500 if seat % 2 else 10000    # the table maximum: a pay of 2,500.00
+        out += [Wager(seat, "straight", ("JK",), big), Wager(seat, "split", ("2", "8"), 500),
+                Wager(seat, "red", (), 1000), Wager(seat, "lapaire", ("JK",), 500),
+                Wager(seat, "any_pair", (), 500), Wager(seat, "poker", (), 500)]
+    return out
+
+
+def seven_seat_scenes(out: Path) -> list[Path]:
+    """A seven-seat La Pair'e round at each stage: wagers placed, then each card awaiting
+    payment."""
+    saved: list[Path] = []
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen: Any = w.screens["dealer"]
+        t: Any = station.table
+        t.place_many(_seven_seat_wagers(), actor="dealer/dealer")
+        wait_for(app, lambda: screen.model.rowCount() > 0)
+        saved.append(_save(app, w, out / "lapaire-7seats-betting.png"))
+        for n, card in enumerate(("JK", "JK", "9S"), start=1):
+            t.deal(card)
+            def shown(n: int = n) -> bool:
+                return screen.card_views[n - 1].card is not None and n in screen.view.stages
+
+            wait_for(app, shown)
+            saved.append(_save(app, w, out / f"lapaire-7seats-card{n}.png"))
+            for stage in t.unconfirmed():
+                t.confirm_payout(stage, actor="dealer/dealer")
+    return saved
+
+
+def long_fault_scene(out: Path) -> list[Path]:
+    """The longest fault a dealer meets mid-round: the shoe lost, with its device's own
+    words, on the full 1280x800 screen."""
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen: Any = w.screens["dealer"]
+        t: Any = station.table
+        t.place_many(_seven_seat_wagers(), actor="dealer/dealer")
+        t.deal("JK")
+        wait_for(app, lambda: screen.card_views[0].card is not None)
+        shoe = station.simulator("shoe")
+        shoe.report_error("E42", "card jammed at the reader head; the door sensor also reports "
+                                 "the shoe's door ajar and the feed motor stalled twice")
+        wait_for(app, lambda: w.banner.isVisible())
+        return [_save(app, w, out / "fault-banner-long.png")]
 
 
 def _play_rounds(station: Station) -> None:
@@ -185,7 +242,29 @@ def bourre_scenes(out: Path) -> list[Path]:
     from dealer_station.ui.bourre_demo import screenshot_scene
 
     with scene("bourre") as (app, station, w):
-        return [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
+        saved = [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
+        # The same hand played out (a renege was announced in it): its settlement.
+        t: Any = station.table
+        screen: Any = w.screens["dealer"]
+        demo: Any = w.demo
+        for _ in range(40):
+            if "Next pot" in screen.result.toPlainText():
+                break
+            hand = t.hand
+            if hand is None or hand.phase.value != "play":
+                wait_for(app, lambda: "Next pot" in screen.result.toPlainText())
+                break
+            played = len(hand.current_trick) + 5 * hand.trick_number
+            demo.play()
+
+            def moved(h: Any = hand, b: int = played) -> bool:
+                return (h is not t.hand or h.phase.value != "play"
+                        or len(h.current_trick) + 5 * h.trick_number != b)
+
+            wait_for(app, moved)
+        wait_for(app, lambda: "Next pot" in screen.result.toPlainText())
+        saved.append(_save(app, w, out / "bourre-settled.png"))
+        return saved
 
 
 def take_screenshots(out: Path, chosen: tuple[str, ...] | None = None) -> list[Path]:
