@@ -299,8 +299,8 @@ class Presses(QObject):
 
 def standard_round_taps(tmp: Path) -> tuple[int, int]:
     """The standard 4-seat round of 9 wagers (dealer_station/ui/standard_round.py) placed by
-    touch on the real window, as tests/test_ui_taps.py does: (taps from the first wager to
-    the last, taps before the first wager)."""
+    touch on the real window, as tests/test_ui_taps.py does: (the round's taps, from the
+    first touch for its first wager to its last, and the taps before it)."""
     from dealer_station.ui import standard_round
 
     qapp = make_app()
@@ -329,8 +329,7 @@ def standard_round_taps(tmp: Path) -> tuple[int, int]:
         standard_round.play(screen, on_first_wager=lambda: marks.append(presses.count))
         qapp.removeEventFilter(presses)
         with table.lock:
-            placed = sorted((w.seat, w.bet, w.values, w.amount)
-                            for w in table.current.engine.wagers.values())
+            placed = standard_round.on_the_table(table.current.engine.wagers.values())
         if placed != standard_round.intended():
             raise RuntimeError(f"the standard round was not placed as intended: {placed}")
         return presses.count - marks[0], marks[0]
@@ -371,8 +370,9 @@ def main() -> int:
           f"{starts[0]:.2f} s, median {statistics.median(starts):.2f} s, max "
           f"{max(starts):.2f} s (target < {START_TARGET_S:.0f} s): "
           + ("within target" if start_ok else "OVER TARGET"))
-    print(f"taps for the standard 4-seat round: {taps} (9 wagers, from the first wager to the "
-          f"last; {before_first} more before it choose the chip and type the first amount)")
+    print(f"taps for the standard 4-seat round: {taps} (9 wagers over 4 seats, the typed "
+          f"amounts included; {before_first} more before it chooses the chip, which stays "
+          f"chosen from round to round)")
     return 0 if card_ok and start_ok else 1
 
 

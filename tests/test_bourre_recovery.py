@@ -323,6 +323,7 @@ def test_a_halt_left_by_a_restart_is_resolved_on_the_supervisor_screen(qtbot: An
 
     first = make_station(tmp_path, game="bourre")
     table: Any = first.table
+    table.set_on_duty("dealer/dealer")              # someone is signed in to deal
     table.start_session([1, 2, 3], 3)
     table.start_hand()
     for seq, code in enumerate(["AS", "KD", "AS"], start=9000):

@@ -190,6 +190,24 @@ def test_a_table_no_sign_in_session_manages_takes_cards(
     assert t.halt is None
 
 
+def test_a_station_holds_a_card_read_before_anyone_signs_in(journal: Journal) -> None:
+    """The station's table is unattended from the moment it opens, before its window and
+    sign-in session exist: a card the shoe sends while the station starts is held (a
+    restart once let the first cards of a stream through, dealt with nobody signed in)."""
+    from dealer_station.ui.station import fast_hasher, open_station
+
+    station = open_station(journal, simulate=True, hasher=fast_hasher(), seed=3)
+    try:
+        t: Any = station.table
+        assert t.unattended
+        station.simulator("shoe").deal()
+        wait_for(lambda: t.halt is not None)
+        assert t.halt.fault == UNATTENDED
+        assert "card" not in kinds(journal) and "card.held" in kinds(journal)
+    finally:
+        station.close()
+
+
 def test_bourre_holds_a_card_read_while_nobody_is_signed_in(journal: Journal) -> None:
     t = BourreTable(journal, "T1", load_bourre_profiles()["tournament"], dealer=DEALER)
     shoe = Shoe(t, BOURRE_DECK)

@@ -302,7 +302,7 @@ def test_a_frame_resent_before_the_table_attached_is_not_taken_twice(
     from dealer_station.ui.station import open_station
 
     cfg = DeviceConfig("shoe", "serial", str(link), 9600, "SHOE1")
-    station = open_station(journal, devices={"shoe": cfg})
+    station = open_station(journal, devices={"shoe": cfg}, on_duty="dealer/dealer")
     device.reply()
     device.frame(10, p.CARD, "QH")
     assert device.reply().acked == 10  # type: ignore[attr-defined]
@@ -311,7 +311,7 @@ def test_a_frame_resent_before_the_table_attached_is_not_taken_twice(
     station.close()
     assert _cards(journal) == [(10, "QH"), (11, "5C")]
 
-    station = open_station(journal, devices={"shoe": cfg})
+    station = open_station(journal, devices={"shoe": cfg}, on_duty="dealer/dealer")
     assert isinstance(device.reply(), p.Query)
     device.frame(11, p.CARD, "5C")    # the kept frame, sent the moment the QUERY arrives
     assert device.reply().acked == 11  # type: ignore[attr-defined]

@@ -60,10 +60,13 @@ def test_the_shipped_devices_file_names_both_devices() -> None:
 
 
 def test_screenshots_are_written_at_1280x800(tmp_path: Path) -> None:
-    done = cli("screenshots", "--out", str(tmp_path), timeout=120)
+    done = cli("screenshots", "--out", str(tmp_path), timeout=180)
     assert done.returncode == 0, done.stderr
     names = sorted(p.name for p in tmp_path.glob("*.png"))
-    assert names == ["bourre-play.png", "fault-banner.png", "lapaire-betting.png",
+    assert names == ["bourre-play.png", "bourre-settled.png", "fault-banner-long.png",
+                     "fault-banner.png", "lapaire-7seats-betting.png",
+                     "lapaire-7seats-card1.png", "lapaire-7seats-card2.png",
+                     "lapaire-7seats-card3.png", "lapaire-betting.png",
                      "lapaire-results.png", "login.png", "operator-parsheet.png",
                      "supervisor-recall.png"]
     for p in tmp_path.glob("*.png"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
+from dealer_station.errors import StationError
 from dealer_station.settlement.lapaire_config import Money
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", ".")
@@ -19,7 +20,7 @@ CLEAR = "Clear"
 MAX_CHARS = 9
 
 
-class AmountError(ValueError):
+class AmountError(StationError, ValueError):
     """An amount that cannot be a wager; the message says what is wrong with it."""
 
 

@@ -42,9 +42,18 @@ CHIP = 500
 
 
 def intended() -> list[tuple[int, str, tuple[str, ...], int]]:
-    """The 9 wagers the round leaves on the table."""
+    """The 9 wagers the round leaves on the table (a seat's chips on a spot summed)."""
     return sorted((s.seat, s.bet, s.values, s.amount)
                   for s in (*STANDARD_ROUND, *SEAT_4_LAST_ROUND))
+
+
+def on_the_table(wagers: Any) -> list[tuple[int, str, tuple[str, ...], int]]:
+    """``wagers`` (the table's wagers, chip by chip) as :func:`intended` says them."""
+    spots: dict[tuple[int, str, tuple[str, ...]], int] = {}
+    for w in wagers:
+        key = (w.seat, w.bet, tuple(w.values))
+        spots[key] = spots.get(key, 0) + w.amount
+    return sorted((*key, total) for key, total in spots.items())
 
 
 def _keys(money: Any, value: int) -> str:
@@ -55,9 +64,10 @@ def _keys(money: Any, value: int) -> str:
 
 def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
     """Place the standard round on the La Pair'e dealer screen ``screen`` by touch, as a
-    dealer would: choose the chip, then seat by seat, type an amount that is not the chip's
-    and touch the spot; seat 4's rebet on its seat. ``on_first_wager`` is called just before
-    the touch that places the first wager."""
+    dealer would: choose the chip, then seat by seat, each wager the cheaper way (a touch of
+    the spot for each chip it takes, or the amount typed and one touch); seat 4's rebet on
+    its seat. ``on_first_wager`` is called just before the first touch of the round's first
+    wager (its typing included)."""
     from PySide6.QtTest import QTest
 
     def tap(widget: QWidget, pos: QPoint | None = None) -> None:
@@ -72,12 +82,17 @@ def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
     for s in STANDARD_ROUND:
         if screen.seat != s.seat:
             tap(screen.seat_buttons[s.seat])
-        if s.amount != CHIP:
-            for key in _keys(money, s.amount):
-                tap(screen.pad.keys[key])
         if first and on_first_wager is not None:
             on_first_wager()
         first = False
+        keys = _keys(money, s.amount)
+        chips = s.amount // CHIP if s.amount % CHIP == 0 else len(keys) + 2
+        touches = chips
+        if chips > len(keys) + 1:
+            for key in keys:
+                tap(screen.pad.keys[key])
+            touches = 1
         point = screen.layout_view.spot_centre(s.bet, s.values)
-        tap(screen.layout_view, QPoint(round(point.x()), round(point.y())))
+        for _ in range(touches):
+            tap(screen.layout_view, QPoint(round(point.x()), round(point.y())))
     tap(screen.rebet_plates[REBET_SEAT])

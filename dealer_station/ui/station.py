@@ -132,12 +132,15 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
                  devices: Mapping[str, DeviceConfig] | None = None,
                  hasher: PasswordHasher | None = None, seed: int | None = None,
                  demo_users: bool | None = None, max_failures: int = 5,
-                 sim_options: Mapping[str, Any] | None = None) -> Station:
+                 sim_options: Mapping[str, Any] | None = None,
+                 on_duty: str | None = None) -> Station:
     """Build the station on ``journal`` and start its devices.
 
     ``simulate``: a simulated shoe and card reader (the real drivers over in-memory cables);
     otherwise the devices in ``devices`` (none: the table runs on manual entry only).
     ``demo_users`` (default: ``simulate``) adds the demo users to an empty journal.
+    ``on_duty``: who is signed in as the devices open (an actor; by default nobody, and a
+    card read then is held): for a station driven without its window, as tests drive it.
     """
     from dealer_station.audit.users import Users
 
@@ -149,6 +152,9 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
                        dealer="station/dealer")
     station = Station(journal, users, table, game, table_id, simulated=simulate)
     table.startup()
+    # The station's sign-in session will say who is on duty; until someone signs in, nobody
+    # is, from before the first device can send a card (docs/table.md).
+    table.set_on_duty(on_duty)
     try:
         if simulate:
             _open_simulated(station, seed, dict(sim_options or {}))
