@@ -43,7 +43,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
-from PySide6.QtGui import QMouseEvent
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -278,25 +277,6 @@ def start_up(tmp: Path, i: int) -> float:
     return took
 
 
-class Presses(QObject):
-    """Every mouse press the application receives, counted once: Qt may hand a press on to
-    the widget's parents, the same press (same time, same place) again."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-        self._last: tuple[int, float, float] | None = None
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
-            where = event.globalPosition()
-            press = (event.timestamp(), where.x(), where.y())
-            if press != self._last:
-                self._last = press
-                self.count += 1
-        return False
-
-
 def standard_round_taps(tmp: Path) -> tuple[int, int]:
     """The standard 4-seat round of 9 wagers (dealer_station/ui/standard_round.py) placed by
     touch on the real window, as tests/test_ui_taps.py does: (the round's taps, from the
@@ -323,7 +303,7 @@ def standard_round_taps(tmp: Path) -> tuple[int, int]:
                 table.confirm_payout(stage, actor=DEALER)
         for _ in range(5):
             qapp.processEvents()
-        presses = Presses()
+        presses = standard_round.Presses()
         qapp.installEventFilter(presses)
         marks: list[int] = []
         standard_round.play(screen, on_first_wager=lambda: marks.append(presses.count))

@@ -167,3 +167,31 @@ def test_the_wagers_list_a_row_a_spot_and_seat_names_whole(
         for row in range(screen.model.rowCount()):
             text = screen.model.data(screen.model.index(row, col))
             assert metrics.horizontalAdvance(text) <= view.columnWidth(col) - 8, text
+
+
+def test_the_list_is_drawn_at_the_largest_scale_that_fits(qtbot: Any) -> None:
+    """The scale is searched from a guess (a card must not lay the list out at every scale in
+    turn); whatever the list, it is still the largest of the scales at which all of it fits,
+    as trying every scale from the top finds."""
+    import random
+
+    from dealer_station.ui.stage_payouts import SCALES, SeatPayout, SpotPayout, StagePayouts
+
+    box = StagePayouts(7)
+    qtbot.addWidget(box)
+    box.resize(484, 420)
+    rng = random.Random(13)
+    spots = ["Straight-up JK", "Split 2-8", "First Card Red", "La Pair'e Card JK",
+             "Any Pair'e", "3rd Card Poker", "Three Cards 7-K-JK", "Corner 2-3-8-9"]
+    for trial in range(60):
+        rows = []
+        for seat in range(1, rng.randint(1, 7) + 1):
+            chosen = rng.sample(spots, rng.randint(1, 6))
+            rows.append(SeatPayout(seat, tuple(
+                SpotPayout(name, pay=f"{rng.randint(1, 99999):,}.00", stake="25.00")
+                if rng.random() < 0.5 else SpotPayout(name, take=f"{rng.randint(1, 500)}.00")
+                for name in chosen)))
+        box.show_stage(f"Card 1 · First Card: Joker ({trial})", rows)
+        chosen_scale = box.scale
+        largest = next((s for s in SCALES if box._lay_out(s)), SCALES[-1])
+        assert chosen_scale == largest, (trial, chosen_scale, largest)

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS, click, sign_in, tap_spot
 
@@ -17,25 +15,6 @@ from dealer_station.ui import standard_round
 from dealer_station.ui.amount_pad import AmountError, parse_amount
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.station import Station
-
-
-class Presses(QObject):
-    """Every mouse press the application receives, counted once: Qt may hand a press on to
-    the widget's parents, the same press (same time, same place) again."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.count = 0
-        self._last: tuple[int, float, float] | None = None
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
-            where = event.globalPosition()
-            press = (event.timestamp(), where.x(), where.y())
-            if press != self._last:
-                self._last = press
-                self.count += 1
-        return False
 
 
 def dealer_screen(qtbot: Any, w: MainWindow) -> Any:
@@ -60,7 +39,7 @@ def test_the_standard_round_takes_thirteen_taps(
     seat_4_played_last_round(station)
     qtbot.waitUntil(lambda: screen.rebet_plates[4].isVisible(), timeout=WAIT_MS)
     assert screen.rebet_plates[4].text() == "↻ 15.00"
-    presses = Presses()
+    presses = standard_round.Presses()
     app = QApplication.instance()
     assert app is not None
     app.installEventFilter(presses)

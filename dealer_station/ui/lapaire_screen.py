@@ -8,6 +8,7 @@ shown by the spot that was touched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QObject, QRectF, Qt
@@ -158,7 +159,21 @@ class SeatButton(QPushButton):
 
 
 def _fitted(base: QFont, text: str, width: float, bold: bool) -> QFont:
-    """Table text for ``text``, condensed and then smaller only where ``width`` needs it."""
+    """Table text for ``text``, condensed and then smaller only where ``width`` needs it
+    (remembered: seven buttons ask again on every card, mostly for the same texts)."""
+    key = (base.family(), text, round(width, 1), bold)
+    found = _FITTED.get(key)
+    if found is None:
+        if len(_FITTED) > 1024:
+            _FITTED.clear()
+        found = _FITTED[key] = _fit_font(base, text, width, bold)
+    return found
+
+
+_FITTED: dict[tuple[str, str, float, bool], QFont] = {}
+
+
+def _fit_font(base: QFont, text: str, width: float, bold: bool) -> QFont:
     f = QFont(base)
     f.setBold(bold)
     f.setPixelSize(theme.TABLE_PX)
@@ -213,12 +228,20 @@ class Ledger(QWidget):
         wagers.setParent(self)
         payouts.setParent(self)
         payouts.hide()
+        #: Called as the list comes back into view (to bring what it shows up to date).
+        self.before_list: Callable[[], None] | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
     def show_payouts(self, on: bool) -> None:
         if on != self.payouts.isVisibleTo(self):
             self.payouts.setVisible(on)
             self.wagers.setVisible(not on)
+            if not on and self.before_list is not None:
+                self.before_list()
+
+    @property
+    def showing_payouts(self) -> bool:
+        return self.payouts.isVisibleTo(self)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self.wagers.setGeometry(self.rect())
@@ -397,6 +420,8 @@ class LaPaireScreen(QWidget):
         # without laying out the panel.
         self.payouts = StagePayouts(SEATS)
         self.ledger = Ledger(self.wagers_view, self.payouts)
+        self._columns_fitted = False
+        self.ledger.before_list = self._fit_columns
         right.addWidget(self.ledger, 1)
 
         self.confirm_button = QPushButton("Paid — confirm")
@@ -710,10 +735,16 @@ class LaPaireScreen(QWidget):
             rows[key] = WagerRow(wager_id, w.seat, was.label, was.amount + w.amount, w.stage,
                                  result, was.win + (r.win if r is not None else 0), by)
         self.model.set_rows(list(rows.values()))
-        self._fit_columns()
+        self._columns_fitted = False
+        if not self.ledger.showing_payouts:
+            self._fit_columns()
 
     def _fit_columns(self) -> None:
-        """Each narrow column as wide as its widest text (amounts are never cut short)."""
+        """Each narrow column as wide as its widest text (amounts are never cut short).
+        Done when the list is in view: behind the payouts, on every card, it was wasted."""
+        if self._columns_fitted:
+            return
+        self._columns_fitted = True
         cells = self.wagers_view.fontMetrics()
         heads = self.wagers_view.horizontalHeader().fontMetrics()
         header = self.wagers_view.horizontalHeader()

@@ -101,6 +101,8 @@ class StagePayouts(QWidget):
         self.pieces: list[Piece] = []
         self.bands: list[QRectF] = []
         self.lines: list[Line] = []
+        self._needed = 0.0                      # the height the last layout took
+        self._metrics: dict[int, QFontMetricsF] = {}
         self.setAccessibleName("Payouts for the card")
 
     def sizeHint(self) -> QSize:
@@ -152,21 +154,34 @@ class StagePayouts(QWidget):
     # -- laying the list out in the box ----------------------------------------------------
 
     def _fit(self) -> None:
-        """The largest scale at which the whole list fits the box."""
-        for scale in SCALES:
-            fits = self._lay_out(scale)
-            if fits:
-                break
+        """The largest scale at which the whole list fits the box. A list too tall at full
+        size starts from the scale its height suggests (text shrinks about in proportion),
+        rather than laying it out at every scale in turn: this runs on every card."""
+        if self._lay_out(1.0):
+            return
+        guess = self.height() / self._needed if self._needed > 0 else SCALES[-1]
+        start = next((i for i, sc in enumerate(SCALES) if sc <= guess * 1.04), len(SCALES) - 1)
+        if start > 1 and self._lay_out(SCALES[start - 1]):
+            start -= 1      # a little larger than the guess already fits
+            while start > 1 and self._lay_out(SCALES[start - 1]):
+                start -= 1
+            self._lay_out(SCALES[start])
+            return
+        for scale in SCALES[start:]:
+            if self._lay_out(scale):
+                return
 
     def _lay_out(self, scale: float) -> bool:
         """Place every piece at ``scale``; whether it all fits the box."""
         self.scale = scale
         self.pieces, self.bands, self.lines = [], [], []
+        self._needed = 0.0
         if not self.head:
             return True
         width, height = float(self.width()), float(self.height())
         f = self.fonts(scale)
         m = {k: QFontMetricsF(v) for k, v in f.items()}
+        self._metrics = {id(f[k]): m[k] for k in f}
         # Lines as tight as their ink: a take line the text's height, a pay line its
         # figures' (no descenders) and a little room.
         text_h = m["text"].height()
@@ -249,12 +264,13 @@ class StagePayouts(QWidget):
             self._text(QRectF(14 * scale, first.top(), seat_w, first.height()),
                        str(r.seat), f["seat"], theme.TEXT)
             y += BLOCK_GAP
+        self._needed = y - BLOCK_GAP
         return fits and y - BLOCK_GAP <= height
 
     def _text(self, rect: QRectF, text: str, font: QFont, colour: str) -> float:
         """A left-aligned piece; where the next one starts."""
         self.pieces.append(Piece(rect, text, font, colour))
-        return rect.left() + QFontMetricsF(font).horizontalAdvance(text)
+        return rect.left() + self._metrics[id(font)].horizontalAdvance(text)
 
     # -- drawing ---------------------------------------------------------------------------
 

@@ -12,10 +12,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_station.ui.formatting import amount
+
+
+class Presses(QObject):
+    """Every mouse press the application receives, counted once: Qt may hand a press on to
+    the widget's parents, the same press (same time, same place) again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self._last: tuple[int, float, float] | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.MouseButtonPress and isinstance(event, QMouseEvent):
+            where = event.globalPosition()
+            press = (event.timestamp(), where.x(), where.y())
+            if press != self._last:
+                self._last = press
+                self.count += 1
+        return False
 
 
 @dataclass(frozen=True)
