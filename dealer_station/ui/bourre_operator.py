@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.errors import StationError
-from dealer_station.ui import theme
+from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 
@@ -115,10 +115,7 @@ class BourreOperatorScreen(QWidget):
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self.apply)
         col.addWidget(self.apply_button)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.hide()
+        self.message = MessageLabel()
         col.addWidget(self.message)
         events.listen(lambda _c: self._show_current())
         self._show_current()
@@ -156,9 +153,7 @@ class BourreOperatorScreen(QWidget):
                   f"{user.actor}.", "good")
 
     def _say(self, text: str, tone: str) -> None:
-        self.message.setText(text)
-        theme.set_tone(self.message, tone)
-        self.message.show()
+        self.message.say(text, tone)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from dealer_station.audit.users import User, local_time
 from dealer_station.errors import StationError
-from dealer_station.ui import theme
+from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
 
 
@@ -53,10 +53,7 @@ class LockoutsPanel(QWidget):
         self.empty = QLabel("Nobody is locked out.")
         self.empty.setObjectName("muted")
         col.addWidget(self.empty)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.hide()
+        self.message = MessageLabel()
         col.addWidget(self.message)
         col.addStretch(1)
         self.unlock_buttons: dict[str, QPushButton] = {}
@@ -121,9 +118,7 @@ class LockoutsPanel(QWidget):
         self.refresh()
 
     def _say(self, text: str, tone: str) -> None:
-        self.message.setText(text)
-        theme.set_tone(self.message, tone)
-        self.message.show()
+        self.message.say(text, tone)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

@@ -47,6 +47,7 @@ from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import amount
+from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import ParSheetModel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
@@ -266,10 +267,7 @@ class OperatorScreen(QWidget):
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self.apply)
         right.addWidget(self.apply_button)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.hide()
+        self.message = MessageLabel()
         right.addWidget(self.message)
 
     # -- form <-> configuration ------------------------------------------------------------
@@ -527,9 +525,7 @@ class OperatorScreen(QWidget):
         self._waiting_for = version if pending else None
 
     def _say(self, text: str, tone: str) -> None:
-        self.message.setText(text)
-        theme.set_tone(self.message, tone)
-        self.message.show()
+        self.message.say(text, tone)
 
     def on_change(self, update: Update) -> None:
         # A round's opening or close can put a pending configuration in force.

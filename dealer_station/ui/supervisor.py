@@ -42,6 +42,7 @@ from dealer_station.table.base import TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
 from dealer_station.ui.lockouts import LockoutsPanel
+from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import EventsModel, MetersModel, RecallModel, RowsModel
 from dealer_station.ui.recall_view import recall_html
 from dealer_station.ui.session import SignInSession
@@ -151,11 +152,8 @@ class SupervisorScreen(QWidget):
         note.setWordWrap(True)
         left.addWidget(note)
 
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
+        self.message = MessageLabel()
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.message.hide()
         left.addWidget(self.message)
         left.addStretch(1)
         grid.addLayout(left, 0, 0)
@@ -174,9 +172,7 @@ class SupervisorScreen(QWidget):
         self.tabs.addTab(page, "Round")
 
     def _say(self, text: str, tone: str) -> None:
-        self.message.setText(text)
-        theme.set_tone(self.message, tone)
-        self.message.show()
+        self.message.say(text, tone)
 
     def _user(self) -> User | None:
         user = self.session.user
@@ -523,10 +519,7 @@ class IntegrityTiltScreen(QWidget):
         row.addWidget(self.sign_in_button)
         row.addStretch(1)
         col.addLayout(row)
-        self.message = QLabel("")
-        self.message.setObjectName("message")
-        self.message.setWordWrap(True)
-        self.message.hide()
+        self.message = MessageLabel()
         col.addWidget(self.message)
         col.addStretch(1)
         self.refresh()
@@ -545,9 +538,7 @@ class IntegrityTiltScreen(QWidget):
             self.message.hide()
 
     def _say(self, text: str, tone: str) -> None:
-        self.message.setText(text)
-        theme.set_tone(self.message, tone)
-        self.message.show()
+        self.message.say(text, tone)
 
     def acknowledge(self) -> None:
         user = self.session.user
