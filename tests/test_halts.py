@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 from pypdf import PdfReader
+from user_support import make_user
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal, is_significant
 from dealer_station.audit.keys import create_key
-from dealer_station.audit.users import User, Users
+from dealer_station.audit.users import User
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
 from dealer_station.cli.main import main
 from dealer_station.gameconfig import load_bourre_profiles, load_lapaire_config
@@ -43,15 +44,6 @@ def journal(db_path: Path, tmp_path: Path) -> Iterator[Journal]:
     db = open_database(f"sqlite:///{db_path}")
     yield Journal(db, create_key(tmp_path / "journal.key"))
     db.close()
-
-
-def make_user(journal: Journal, user_id: str, role: str) -> User:
-    users = Users(journal)
-    if not users.has_users():
-        users.add("setup", "Set-up Operator", "operator", "2468", actor="setup/operator")
-    admin = users.authenticate("setup", "2468")
-    users.add(user_id, user_id.title(), role, "2468", actor=admin)
-    return users.authenticate(user_id, "2468", table_id="T1")
 
 
 def kinds(journal: Journal, table: str = "T1") -> list[str]:

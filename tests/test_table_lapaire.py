@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from user_support import make_user
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Fact, Journal
 from dealer_station.audit.keys import create_key
-from dealer_station.audit.users import PermissionDenied, User, Users
+from dealer_station.audit.users import PermissionDenied
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.events.lapaire import StageSettled
 from dealer_station.events.table import RoundHalted
@@ -43,15 +44,6 @@ def sqlite_journal(tmp_path: Path) -> Iterator[Journal]:
     j = Journal(db, create_key(tmp_path / "journal.key"))
     yield j
     db.close()
-
-
-def make_user(journal: Journal, user_id: str, role: str) -> User:
-    users = Users(journal)
-    if not users.has_users():
-        users.add("setup", "Set-up Operator", "operator", "2468", actor="setup/operator")
-    admin = users.authenticate("setup", "2468")
-    users.add(user_id, user_id.title(), role, "2468", actor=admin)
-    return users.authenticate(user_id, "2468", table_id="T1")
 
 
 def table(journal: Journal) -> LaPaireTable:
