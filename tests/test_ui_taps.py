@@ -1,7 +1,7 @@
 """Taps a round takes at the La Pair'e dealer screen: the standard 4-seat round of 9 wagers
-(dealer_station/ui/standard_round.py) in 13 taps (22 before the rebet, the keypad and the
-chip that stays chosen; the issue's target is 12), with a rebet, an amount typed on the
-keypad, and a chip that stays chosen."""
+(dealer_station/ui/standard_round.py) in 12 taps (22 before the rebet, the keypad and the
+chip that stays chosen; 13 with money typed rather than chips counted), with a rebet, a
+stack counted on the keypad, and a chip that stays chosen."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ui_support import WAIT_MS, click, sign_in, tap_spot
 
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import standard_round
-from dealer_station.ui.amount_pad import AmountError, parse_amount
+from dealer_station.ui.amount_pad import AmountError, parse_amount, parse_count
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.station import Station
 
@@ -33,7 +33,7 @@ def seat_4_played_last_round(station: Station) -> None:
     assert t.current is None
 
 
-def test_the_standard_round_takes_thirteen_taps(
+def test_the_standard_round_takes_twelve_taps(
         qtbot: Any, window: MainWindow, station: Station) -> None:
     screen = dealer_screen(qtbot, window)
     seat_4_played_last_round(station)
@@ -53,10 +53,10 @@ def test_the_standard_round_takes_thirteen_taps(
     with t.lock:
         on_table = standard_round.on_the_table(t.current.engine.wagers.values())
     assert on_table == standard_round.intended()
-    # The round's own taps, the first wager's typed 25 included; one more before it chooses
-    # the chip (chosen once: it stays chosen from round to round).
-    assert marks[0] == 1
-    assert presses.count - marks[0] == 13, presses.count
+    # The round's own taps, the first wager's counted 5 included; two more before it choose
+    # the chip and turn Count chips on (once: both stay so from round to round).
+    assert marks[0] == 2
+    assert presses.count - marks[0] == 12, presses.count
     # Nothing else was needed: the rebet plate went once seat 4 had its wagers.
     qtbot.waitUntil(lambda: not screen.rebet_plates[4].isVisible(), timeout=WAIT_MS)
 
@@ -115,6 +115,51 @@ def test_amounts_are_typed_in_money() -> None:
                       ("abc", "not an amount")):
         try:
             parse_amount(bad, money)
+        except AmountError as exc:
+            assert says in str(exc), (bad, str(exc))
+        else:
+            raise AssertionError(f"{bad!r} was taken")
+
+
+def test_counted_chips_make_a_stack_and_counting_stays_on(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    screen = dealer_screen(qtbot, window)
+    click(qtbot, screen.chip_buttons[1])                 # 5.00
+    click(qtbot, screen.pad.count_key)
+    assert screen.pad.counting and not screen.pad.keys["."].isEnabled()
+    assert "1 chip of 5.00" in screen.next_amount.text()
+    click(qtbot, screen.pad.keys["5"])
+    assert screen.next_amount.text() == "Next: 5 × 5.00\n= 25.00"
+    tap_spot(qtbot, screen, "straight", ("7",))           # a stack of five: one wager of 25.00
+    tap_spot(qtbot, screen, "red")                        # the chip again, one of them
+    click(qtbot, screen.chip_buttons[2])                 # 25.00
+    click(qtbot, screen.pad.keys["2"])
+    click(qtbot, screen.seat_buttons[2])
+    tap_spot(qtbot, screen, "straight", ("K",))           # 2 x 25.00, still counting
+    qtbot.waitUntil(lambda: len(screen.view.wagers) == 3, timeout=WAIT_MS)
+    assert sorted((w.seat, w.bet, w.amount) for w in screen.view.wagers.values()) == [
+        (1, "red", 500), (1, "straight", 2500), (2, "straight", 5000)]
+    assert screen.pad.counting
+    # A count that is no stack says so and places nothing.
+    click(qtbot, screen.pad.keys["0"])
+    tap_spot(qtbot, screen, "poker")
+    assert "no stack" in screen.message.text()
+    assert len(screen.view.wagers) == 3
+    # Off again: what was typed is dropped (it meant chips), and digits are money once more.
+    click(qtbot, screen.pad.count_key)
+    assert not screen.pad.counting and screen.pad.typed == ""
+    for key in "7.5":
+        click(qtbot, screen.pad.keys[key])
+    assert "7.50 typed" in screen.next_amount.text()
+
+
+def test_a_count_is_a_whole_number_of_chips() -> None:
+    assert parse_count("5") == 5
+    assert parse_count("99") == 99
+    for bad, says in (("", "no count"), ("0", "no stack"), ("2.5", "whole number"),
+                      ("100", "more than a stack of 99")):
+        try:
+            parse_count(bad)
         except AmountError as exc:
             assert says in str(exc), (bad, str(exc))
         else:

@@ -4,6 +4,10 @@ at the amount typed, in one touch rather than chip after chip.
 The amount typed is for the next wager only; after it the chosen chip applies again (the
 chip stays chosen throughout, and a typed amount waits through seat changes until it is
 placed). Amounts are typed in money ("25", "12.50") and kept in minor units.
+
+La Pair'e is played with roulette-style chips: a dealer reads a stack, not a sum. With
+*Count chips* on (it stays on until turned off), the digits count chips of the chosen chip:
+"5" with the 5.00 chip chosen places 25.00.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from dealer_station.settlement.lapaire_config import Money
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", ".")
 CLEAR = "Clear"
+COUNT = "Count chips"
 #: Longest amount the pad takes (digits and point): beyond any table's maximum.
 MAX_CHARS = 9
+#: The tallest stack counted: a bigger wager is typed in money.
+MAX_COUNT = 99
 
 
 class AmountError(StationError, ValueError):
@@ -50,18 +57,46 @@ def parse_amount(text: str, money: Money) -> int:
     return value
 
 
+def parse_count(text: str) -> int:
+    """``"5"`` -> 5 chips; AmountError saying what is wrong otherwise."""
+    t = text.strip()
+    if not t:
+        raise AmountError("no count typed")
+    if not t.isdigit():
+        raise AmountError(f"{t!r} is not a count of chips: type a whole number, such as 5")
+    n = int(t)
+    if n < 1:
+        raise AmountError(f"{t!r} chips is no stack: count 1 chip or more")
+    if n > MAX_COUNT:
+        raise AmountError(f"{n} chips is more than a stack of {MAX_COUNT}: turn Count chips "
+                          f"off and type the amount in money")
+    return n
+
+
 class AmountPad(QWidget):
-    """A row of keys: the digits, the point, and Clear. ``typed`` is what has been typed;
-    ``changed`` is emitted after every key."""
+    """A row of keys: *Count chips*, the digits, the point, and Clear. ``typed`` is what has
+    been typed, ``counting`` whether it counts chips (else it is money); ``changed`` is
+    emitted after every key."""
 
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.typed = ""
+        self.counting = False
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(4)
+        self.count_key = QPushButton("Count\nchips")
+        self.count_key.setCheckable(True)
+        self.count_key.setAccessibleName(COUNT)
+        self.count_key.setToolTip("While on, the digits count chips of the chosen chip "
+                                  "(5 with the 5.00 chip is 25.00); while off, they type money")
+        self.count_key.setFixedHeight(52)
+        self.count_key.setMinimumWidth(84)
+        self.count_key.setStyleSheet("font-size: 15px; font-weight: bold; padding: 0px;")
+        self.count_key.toggled.connect(self.set_counting)
+        row.addWidget(self.count_key, 2)
         self.keys: dict[str, QPushButton] = {}
         for key in (*KEYS, CLEAR):
             b = QPushButton(key)
@@ -73,9 +108,22 @@ class AmountPad(QWidget):
             self.keys[key] = b
             row.addWidget(b, 2 if key == CLEAR else 1)
 
+    def set_counting(self, on: bool) -> None:
+        """Digits count chips (``on``) or type money; what was typed is dropped, since it
+        meant the other."""
+        if self.count_key.isChecked() != on:
+            self.count_key.setChecked(on)          # calls back here once
+            return
+        self.counting = on
+        self.keys["."].setEnabled(not on)
+        self.typed = ""
+        self.changed.emit()
+
     def press(self, key: str) -> None:
         if key == CLEAR:
             self.typed = ""
+        elif key == "." and self.counting:
+            return
         elif len(self.typed) < MAX_CHARS:
             self.typed += key
         self.changed.emit()

@@ -62,7 +62,7 @@ from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
-from dealer_station.ui.amount_pad import AmountError, AmountPad, parse_amount
+from dealer_station.ui.amount_pad import AmountError, AmountPad, parse_amount, parse_count
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import amount, chip
@@ -484,19 +484,27 @@ class LaPaireScreen(QWidget):
         money = self.config.money
         typed = self.pad.typed
         if not typed:
-            self.next_amount.setText(f"Next wager:\nchip {amount(money, self.chip_value)}")
+            how = "1 chip of" if self.pad.counting else "chip"
+            self.next_amount.setText(f"Next wager:\n{how} {amount(money, self.chip_value)}")
             return
         try:
-            value = parse_amount(typed, money)
+            value = self._next_value()
         except AmountError:
-            self.next_amount.setText(f"Typed: {typed}\n(not an amount yet)")
+            what = "a count" if self.pad.counting else "an amount"
+            self.next_amount.setText(f"Typed: {typed}\n(not {what} yet)")
             return
-        self.next_amount.setText(f"Next wager:\n{amount(money, value)} typed")
+        if self.pad.counting:
+            self.next_amount.setText(f"Next: {typed} × {amount(money, self.chip_value)}\n"
+                                     f"= {amount(money, value)}")
+        else:
+            self.next_amount.setText(f"Next wager:\n{amount(money, value)} typed")
 
     def _next_value(self) -> int:
-        """The amount the next touch places: the amount typed, else the chip's (AmountError
-        if what was typed is no amount)."""
+        """The amount the next touch places: the amount typed, or the chips counted times the
+        chip, else the chip's (AmountError if what was typed is neither)."""
         if self.pad.typed:
+            if self.pad.counting:
+                return parse_count(self.pad.typed) * self.chip_value
             return parse_amount(self.pad.typed, self.config.money)
         return self.chip_value
 
@@ -534,7 +542,7 @@ class LaPaireScreen(QWidget):
         try:
             wager = Wager(self.seat, bet, tuple(values), self._next_value())
         except AmountError as exc:
-            self.refuse(key, f"the amount typed: {exc}")
+            self.refuse(key, f"what was typed: {exc}")
             return
         except WagerError as exc:
             self.refuse(key, str(exc))

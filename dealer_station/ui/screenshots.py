@@ -103,6 +103,8 @@ def lapaire_scenes(out: Path) -> list[Path]:
         screen: Any = w.screens["dealer"]
         _betting(screen)
         _place(screen, 4, 500, "red")                  # refused: explained on the spot
+        screen.pad.set_counting(True)                  # a stack of four counted, not placed
+        screen.pad.press("4")
         wait_for(app, lambda: screen.model.rowCount() == 11)
         saved.append(_save(app, w, out / "lapaire-betting.png"))
 

@@ -2,8 +2,9 @@
 
 One definition for the tap-count test (tests/test_ui_taps.py) and the UI benchmark
 (benchmarks/bench_ui.py): amounts and spots typical of the game. Seat 4 plays its last round
-again with a rebet; the others are placed spot by spot, each amount that is not the chosen
-chip typed on the keypad just before its spot.
+again with a rebet; the others are placed spot by spot, a stack of several chips counted on
+the keypad (Count chips on) just before its spot when that takes fewer touches than a touch
+per chip.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
-
-from dealer_station.ui.formatting import amount
 
 
 class Presses(QObject):
@@ -76,18 +75,13 @@ def on_the_table(wagers: Any) -> list[tuple[int, str, tuple[str, ...], int]]:
     return sorted((*key, total) for key, total in spots.items())
 
 
-def _keys(money: Any, value: int) -> str:
-    """What is typed for ``value``: ``2500`` -> ``25``, ``1250`` -> ``12.5``."""
-    text = amount(money, value)
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
 def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
     """Place the standard round on the La Pair'e dealer screen ``screen`` by touch, as a
-    dealer would: choose the chip, then seat by seat, each wager the cheaper way (a touch of
-    the spot for each chip it takes, or the amount typed and one touch); seat 4's rebet on
-    its seat. ``on_first_wager`` is called just before the first touch of the round's first
-    wager (its typing included)."""
+    dealer at a table of roulette-style chips would: choose the chip and turn Count chips on
+    (both stay so from round to round), then seat by seat, each wager the cheaper way (a
+    touch of the spot for each chip in its stack, or the stack counted and one touch); seat
+    4's rebet on its seat. ``on_first_wager`` is called just before the first touch of the
+    round's first wager (its counting included)."""
     from PySide6.QtTest import QTest
 
     def tap(widget: QWidget, pos: QPoint | None = None) -> None:
@@ -95,9 +89,10 @@ def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
                          pos if pos is not None else widget.rect().center())
         QApplication.processEvents()
 
-    money = screen.config.money
     if screen.chip_value != CHIP:
         tap(next(b for b in screen.chip_buttons if b.value == CHIP))
+    if not screen.pad.counting:
+        tap(screen.pad.count_key)
     first = True
     for s in STANDARD_ROUND:
         if screen.seat != s.seat:
@@ -105,8 +100,10 @@ def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
         if first and on_first_wager is not None:
             on_first_wager()
         first = False
-        keys = _keys(money, s.amount)
-        chips = s.amount // CHIP if s.amount % CHIP == 0 else len(keys) + 2
+        if s.amount % CHIP:
+            raise ValueError(f"{s}: not a stack of {CHIP}")
+        chips = s.amount // CHIP
+        keys = str(chips)
         touches = chips
         if chips > len(keys) + 1:
             for key in keys:
