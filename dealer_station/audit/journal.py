@@ -116,8 +116,9 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
-# integrity.mismatch, integrity.ack: the software check at start, see dealer_station/integrity.py).
-SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.")
+# integrity.mismatch, integrity.ack: the software check at start, see dealer_station/integrity.py;
+# floor.lost, floor.restored, floor.refused: the link to the floor, see dealer_station/floor).
+SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.", "floor.")
 
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -494,6 +495,15 @@ class Journal:
                            kind=hashed_kind(record.kind, record.round_no),
                            payload=canonical_json(record.payload), prev_hash=record.prev_hash)
         return hmac.compare_digest(calc, record.hash)
+
+    def row_is_authentic(self, row: Mapping[str, Any]) -> bool:
+        """Whether a row as stored (payload text and all) carries this key's hash of its
+        content: what the floor forwarder checks before a record leaves the table."""
+        calc = record_hash(self._secret, table_id=str(row["table_id"]), seq=int(row["seq"]),
+                           ts=str(row["ts"]), actor=str(row["actor"]),
+                           kind=hashed_kind(str(row["kind"]), row["round_no"]),
+                           payload=str(row["payload"]), prev_hash=str(row["prev_hash"]))
+        return hmac.compare_digest(calc, str(row["hash"]))
 
     # -- writing --
 

@@ -116,3 +116,35 @@ users = Table(
     Column("created_at", String(40), nullable=False),
     CheckConstraint("role IN ('dealer', 'supervisor', 'operator')", name="role"),
 )
+
+# --- the floor: what a floor database keeps beside the tables' forwarded journals ------------
+# (Empty at a table: one schema everywhere. Conveniences for the podium and scripts, never
+# evidence: what a table did is its chain, compared record by record by `audit verify --floor`.)
+
+floor_tables = Table(
+    "floor_tables", metadata,
+    Column("table_id", String(64), primary_key=True),
+    # The floor's head of the table's chain (seq 0: nothing yet) and the head record's time.
+    Column("head_seq", BigInteger, nullable=False),
+    Column("head_hash", String(64), nullable=True),
+    Column("head_ts", String(40), nullable=True),
+    Column("received_at", String(40), nullable=True),    # the floor's time of the last accept
+    # What the table's forwarder said at its last contact: its local head, and the time of
+    # its oldest record the floor did not yet hold (none: caught up).
+    Column("local_seq", BigInteger, nullable=True),
+    Column("pending_since", String(40), nullable=True),
+    Column("contact_at", String(40), nullable=True),
+    Column("refused", Boolean, nullable=False),
+    Column("refused_reason", Text, nullable=True),
+    Column("refused_at", String(40), nullable=True),
+)
+
+floor_refusals = Table(
+    "floor_refusals", metadata,
+    Column("id", BigId, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    Column("at", String(40), nullable=False),
+    Column("seq", BigInteger, nullable=True),
+    Column("reason", Text, nullable=False),
+    Index(None, "table_id", "at"),
+)

@@ -1,0 +1,1 @@
+"""The casino floor: tables forward their journals to one PostgreSQL database."""

@@ -1,0 +1,91 @@
+"""The pit's grid, read from the floor database alone: each forwarded table's game, state,
+round, dealer, configuration, and how far behind the floor's copy of it is."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from dealer_station.audit import schema
+from dealer_station.audit.db import Database
+from dealer_station.audit.journal import utc_now
+
+J = schema.journal
+R = schema.rounds
+FT = schema.floor_tables
+#: A table not heard from for this long (it sends a contact every few seconds while idle) is
+#: counted behind from its last contact: the floor cannot know what it has done since.
+STALE_S = 15.0
+_HALT_KINDS = ("halt", "resolve")
+
+
+@dataclass(frozen=True)
+class TableStatus:
+    """One row of ``floor status`` (the JSON fields are these names)."""
+
+    table: str
+    game: str | None
+    seq: int                      # the floor's head
+    hash: str | None              # the head's hash
+    lag_seconds: float | None     # None: never heard from
+    lag_records: int              # local records the floor lacks, as last reported
+    state: str                    # "in round", "between rounds", "halted", "closed", "refused"
+    round: int | None
+    dealer: str | None
+    config_version: str | None
+    refused: bool
+    refused_reason: str | None
+    contact_at: str | None
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _seconds(since: str | None, now: datetime) -> float | None:
+    if since is None:
+        return None
+    return max(0.0, (now - datetime.fromisoformat(since)).total_seconds())
+
+
+def _state(conn: Connection, table_id: str, last_round: Any) -> str:
+    halts = dict(conn.execute(
+        select(J.c.kind, J.c.seq).where(J.c.table_id == table_id, J.c.kind.in_(_HALT_KINDS))
+        .order_by(J.c.seq.desc()).limit(1)).all())
+    if "halt" in halts:
+        return "halted"
+    last = conn.execute(select(J.c.kind).where(J.c.table_id == table_id)
+                        .order_by(J.c.seq.desc()).limit(1)).scalar()
+    if last == "shutdown":
+        return "closed"
+    if last_round is not None and last_round.status == "open":
+        return "in round"
+    return "between rounds"
+
+
+def table_statuses(floor: Database, now: datetime | None = None) -> list[TableStatus]:
+    now = now or utc_now()
+    out: list[TableStatus] = []
+    with floor.read() as conn:
+        for t in conn.execute(select(FT).order_by(FT.c.table_id)).all():
+            last_round = conn.execute(select(R).where(R.c.table_id == t.table_id)
+                                      .order_by(R.c.round_no.desc()).limit(1)).first()
+            if t.pending_since is not None:
+                lag = _seconds(t.pending_since, now)
+            else:
+                since_contact = _seconds(t.contact_at, now)
+                lag = since_contact if since_contact is None or since_contact > STALE_S else 0.0
+            state = "refused" if t.refused else _state(conn, t.table_id, last_round)
+            out.append(TableStatus(
+                table=t.table_id, game=last_round.game if last_round else None,
+                seq=int(t.head_seq), hash=t.head_hash,
+                lag_seconds=None if lag is None else round(lag, 3),
+                lag_records=max(0, int(t.local_seq or 0) - int(t.head_seq)),
+                state=state, round=int(last_round.round_no) if last_round else None,
+                dealer=last_round.dealer if last_round else None,
+                config_version=last_round.config_version if last_round else None,
+                refused=bool(t.refused), refused_reason=t.refused_reason,
+                contact_at=t.contact_at))
+    return out
