@@ -465,6 +465,9 @@ class Journal:
         self._anchored: dict[str, int] = {}
         self._anchor_lock = threading.Lock()
         self.anchor_problems: list[AnchorProblem] = []
+        #: Called with the table id after each commit (the floor forwarder's wake-up); must
+        #: be quick and must not write to the journal.
+        self.on_commit: list[Callable[[str], None]] = []
 
     # helpers the table service may call inside `also`
     add_meters = staticmethod(add_meters)
@@ -546,6 +549,8 @@ class Journal:
             raise JournalError(f"table {table_id}: the database refused the write "
                                f"({db_reason(e)}); nothing was written") from None
         self._written[table_id] = written[-1]
+        for listener in self.on_commit:
+            listener(table_id)
         return written
 
     def _write(self, table_id: str,

@@ -58,6 +58,8 @@ class PgCluster:
     bindir: Path
     durable: bool = False
     """fsync on (benchmarks of durable commits) or off (fast tests)."""
+    max_connections: int = 50
+    """The server's ``max_connections`` (a benchmark of many forwarders needs more)."""
     root: Path = field(init=False)
     port: int = field(init=False, default=0)
     _as_user: list[str] = field(init=False, default_factory=list)
@@ -85,21 +87,42 @@ class PgCluster:
             self._as_user = ["runuser", "-u", "postgres", "--"]
         self._run(str(self.bindir / "initdb"), "-D", str(data), "-U", "postgres",
                   "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync")
-        options = (f"-c listen_addresses=127.0.0.1 -c unix_socket_directories={self.root} "
-                   f"-c max_connections=50 -c fsync={'on' if self.durable else 'off'} "
-                   f"-c synchronous_commit={'on' if self.durable else 'off'} "
-                   f"-c full_page_writes={'on' if self.durable else 'off'}")
         for _attempt in range(5):  # a port taken between our probe and the bind: try another
             self.port = _free_port()
-            proc = self._run(str(self.bindir / "pg_ctl"), "start", "-D", str(data), "-w",
-                             "-t", "60", "-l", str(self.root / "server.log"),
-                             "-o", f"{options} -p {self.port}", check=False)
-            if proc.returncode == 0:
+            if self._pg_ctl_start().returncode == 0:
                 self._started = True
                 return self
-        log = (self.root / "server.log")
-        tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-        raise ClusterError(f"pg_ctl start failed: {tail.strip()}")
+        raise ClusterError(f"pg_ctl start failed: {self._log_tail()}")
+
+    def _options(self) -> str:
+        return (f"-c listen_addresses=127.0.0.1 -c unix_socket_directories={self.root} "
+                f"-c max_connections={self.max_connections} "
+                f"-c fsync={'on' if self.durable else 'off'} "
+                f"-c synchronous_commit={'on' if self.durable else 'off'} "
+                f"-c full_page_writes={'on' if self.durable else 'off'} -p {self.port}")
+
+    def _pg_ctl_start(self) -> subprocess.CompletedProcess[str]:
+        return self._run(str(self.bindir / "pg_ctl"), "start", "-D", str(self.root / "data"),
+                         "-w", "-t", "60", "-l", str(self.root / "server.log"),
+                         "-o", self._options(), check=False)
+
+    def _log_tail(self) -> str:
+        log = self.root / "server.log"
+        return log.read_text(errors="replace")[-2000:].strip() if log.exists() else ""
+
+    def crash(self) -> None:
+        """Stop the server at once, as a crash would (``pg_ctl stop -m immediate``): no
+        shutdown checkpoint; the next :meth:`restart` recovers from the WAL."""
+        self._run(str(self.bindir / "pg_ctl"), "stop", "-D", str(self.root / "data"),
+                  "-m", "immediate", "-w")
+        self._started = False
+
+    def restart(self) -> None:
+        """Start the server again on the same port with the same data (after :meth:`crash`);
+        returns once it accepts connections."""
+        if self._pg_ctl_start().returncode != 0:
+            raise ClusterError(f"pg_ctl start failed: {self._log_tail()}")
+        self._started = True
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{dbname}"

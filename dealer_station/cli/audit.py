@@ -148,6 +148,10 @@ def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--record", action="store_true",
                    help="also journal a 'verify' event with each table's result")
     p.add_argument("--actor", default=None, help="actor for --record (default: console user)")
+    p.add_argument("--floor", metavar="URL",
+                   help="also compare each table with the floor's copy of it (the floor "
+                        "database's URL): a local journal shorter than, or different from, "
+                        "what the floor holds fails")
     p.set_defaults(func=run_verify)
 
 
@@ -170,11 +174,43 @@ def run_verify(args: argparse.Namespace) -> int:
         for finding in check.findings:
             print(finding)
         ok = check.ok
+        if args.floor:
+            ok = _compare_with_floor(journal, args.floor, args.table) and ok
         if args.record:
             actor = args.actor or default_actor()
             for r in results:
                 store.journal.append(r.table_id, "verify", check.record_payload(r), actor)
     return 0 if ok else 1
+
+
+def _compare_with_floor(journal: Journal, floor_url: str, table: str | None) -> bool:
+    """Each forwarded table of ``journal`` against the floor's copy; prints a line per table."""
+    from dealer_station.audit.db import open_database
+    from dealer_station.cli.floor import forwarded_tables
+    from dealer_station.floor.forwarder import compare
+    from dealer_station.floor.receiver import floor_head
+
+    floor = open_database(floor_url, upgrade=False)
+    ok = True
+    try:
+        for table_id in [table] if table else forwarded_tables(journal.tables()):
+            problems = compare(journal, floor, table_id)
+            with floor.read() as conn:
+                head = floor_head(conn, table_id)
+            local = journal.last(table_id)
+            if problems:
+                ok = False
+                print(f"table {table_id}: FAILED against the floor {floor.url}: "
+                      f"{problems[0].reason}")
+            elif head.seq == 0:
+                print(f"table {table_id}: the floor holds none of its records yet")
+            else:
+                waiting = (local.seq if local else 0) - head.seq
+                print(f"table {table_id}: agrees with the floor's copy (records 1 to "
+                      f"{head.seq}" + (f"; {waiting} not forwarded yet)" if waiting else ")"))
+    finally:
+        floor.close()
+    return ok
 
 
 # --- new-key --------------------------------------------------------------------------------

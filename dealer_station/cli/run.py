@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="close the station after SECONDS (smoke tests; runs without a "
                         "display if there is none)")
     p.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    p.add_argument("--floor", metavar="URL",
+                   help="forward the table's journal to the floor's PostgreSQL database "
+                        "(the table deals on when the floor is down, and catches up)")
     p.add_argument("--seed", type=int, help="seed for the simulated shoe's shuffles")
     p.set_defaults(func=run)
 
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         station = open_station(store.journal, game=args.game, table_id=args.table,
                                config_path=args.config, simulate=args.simulate,
-                               devices=devices, seed=args.seed)
+                               devices=devices, seed=args.seed, floor=args.floor)
         try:
             def ready(_window: Any, seconds: float) -> None:
                 where = ", ".join(f"{role} {h.backend}" + (f" {h.url}" if h.url else "")

@@ -32,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--config", metavar="FILE", help="table configuration file")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
+    p.add_argument("--floor", metavar="URL",
+                   help="forward the table's journal to this floor database while playing, "
+                        "as the station does (the floor being down never stops play)")
     p.set_defaults(func=run)
 
 
@@ -72,13 +75,36 @@ def _refuse_memory_database(url: str | None) -> None:
 
 
 def _simulate(args: argparse.Namespace, journal: Journal) -> int:
+    from dealer_station.floor.forwarder import FloorUnreachable, Forwarder
+    from dealer_station.floor.receiver import ChainRefused
+
     table = args.table
+    forwarder = Forwarder(journal, args.floor, table) if args.floor else None
+    if forwarder is not None:
+        forwarder.start()
     start = time.perf_counter()
     game = games.game(args.game)
-    played = game.part("simulate")(journal, table, args.rounds, seed=args.seed,
-                                   config_path=args.config, quiet=args.quiet)
+    try:
+        played = game.part("simulate")(journal, table, args.rounds, seed=args.seed,
+                                       config_path=args.config, quiet=args.quiet)
+    finally:
+        if forwarder is not None:
+            forwarder.stop()
     took = time.perf_counter() - start
     unit = game.units
     print(f"simulated {played} {unit} at table {table} in {took:.1f} s "
           f"({played / took if took else 0:.0f} {unit}/s); journal: {journal.db.url}")
+    if forwarder is None:
+        return 0
+    # What the running forwarder had not sent yet goes now; a floor that is down keeps it
+    # waiting here, for the next run or `floor sync`.
+    try:
+        link = Forwarder(journal, args.floor, table).sync(timeout_s=30)
+        print(f"floor: holds all {link.floor_seq} records of table {table}")
+    except FloorUnreachable as e:
+        print(f"floor: offline ({e}); the records wait in {journal.db.url} for "
+              f"`dealer-station floor sync`")
+    except ChainRefused as e:
+        print(f"floor: refused table {table}'s journal: {e.reason}")
+        return 1
     return 0

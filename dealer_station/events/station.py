@@ -138,8 +138,35 @@ class SoftwareMismatchAcknowledged(Event):
     report: JsonObject = rest()
 
 
+@dataclass(frozen=True, slots=True)
+class FloorLost(Event):
+    """The floor database could not be reached; the table deals on and keeps what the floor
+    lacks until it can (dealer_station/floor)."""
+    KIND = "floor.lost"
+    floor: str              # its URL, without any password
+    reason: str
+    floor_seq: int          # the last record the floor was known to hold
+
+
+@dataclass(frozen=True, slots=True)
+class FloorRestored(Event):
+    KIND = "floor.restored"
+    floor: str
+    floor_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class FloorRefused(Event):
+    """The floor would not take the table's records: they do not extend its copy."""
+    KIND = "floor.refused"
+    floor: str
+    reason: str
+    seq: int | None = optional()
+
+
 STATION: tuple[type[Event], ...] = (
     UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, SignedIn, SignInFailed,
     LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
-    SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged,
+    SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, FloorLost,
+    FloorRestored, FloorRefused,
 )

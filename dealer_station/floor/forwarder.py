@@ -119,6 +119,7 @@ class Forwarder:
     # -- running ----------------------------------------------------------------------------
 
     def start(self) -> None:
+        self.journal.on_commit.append(self._committed)
         self._thread = threading.Thread(target=self._run, name=f"forwarder-{self.table_id}",
                                         daemon=True)
         self._thread.start()
@@ -127,11 +128,22 @@ class Forwarder:
         """Something was committed locally: forward it now rather than at the next poll."""
         self._wake.set()
 
+    def _committed(self, table_id: str) -> None:
+        if table_id == self.table_id:
+            self._wake.set()
+
     def stop(self, timeout: float = 10.0) -> None:
+        """Stop the thread; while the floor is up, send what came last (a station's
+        shutdown record) first."""
+        if self._committed in self.journal.on_commit:
+            self.journal.on_commit.remove(self._committed)
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
+            if self.link.state == "online" and not self._thread.is_alive():
+                with contextlib.suppress(Exception):
+                    self.forward_pending()
         self._close_floor()
 
     def _run(self) -> None:
@@ -216,7 +228,9 @@ class Forwarder:
                                 self.link.detail))
             if not rows and local_seq >= self._head.seq:
                 return sent
-            self._check_local(rows, self._head)
+            rows, bad = self._check_local(rows, self._head)
+            if bad is not None and not rows:
+                raise bad
             state = LocalState(local_seq, local_hash, str(rows[0]["ts"]) if rows else None)
             try:
                 with floor.write() as conn:
@@ -255,20 +269,24 @@ class Forwarder:
                                   .order_by(J.c.seq).limit(limit))
             return [dict(r._mapping) for r in result]
 
-    def _check_local(self, rows: list[dict[str, Any]], head: Head) -> None:
-        """Each record to send carries the key's hash of its own content and links to the one
-        before it: a record edited in the table's database never leaves it."""
+    def _check_local(self, rows: list[dict[str, Any]], head: Head
+                     ) -> tuple[list[dict[str, Any]], ChainRefused | None]:
+        """The rows that may leave, and why the next may not: each record sent carries the
+        key's hash of its own content and links to the one before it, so a record edited in
+        the table's database never leaves it (those before it still go)."""
         prev = head.hash if head.seq else self.journal.genesis(self.table_id)
-        for r in rows:
+        for i, r in enumerate(rows):
             if not self.journal.row_is_authentic(r):
-                raise ChainRefused(self.table_id, f"the table's record {r['seq']} fails its "
-                                                  f"keyed hash (edited in the table's "
-                                                  f"database); it was not forwarded",
-                                   int(r["seq"]))
+                return rows[:i], ChainRefused(
+                    self.table_id, f"the table's record {r['seq']} fails its keyed hash "
+                                   f"(edited in the table's database); it was not forwarded",
+                    int(r["seq"]))
             if r["prev_hash"] != prev:
-                raise ChainRefused(self.table_id, f"the table's record {r['seq']} does not "
-                                                  f"link to the record before it", int(r["seq"]))
+                return rows[:i], ChainRefused(
+                    self.table_id, f"the table's record {r['seq']} does not link to the "
+                                   f"record before it; it was not forwarded", int(r["seq"]))
             prev = r["hash"]
+        return rows, None
 
     def compare_copy(self) -> None:
         """The floor's copy against the table's, record by record (at each start): a local

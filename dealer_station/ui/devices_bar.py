@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from dealer_station.audit.projections import CLOSING_KINDS
@@ -66,19 +67,83 @@ class DevicePill(QLabel):
         self.setAccessibleName(f"{ROLE_NAMES[self.role]} {text}")
 
 
+class FloorPill(QLabel):
+    """``Floor ● OFFLINE, 12 records waiting``: the link to the floor database, shown when
+    the station forwards its journal (dealer_station/floor)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("device-floor")
+        self.state = "starting"
+        self.waiting = 0
+        self.detail = ""
+        self.refresh()
+
+    @property
+    def state_text(self) -> str:
+        # Short, for the header's room; the tooltip says it in full.
+        waiting = f"{self.waiting:,} waiting"
+        if self.state == "online":
+            return f"ONLINE · {waiting}" if self.waiting else "ONLINE"
+        if self.state == "offline":
+            return f"OFFLINE · {waiting}"
+        if self.state == "refused":
+            return "REFUSED"
+        return "CONNECTING"
+
+    def set_link(self, link: Any) -> None:
+        self.state, self.waiting, self.detail = link.state, link.waiting, link.detail
+        self.refresh()
+
+    def refresh(self) -> None:
+        text = self.state_text
+        colour = (theme.GOOD if self.state == "online" else theme.WARN
+                  if self.state in ("offline", "starting") else theme.BAD)
+        # Two short lines: the header has no room for a long one beside the devices.
+        word, _, more = text.partition(" · ")
+        self.setText(f"<span style='color:{theme.MUTED}'>Floor</span> "
+                     f"<span style='color:{colour}'>●</span> <b>{word}</b>"
+                     + (f"<br><span style='font-size:14px'>{more}</span>" if more else ""))
+        why = {"offline": "the table deals on and sends them when the floor is back",
+               "refused": "the floor would not take this table's journal; call a supervisor"
+               }.get(self.state, "")
+        records = f"{self.waiting:,} record{'s' if self.waiting != 1 else ''} waiting"
+        tip = (f"Floor {self.state if self.state != 'starting' else 'connecting'}, {records}"
+               + (f" ({why})" if why else "") + (f". {self.detail}" if self.detail else ""))
+        self.setToolTip(tip)
+        self.setAccessibleName(f"Floor {text}")
+
+
+class FloorLinkSignal(QObject):
+    """The forwarder's thread hands its link over to the window's thread."""
+
+    changed = Signal(object)
+
+
 class DevicesBar(QWidget):
     def __init__(self, handles: Mapping[str, Any], device_state: Mapping[str, str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(18)
+        row.setSpacing(14)
         self.pills: dict[str, DevicePill] = {}
         for role in ROLES:
             pill = DevicePill(role)
             self.pills[role] = pill
             row.addWidget(pill)
+        self.floor_pill = FloorPill()
+        self.floor_pill.hide()
+        row.addWidget(self.floor_pill)
+        self._floor_signal = FloorLinkSignal(self)
+        self._floor_signal.changed.connect(self.floor_pill.set_link)
         self.sync(handles, device_state)
+
+    def follow_floor(self, forwarder: Any) -> None:
+        """Show the forwarder's link from now on (its changes arrive from its own thread)."""
+        self.floor_pill.show()
+        self.floor_pill.set_link(forwarder.link)
+        forwarder.on_link = self._floor_signal.changed.emit
 
     def sync(self, handles: Mapping[str, Any], device_state: Mapping[str, str]) -> None:
         """Read each device's state as it is now (at start-up, before changes arrive)."""

@@ -157,6 +157,8 @@ class MainWindow(QMainWindow):
         title.setStyleSheet("font-size: 21px;")
         row.addWidget(title)
         self.devices_bar = DevicesBar(self.station.devices, self.table.device_state)
+        if self.station.forwarder is not None:
+            self.devices_bar.follow_floor(self.station.forwarder)
         row.addWidget(self.devices_bar)
         row.addStretch(1)
         self.user_label = QLabel("")
@@ -219,8 +221,9 @@ class MainWindow(QMainWindow):
             with self.table.lock:
                 self.table.dealer = user.actor
         over = self.session.dealer
-        self.user_label.setText(f"<b>{user.name}</b> · <span style='color:{theme.GOLD}'>"
-                                f"{user.role}</span>")
+        # Name over role: two short lines leave the header room for the devices and the floor.
+        self.user_label.setText(f"<b>{user.name}</b><br><span style='color:{theme.GOLD}; "
+                                f"font-size:14px'>{user.role}</span>")
         self.user_label.setToolTip(f"signed in as {user.user_id} ({user.role})"
                                    + (f" over {over.name}'s session" if over else ""))
         self.show_screen("tilt" if tilted else allowed[0])

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.users import Users
+    from dealer_station.floor.forwarder import Forwarder
     from dealer_station.hardware.backends import DeviceHandle
     from dealer_station.hardware.config import DeviceConfig
 
@@ -47,6 +48,8 @@ class Station:
     table_id: str
     simulated: bool = False
     devices: dict[str, DeviceHandle] = field(default_factory=dict)
+    #: Forwards the table's journal to the floor database (``run --floor``), or None.
+    forwarder: Forwarder | None = None
     #: Set by ``open_station`` when it opened the database (closed by ``close``).
     closers: list[Any] = field(default_factory=list)
     _closed: bool = False
@@ -73,6 +76,8 @@ class Station:
                 handle.close()
             self.table.shutdown()
         finally:
+            if self.forwarder is not None:
+                self.forwarder.stop()         # the shutdown record too, if the floor is up
             for closer in self.closers:
                 closer()
 
@@ -133,7 +138,7 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
                  hasher: PasswordHasher | None = None, seed: int | None = None,
                  demo_users: bool | None = None, max_failures: int = 5,
                  sim_options: Mapping[str, Any] | None = None,
-                 on_duty: str | None = None) -> Station:
+                 on_duty: str | None = None, floor: str | None = None) -> Station:
     """Build the station on ``journal`` and start its devices.
 
     ``simulate``: a simulated shoe and card reader (the real drivers over in-memory cables);
@@ -141,6 +146,8 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
     ``demo_users`` (default: ``simulate``) adds the demo users to an empty journal.
     ``on_duty``: who is signed in as the devices open (an actor; by default nobody, and a
     card read then is held): for a station driven without its window, as tests drive it.
+    ``floor``: the floor database's URL; the table's journal is forwarded to it from a
+    thread of its own, and the table never waits for it.
     """
     from dealer_station.audit.users import Users
 
@@ -152,6 +159,11 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
                        dealer="station/dealer")
     station = Station(journal, users, table, game, table_id, simulated=simulate)
     table.startup()
+    if floor is not None:
+        from dealer_station.floor.forwarder import Forwarder
+
+        station.forwarder = Forwarder(journal, floor, table_id)
+        station.forwarder.start()
     # The station's sign-in session will say who is on duty; until someone signs in, nobody
     # is, from before the first device can send a card (docs/table.md).
     table.set_on_duty(on_duty)
