@@ -353,3 +353,38 @@ def test_no_floor_unreachable_error_escapes_as_anything_else(
     play(t.journal, "T1", 1, seed=1)
     with pytest.raises(FloorUnreachable, match="cannot be reached"):
         Forwarder(t.journal, NO_FLOOR, "T1").sync()
+
+
+def test_two_forwarders_of_one_table_queue_and_never_refuse_each_other(
+        tmp_path: Path, key: JournalKey, floor: Database) -> None:
+    """The station's forwarder and a `floor sync` run by hand, both while the table deals."""
+    t = Table(tmp_path, "T1", key)
+    station = Forwarder(t.journal, floor_url(floor), "T1", poll_s=0.01)
+    station.start()
+    stop = threading.Event()
+    problems: list[BaseException] = []
+
+    def by_hand() -> None:
+        while not stop.is_set():
+            try:
+                Forwarder(t.journal, floor_url(floor), "T1", journal_outages=False).sync()
+            except BaseException as e:
+                problems.append(e)
+                return
+
+    hand = threading.Thread(target=by_hand)
+    hand.start()
+    try:
+        play(t.journal, "T1", 15, seed=11)
+    finally:
+        stop.set()
+        hand.join(30)
+    Forwarder(t.journal, floor_url(floor), "T1").sync()
+    station.stop()
+    assert not problems, problems
+    assert station.link.state == "online", station.link
+    assert heads_equal(t, floor)
+    with floor.read() as conn:
+        assert conn.execute(select(schema.floor_refusals)).first() is None
+    result = Journal(floor, key).verify_table("T1")
+    assert result.ok, str(result)

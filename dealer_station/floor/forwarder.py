@@ -16,6 +16,7 @@ the same name at every table: it stays local).
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -221,8 +222,8 @@ class Forwarder:
             self._checked = True
         sent = 0
         while True:
-            local_seq, local_hash, _ = self._local_head()
             rows = self._pending(self._head.seq, self.batch)
+            local_seq = self._local_head()[0]
             self._set_link(Link(self.link.state if self.link.state != "starting" else "online",
                                 max(0, local_seq - self._head.seq), self._head.seq,
                                 self.link.detail))
@@ -231,10 +232,11 @@ class Forwarder:
             rows, bad = self._check_local(rows, self._head)
             if bad is not None and not rows:
                 raise bad
-            state = LocalState(local_seq, local_hash, str(rows[0]["ts"]) if rows else None)
+            since = str(rows[0]["ts"]) if rows else None
             try:
                 with floor.write() as conn:
-                    head = receive(conn, self.table_id, rows, state)
+                    head = receive(conn, self.table_id, rows,
+                                   functools.partial(self._state, since))
             except BaseException:
                 self._head = None        # read it again: the floor may have moved on
                 raise
@@ -249,11 +251,15 @@ class Forwarder:
     def _contact(self) -> None:
         """An empty send: the floor learns the table is there and how far it is."""
         floor = self._open_floor()
-        local_seq, local_hash, _ = self._local_head()
         pending = self._pending(self._head.seq if self._head else 0, 1)
+        since = str(pending[0]["ts"]) if pending else None
         with floor.write() as conn:
-            self._head = receive(conn, self.table_id, [], LocalState(
-                local_seq, local_hash, str(pending[0]["ts"]) if pending else None))
+            self._head = receive(conn, self.table_id, [], lambda: self._state(since))
+
+    def _state(self, pending_since: str | None) -> LocalState:
+        """The table's head, read under the floor's lock for the table (see receive)."""
+        seq, h, _ = self._local_head()
+        return LocalState(seq, h, pending_since)
 
     def _local_head(self) -> tuple[int, str | None, str | None]:
         with self.journal.db.read() as conn:

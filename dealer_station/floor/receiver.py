@@ -12,7 +12,7 @@ before it sends and by ``audit verify`` with the key.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,15 +87,20 @@ def held_hashes(conn: Connection, table_id: str, first: int, last: int) -> dict[
 
 
 def receive(conn: Connection, table_id: str, rows: Sequence[Mapping[str, Any]],
-            local: LocalState) -> Head:
+            local: LocalState | Callable[[], LocalState]) -> Head:
     """Take ``rows`` (records as stored, consecutive, in seq order) for ``table_id``.
 
     Rows the floor already holds must be those very records (a re-send is a no-op); the
     first new one must follow the floor's head. Raises :class:`ChainRefused` (and writes
     nothing) otherwise, and when the table says its journal is shorter than what the floor
-    holds. Returns the floor's new head. Call inside a write transaction on the floor."""
+    holds. Returns the floor's new head. Call inside a write transaction on the floor.
+
+    ``local`` may be a function: it is then asked once the table's lock is held, so that the
+    table's head it reads is not older than what another forwarder of the table sent."""
     lock_table(conn, table_id)
     head = floor_head(conn, table_id)
+    if callable(local):
+        local = local()
     if local.head_seq < head.seq:
         raise ChainRefused(table_id, f"the table's journal ends at record {local.head_seq} but "
                                      f"the floor already holds {head.seq} records of it "
