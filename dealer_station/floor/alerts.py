@@ -1,0 +1,523 @@
+"""The pit's alerts and the pit's grid, computed from the floor database alone (no Qt).
+
+An alert has a stable id, so that an acknowledgement names it and a restart keeps it
+acknowledged:
+
+* raised by one record of a table's chain: ``TABLE:SEQ`` (a halt, a device fault, a void, a
+  card entered by hand, a Bourré renege, a lost or refused floor link), ``TABLE:SEQ:wN`` for a
+  single payout of wager N above the threshold (La Pair'e ``stage.settle``);
+* raised by the floor's view of a table: ``TABLE:lag:SINCE`` (the floor copy is behind by more
+  than ``lag_seconds``, SINCE the moment it fell behind), ``TABLE:refused:AT`` (the floor
+  refused the table's chain at AT), ``TABLE:hold:DAY`` (today's hold outside the band).
+
+A supervisor acknowledges an alert with a reason; the acknowledgement is an ``alert.ack``
+record in the pit's own chained stream (``pit-NAME``) in the floor database, and acknowledged
+alerts are those named by authentic ``alert.ack`` records of that stream.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from dealer_station.audit import schema
+from dealer_station.audit.db import Database
+from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_now
+from dealer_station.audit.records import Record
+from dealer_station.audit.users import PRIVILEGED, User, require_role
+from dealer_station.errors import StationError
+from dealer_station.events.table import actor_words, device_name, fault_words, halt_event_text
+from dealer_station.floor.status import TableStatus, table_statuses
+from dealer_station.settlement.lapaire_config import KIND_LABELS
+from dealer_station.tomlconfig import ConfigError, Section, load_toml
+
+J = schema.journal
+FT = schema.floor_tables
+FR = schema.floor_refusals
+
+ACK_KIND = "alert.ack"
+#: Record kinds that raise an alert by themselves.
+RECORD_KINDS = ("halt", "device.fault", "void", "correction", "renege", "floor.lost",
+                "floor.refused")
+PAYOUT_KIND = "stage.settle"
+CLOSING_KINDS = ("round.close", "hand.close", "void")
+DEVICE_KINDS = ("device.status", "device.fault", "device.lost", "device.connected")
+#: What each category is called on the podium.
+CATEGORY_LABELS = {
+    "halt": "Halt", "device.fault": "Device fault", "void": "Void",
+    "correction": "Card by hand", "renege": "Renege", "floor.lost": "Floor link lost",
+    "floor.refused": "Floor refused", "payout": "Large payout", "lag": "Floor copy behind",
+    "refused": "Chain refused", "hold": "Hold out of band",
+}
+#: How urgent each category is (2: play is or was stopped / evidence at stake).
+SEVERITY = {"halt": 2, "device.fault": 2, "refused": 2, "floor.refused": 2, "void": 1,
+            "correction": 1, "renege": 1, "payout": 1, "lag": 1, "floor.lost": 1, "hold": 1}
+
+
+class AlertError(StationError):
+    """An acknowledgement that cannot be recorded (no reason, no supervisor, no such alert)."""
+
+
+# --- settings ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PitSettings:
+    """The pit's thresholds (``pit.toml``; every key optional, these are the defaults)."""
+
+    #: A single payout above this many whole units of the table's money raises an alert.
+    payout_above: int = 1000
+    #: The floor copy behind by more than this many seconds raises an alert.
+    lag_seconds: float = 60.0
+    #: Today's hold (house win / wagered) outside [hold_low, hold_high] raises an alert...
+    hold_low: Fraction = Fraction(-20, 100)
+    hold_high: Fraction = Fraction(40, 100)
+    #: ...once at least this many whole units were wagered today (a few rounds say nothing).
+    hold_min_wagered: int = 500
+    #: The gaming day starts at this local time: "win today" and "hold today" count from it,
+    #: and alerts are raised by records since it.
+    gaming_day_starts: time = time(6, 0)
+    #: The grid and the queue are read again this often.
+    refresh_seconds: float = 3.0
+
+
+def _percent(sec: Section, name: str, default: Fraction) -> Fraction:
+    raw = sec.raw(name, None)
+    if raw is None:
+        return default
+    text = str(raw).strip()
+    try:
+        if text.endswith("%"):
+            return Fraction(text[:-1].strip()) / 100
+        if isinstance(raw, bool):
+            raise ValueError
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise sec.error(name, f"must be a percentage like \"-20%\" or a fraction like -0.2, "
+                              f"got {raw!r}") from None
+
+
+def _seconds(sec: Section, name: str, default: float) -> float:
+    raw = sec.raw(name, default)
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or raw <= 0:
+        raise sec.error(name, f"must be a number of seconds above 0, got {raw!r}")
+    return float(raw)
+
+
+def load_settings(path: Path | str | None) -> PitSettings:
+    """The settings in ``path`` (a TOML file with a ``[pit]`` table), or the defaults."""
+    if path is None:
+        return PitSettings()
+    file = str(path)
+    data = load_toml(path)
+    top = Section(data, file)
+    sec = top.section("pit", required=False) if top.has("pit") else Section({}, file, "pit")
+    top.finish()
+    d = PitSettings()
+    starts = sec.str("gaming_day_starts", d.gaming_day_starts.strftime("%H:%M"))
+    try:
+        day_start = time.fromisoformat(starts)
+    except ValueError:
+        raise sec.error("gaming_day_starts", f"must be a local time like \"06:00\", got "
+                                             f"{starts!r}") from None
+    settings = PitSettings(
+        payout_above=sec.int("payout_above", d.payout_above, minimum=0),
+        lag_seconds=_seconds(sec, "lag_seconds", d.lag_seconds),
+        hold_low=_percent(sec, "hold_low", d.hold_low),
+        hold_high=_percent(sec, "hold_high", d.hold_high),
+        hold_min_wagered=sec.int("hold_min_wagered", d.hold_min_wagered, minimum=0),
+        gaming_day_starts=day_start,
+        refresh_seconds=_seconds(sec, "refresh_seconds", d.refresh_seconds))
+    if settings.hold_low >= settings.hold_high:
+        raise ConfigError(file, "pit.hold_low", "must be below pit.hold_high")
+    sec.finish()
+    return settings
+
+
+def gaming_day_start(now: datetime, starts: time) -> datetime:
+    """The start (local time, aware) of the gaming day ``now`` falls in."""
+    local = now.astimezone()
+    start = local.replace(hour=starts.hour, minute=starts.minute, second=0, microsecond=0)
+    return start if start <= local else start - timedelta(days=1)
+
+
+# --- money -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Money:
+    """How a table counts: ``minor_units`` per whole unit of ``currency`` (chips: 1)."""
+
+    currency: str | None
+    minor_units: int
+
+    def text(self, value: int) -> str:
+        digits = len(str(self.minor_units)) - 1
+        if self.currency is None or digits == 0 or self.minor_units != 10 ** digits:
+            return f"{value:,}" + ("" if self.currency else " chips")
+        sign = "-" if value < 0 else ""
+        whole, frac = divmod(abs(value), self.minor_units)
+        return f"{sign}{whole:,}.{frac:0{digits}d} {self.currency}"
+
+
+CHIPS = Money(None, 1)
+
+
+def _money_of(content: Mapping[str, Any] | None) -> Money:
+    money = (content or {}).get("money")
+    if isinstance(money, Mapping):
+        minor = money.get("minor_units")
+        currency = money.get("currency")
+        if isinstance(minor, int) and minor > 0 and isinstance(currency, str):
+            return Money(currency, minor)
+    return CHIPS
+
+
+# --- alerts ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Alert:
+    """One alert on the pit's queue."""
+
+    id: str
+    at: str                     # UTC ISO time of what raised it
+    table: str
+    category: str               # a key of CATEGORY_LABELS
+    what: str                   # in plain words, with the felt's names
+    seq: int | None = None      # the record that raised it, if one did
+    round_no: int | None = None
+
+    @property
+    def label(self) -> str:
+        return CATEGORY_LABELS.get(self.category, self.category)
+
+    @property
+    def severity(self) -> int:
+        return SEVERITY.get(self.category, 1)
+
+
+@dataclass(frozen=True)
+class Acknowledgement:
+    alert_id: str
+    reason: str
+    actor: str
+    at: str
+    seq: int
+
+
+def _round_word(game: str | None) -> str:
+    return "hand" if game == "bourre" else "round"
+
+
+def _record_alert(rec: Record, game: str | None, resolved: Mapping[int, Record]) -> Alert:
+    p = rec.payload
+    rnd = f"{_round_word(game).title()} {rec.round_no}" if rec.round_no is not None else ""
+    where = f"{rnd}: " if rnd else ""
+    if rec.kind == "halt":
+        worded = halt_event_text("halt", p, rec.actor)
+        what = f"{where}play stopped: {worded[1] if worded else p.get('reason', '')}"
+        done = resolved.get(rec.seq)
+        if done is not None:
+            how = "voided" if done.kind == "void" else str(
+                done.payload.get("action", "resolved")).replace("_", " ")
+            what += f" (since {how} by {actor_words(done.actor)})"
+        else:
+            what += " (not resolved yet)"
+    elif rec.kind == "device.fault":
+        device = str(p.get("device") or "")
+        what = f"{where}{fault_words(str(p.get('kind') or ''), device)}"
+        if p.get("detail"):
+            what += f" ({p['detail']})"
+        if p.get("card"):
+            what += f"; card {p['card']}"
+    elif rec.kind == "void":
+        what = (f"{rnd or 'Round'} voided by {actor_words(rec.actor)}; reason: "
+                f"{p.get('reason') or '—'}")
+        if p.get("returned"):
+            what += f"; {len(p['returned'])} wager(s) returned"
+    elif rec.kind == "correction":
+        what = (f"{where}card {p.get('card')} entered by hand by {actor_words(rec.actor)}; "
+                f"reason: {p.get('reason') or '—'}")
+    elif rec.kind == "renege":
+        what = (f"{where}renege by the player at seat {p.get('seat')} (played {p.get('card')}"
+                f" in trick {p.get('trick')}): {p.get('reason')}"
+                f"{'; penalised' if p.get('penalised') else ''}")
+    elif rec.kind == "floor.lost":
+        what = f"the table lost its link to the floor: {p.get('reason')}"
+    elif rec.kind == "floor.refused":
+        what = f"the floor refused the table's records: {p.get('reason')}"
+    else:   # pragma: no cover - RECORD_KINDS are all handled above
+        what = rec.kind
+    return Alert(f"{rec.table_id}:{rec.seq}", rec.ts, rec.table_id, rec.kind, what, rec.seq,
+                 rec.round_no)
+
+
+def _payout_alerts(rec: Record, money: Money, limit: int) -> list[Alert]:
+    out = []
+    for r in rec.payload.get("results") or ():
+        win = r.get("win")
+        if not isinstance(win, int) or win <= limit:
+            continue
+        values = r.get("values") or ()
+        bet = KIND_LABELS.get(str(r.get("bet", "")), str(r.get("bet", "")).replace("_", " "))
+        on = f" {'/'.join(str(v) for v in values)}" if values else ""
+        what = (f"Round {rec.round_no}, stage {rec.payload.get('stage')}: seat {r.get('seat')} "
+                f"paid {money.text(win)} on {bet}{on} (above {money.text(limit)})")
+        out.append(Alert(f"{rec.table_id}:{rec.seq}:w{r.get('wager_id')}", rec.ts,
+                         rec.table_id, "payout", what, rec.seq, rec.round_no))
+    return out
+
+
+@dataclass
+class TableDay:
+    """A table's gaming day so far, summed from its closing records."""
+
+    rounds: int = 0
+    wagered: int = 0
+    house_win: int = 0
+    last_hour: int = 0
+    money: Money = CHIPS
+
+    @property
+    def hold(self) -> Fraction | None:
+        return Fraction(self.house_win, self.wagered) if self.wagered else None
+
+
+@dataclass(frozen=True)
+class DeviceState:
+    device: str
+    state: str          # as the device or the station said it (READY, JAM, fault kind...)
+    fault: bool
+    at: str
+
+    @property
+    def text(self) -> str:
+        return f"{device_name(self.device).removeprefix('the ')} {self.state}"
+
+
+@dataclass(frozen=True)
+class PitRow:
+    """One table of the pit's grid."""
+
+    status: TableStatus
+    devices: tuple[DeviceState, ...]
+    day: TableDay
+
+    @property
+    def table(self) -> str:
+        return self.status.table
+
+
+@dataclass
+class PitView:
+    """What the podium shows at one moment: the grid and the open alerts."""
+
+    rows: list[PitRow]
+    alerts: list[Alert]
+    acknowledged: dict[str, Acknowledgement]
+    day_start: datetime
+    at: datetime
+    problems: list[str] = field(default_factory=list)
+
+
+def stream_id(pit: str) -> str:
+    """The pit's own chain in the floor database: ``pit-NAME``."""
+    return check_table_id(f"pit-{pit}")
+
+
+class Pit:
+    """The pit podium's reading of the floor database, and its acknowledgements."""
+
+    def __init__(self, journal: Journal, name: str = "main",
+                 settings: PitSettings | None = None) -> None:
+        self.journal = journal
+        self.db: Database = journal.db
+        self.name = name
+        self.stream = stream_id(name)
+        self.settings = settings or PitSettings()
+
+    # -- acknowledgements --
+
+    def acknowledgements(self) -> dict[str, Acknowledgement]:
+        """Every acknowledged alert id, from the pit's chain (each record's hash checked)."""
+        out: dict[str, Acknowledgement] = {}
+        for rec in self.journal.events(self.stream, kinds=[ACK_KIND]):
+            alert_id = str(rec.payload.get("alert"))
+            out[alert_id] = Acknowledgement(alert_id, str(rec.payload.get("reason", "")),
+                                            rec.actor, rec.ts, rec.seq)
+        return out
+
+    def acknowledge(self, alert: Alert, user: User | None, reason: str) -> Record:
+        """Journal ``user``'s acknowledgement of ``alert`` with ``reason`` in the pit's chain."""
+        if user is None:
+            raise AlertError("a supervisor must sign in at the pit to acknowledge an alert")
+        require_role(user, *PRIVILEGED, action="acknowledge alerts")
+        reason = " ".join((reason or "").split())
+        if not reason:
+            raise AlertError("give a reason: it is recorded with your name")
+        if len(reason) > 500:
+            raise AlertError("the reason is too long (500 characters at most)")
+        if alert.id in self.acknowledgements():
+            raise AlertError(f"alert {alert.id} is already acknowledged")
+        return self.journal.append(self.stream, ACK_KIND, {
+            "alert": alert.id, "table": alert.table, "category": alert.category,
+            "what": alert.what, "raised_at": alert.at, "reason": reason}, user.actor)
+
+    # -- the floor's tables --
+
+    def _money(self, conn: Any, table_id: str) -> Money:
+        row = conn.execute(select(J.c.payload).where(J.c.table_id == table_id,
+                                                     J.c.kind == "config.change")
+                           .order_by(J.c.seq.desc()).limit(1)).first()
+        if row is None:
+            return CHIPS
+        try:
+            content = json.loads(row.payload).get("content")
+        except (ValueError, AttributeError):
+            return CHIPS
+        return _money_of(content if isinstance(content, Mapping) else None)
+
+    def _devices(self, conn: Any, table_id: str) -> tuple[DeviceState, ...]:
+        rows = conn.execute(select(J.c.kind, J.c.payload, J.c.ts)
+                            .where(J.c.table_id == table_id, J.c.kind.in_(DEVICE_KINDS))
+                            .order_by(J.c.seq.desc()).limit(200)).all()
+        seen: dict[str, DeviceState] = {}
+        for kind, payload, ts in rows:
+            try:
+                p = json.loads(payload)
+            except ValueError:
+                continue
+            device = str(p.get("device") or "?")
+            if device in seen:
+                continue
+            if kind == "device.fault":
+                seen[device] = DeviceState(device, str(p.get("kind") or "fault").upper()
+                                           .replace("_", " "), True, ts)
+            else:
+                state = str(p.get("state") or kind.partition(".")[2]).upper()
+                seen[device] = DeviceState(device, state.replace("_", " "),
+                                           state not in ("READY", "CONNECTED"), ts)
+        return tuple(sorted(seen.values(), key=lambda d: d.device))
+
+    def _day(self, conn: Any, table_id: str, since: datetime, hour_ago: datetime,
+             money: Money) -> TableDay:
+        start = min(since, hour_ago)
+        rows = self.journal.authentic(conn.execute(
+            select(J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
+                   J.c.payload, J.c.prev_hash, J.c.hash)
+            .where(J.c.table_id == table_id, J.c.kind.in_(CLOSING_KINDS),
+                   J.c.ts >= iso_utc(start)).order_by(J.c.seq)))
+        day = TableDay(money=money)
+        since_iso, hour_iso = iso_utc(since), iso_utc(hour_ago)
+        for rec in rows:
+            if rec.ts >= hour_iso:
+                day.last_hour += 1
+            if rec.ts < since_iso:
+                continue
+            day.rounds += 1
+            total = (rec.payload.get("meters") or {}).get("total") or {}
+            day.wagered += int(total.get("wagered") or 0)
+            day.house_win += int(total.get("house_win") or 0)
+        return day
+
+    def view(self, now: datetime | None = None) -> PitView:
+        """The grid and the open (not yet acknowledged) alerts, newest first."""
+        now = now or utc_now()
+        s = self.settings
+        since = gaming_day_start(now, s.gaming_day_starts)
+        statuses = table_statuses(self.db, now)
+        acked = self.acknowledgements()
+        rows: list[PitRow] = []
+        alerts: list[Alert] = []
+        problems: list[str] = []
+        with self.db.read() as conn:
+            for st in statuses:
+                money = self._money(conn, st.table)
+                day = self._day(conn, st.table, since, now - timedelta(hours=1), money)
+                rows.append(PitRow(st, self._devices(conn, st.table), day))
+                try:
+                    alerts += self._table_alerts(conn, st, day, since, money)
+                except StationError as exc:    # a record that does not match its hash
+                    problems.append(str(exc))
+                    alerts.append(Alert(f"{st.table}:tampered", iso_utc(now), st.table,
+                                        "refused", f"the floor copy does not verify: {exc}"))
+        open_alerts = [a for a in alerts if a.id not in acked]
+        open_alerts.sort(key=lambda a: (a.at, a.id), reverse=True)
+        return PitView(rows, open_alerts, acked, since, now, problems)
+
+    def _table_alerts(self, conn: Any, st: TableStatus, day: TableDay, since: datetime,
+                      money: Money) -> list[Alert]:
+        s = self.settings
+        out: list[Alert] = []
+        recs = list(self.journal.authentic(conn.execute(
+            select(J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
+                   J.c.payload, J.c.prev_hash, J.c.hash)
+            .where(J.c.table_id == st.table,
+                   J.c.kind.in_((*RECORD_KINDS, PAYOUT_KIND, "resolve")),
+                   J.c.ts >= iso_utc(since)).order_by(J.c.seq))))
+        resolved = {int(r.payload["halt_seq"]): r for r in recs
+                    if r.kind in ("resolve", "void") and r.payload.get("halt_seq") is not None}
+        limit = s.payout_above * money.minor_units
+        for rec in recs:
+            if rec.kind in RECORD_KINDS:
+                out.append(_record_alert(rec, st.game, resolved))
+            elif rec.kind == PAYOUT_KIND:
+                out += _payout_alerts(rec, money, limit)
+        if st.refused:
+            at = conn.execute(select(FT.c.refused_at).where(FT.c.table_id == st.table)
+                              ).scalar() or iso_utc(utc_now())
+            count = conn.execute(select(FR.c.id).where(FR.c.table_id == st.table)).all()
+            out.append(Alert(f"{st.table}:refused:{at}", at, st.table, "refused",
+                             f"the floor refused this table's chain: {st.refused_reason} "
+                             f"({len(count)} refusal(s) kept at the floor)"))
+        if st.lag_seconds is not None and st.lag_seconds > s.lag_seconds and not st.refused:
+            behind_since = conn.execute(select(FT.c.pending_since, FT.c.contact_at)
+                                        .where(FT.c.table_id == st.table)).first()
+            mark = (behind_since.pending_since or behind_since.contact_at) \
+                if behind_since else None
+            what = (f"the floor copy is {duration_text(st.lag_seconds)} behind"
+                    + (f" ({st.lag_records} record(s) not yet received)"
+                       if st.lag_records else " (not heard from)"))
+            out.append(Alert(f"{st.table}:lag:{mark}", mark or iso_utc(utc_now()), st.table,
+                             "lag", what))
+        hold = day.hold
+        if (hold is not None and day.wagered >= s.hold_min_wagered * money.minor_units
+                and not s.hold_low <= hold <= s.hold_high):
+            side = "below" if hold < s.hold_low else "above"
+            band = f"{percent_text(s.hold_low)} to {percent_text(s.hold_high)}"
+            out.append(Alert(
+                f"{st.table}:hold:{since.date().isoformat()}", iso_utc(utc_now()), st.table,
+                "hold", f"today's hold is {percent_text(hold)}, {side} the band {band} "
+                        f"(won {money.text(day.house_win)} of {money.text(day.wagered)} "
+                        f"wagered over {day.rounds} {_round_word(st.game)}s)"))
+        return out
+
+
+def percent_text(value: Fraction | float) -> str:
+    return f"{float(value) * 100:.1f}%"
+
+
+def duration_text(seconds: float) -> str:
+    s = int(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def find_alert(alerts: Iterable[Alert], alert_id: str) -> Alert:
+    for a in alerts:
+        if a.id == alert_id:
+            return a
+    raise AlertError(f"no open alert {alert_id!r}")
+
+
+def alert_lines(alerts: Sequence[Alert]) -> list[str]:
+    """The queue as text (the command line's ``--list``)."""
+    return [f"{a.id}\t{a.at}\t{a.table}\t{a.label}\t{a.what}" for a in alerts]

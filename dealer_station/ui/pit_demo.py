@@ -1,0 +1,183 @@
+"""A pit of real tables for the pit window's screenshots and tests (no tests here).
+
+Every table is a real table service writing its own SQLite journal under the floor's key, and
+forwarded to the floor database by the real forwarder: nothing is written into the floor's
+tables by hand.
+
+* ``T1`` La Pair'e, simulated rounds earlier today (large payouts, a hold out of the band);
+* ``T2`` Bourré, simulated hands (reneges);
+* ``T3`` La Pair'e, a shoe jam halts the round and a supervisor voids it (halt, void);
+* ``T4`` La Pair'e, forwarded, then its local journal cut short: the floor refuses it;
+* ``T5`` La Pair'e, forwarded, then dealing on while its forwarder only reaches the floor to
+  say how far it is (the floor copy is behind).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import select, text
+
+from dealer_station import games
+from dealer_station.audit import schema
+from dealer_station.audit.db import Database, open_database
+from dealer_station.audit.journal import Journal, utc_now
+from dealer_station.audit.keys import JournalKey
+from dealer_station.audit.users import User, Users
+from dealer_station.floor.forwarder import Forwarder
+from dealer_station.floor.receiver import ChainRefused, LocalState, receive
+
+PIN = "2468"
+
+
+def stepping_clock(start: datetime, step_s: float) -> Callable[[], datetime]:
+    """A clock for a table that played earlier: each reading ``step_s`` later."""
+    lock = threading.Lock()
+    moment = [start]
+
+    def now() -> datetime:
+        with lock:
+            moment[0] += timedelta(seconds=step_s)
+            return moment[0]
+    return now
+
+
+@dataclass
+class DemoTable:
+    table_id: str
+    db: Database
+    journal: Journal
+
+    def forward(self, floor_url: str) -> None:
+        Forwarder(self.journal, floor_url, self.table_id, journal_outages=False).sync(
+            timeout_s=60)
+
+
+def _table(tmp: Path, table_id: str, key: JournalKey,
+           clock: Callable[[], datetime] | None = None) -> DemoTable:
+    db = open_database(f"sqlite:///{tmp / f'{table_id}.db'}")
+    journal = Journal(db, key) if clock is None else Journal(db, key, clock=clock)
+    return DemoTable(table_id, db, journal)
+
+
+def play(table: DemoTable, rounds: int, seed: int, game: str = "lapaire") -> None:
+    games.game(game).part("simulate")(table.journal, table.table_id, rounds, seed=seed,
+                                      config_path=None, quiet=True)
+
+
+def add_users(journal: Journal, users: Users) -> dict[str, User]:
+    """A set-up operator and a supervisor ``sue`` (PIN 2468) on ``journal``'s station stream."""
+    if not users.has_users():
+        users.add("setup", "Set-up Operator", "operator", PIN, actor="setup/operator")
+    admin = users.authenticate("setup", PIN)
+    out = {"setup": admin}
+    if users.get("sue") is None:
+        users.add("sue", "Sue Pit", "supervisor", PIN, actor=admin)
+    return out
+
+
+def _wait(what: Callable[[], bool], timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not what():
+        if time.monotonic() > end:
+            raise TimeoutError("the simulated shoe did not answer in time")
+        time.sleep(0.01)
+
+
+def halted_and_voided(table: DemoTable, hasher: object) -> None:
+    """A La Pair'e round stopped by a shoe jam, then voided by a supervisor."""
+    from dealer_station.cards import LAPAIRE_DECK
+    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.hardware.backends import open_device
+    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.table.lapaire_table import LaPaireTable
+
+    users = Users(table.journal, hasher=hasher)  # type: ignore[arg-type]
+    add_users(table.journal, users)
+    t = LaPaireTable(table.journal, table.table_id, load_lapaire_config(), dealer="dee/dealer")
+    shoe = open_device("shoe", "simulated", device_id="S1", deck=LAPAIRE_DECK,
+                       on_event=t.on_device_event, cards=["KH", "5D", "9C", "2S", "3S"])
+    t.attach("shoe", shoe)
+    try:
+        _wait(lambda: t.device_state.get("shoe") == "READY")
+        sup = users.authenticate("sue", PIN, table_id=table.table_id)
+        t.place(Wager(1, "straight", ("K",), 2500))
+        t.place(Wager(3, "split", ("9", "10"), 1000))
+        assert shoe.simulator is not None
+        shoe.simulator.set_status("JAM")
+        _wait(lambda: t.halt is not None)
+        t.void(sup, "shoe jammed mid-deal; wagers returned, shoe replaced")
+    finally:
+        shoe.close()
+
+
+def cut_short_and_refused(table: DemoTable, floor_url: str) -> None:
+    """Forwarded, then records deleted from the local file: the floor refuses the chain."""
+    table.forward(floor_url)
+    last = table.journal.last(table.table_id)
+    assert last is not None
+    with table.db.write() as conn:                   # someone with the file, not the key
+        conn.execute(text("DELETE FROM journal WHERE table_id = :t AND seq > :s"),
+                     {"t": table.table_id, "s": last.seq - 7})
+    try:
+        table.forward(floor_url)
+    except ChainRefused:
+        return
+    raise AssertionError("the floor took a chain cut short")
+
+
+def behind(table: DemoTable, floor: Database) -> None:
+    """What a table's forwarder says when it reaches the floor only to tell its head: the
+    floor learns the table holds records it lacks since the oldest's time."""
+    j = schema.journal
+    with floor.read() as conn:
+        held = conn.execute(select(j.c.seq).where(j.c.table_id == table.table_id)
+                            .order_by(j.c.seq.desc()).limit(1)).scalar() or 0
+    with table.db.read() as conn:
+        first = conn.execute(select(j.c.ts).where(j.c.table_id == table.table_id,
+                                                  j.c.seq > held)
+                             .order_by(j.c.seq).limit(1)).scalar()
+    head = table.journal.last(table.table_id)
+    assert head is not None and first is not None
+    with floor.write() as conn:
+        receive(conn, table.table_id, [], LocalState(head.seq, head.hash, str(first)))
+
+
+@contextmanager
+def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
+             now: datetime | None = None) -> Iterator[Database]:
+    """Five tables forwarded to the floor at ``floor_url`` (see the module's doc), and a
+    supervisor ``sue`` (PIN 2468) among the floor's own users. Yields the floor database."""
+    now = now or utc_now()
+    floor = open_database(floor_url)
+    tables: list[DemoTable] = []
+    try:
+        t1 = _table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
+        play(t1, 40, seed=11)
+        t2 = _table(tmp, "T2", key, stepping_clock(now - timedelta(minutes=40), 1.5))
+        play(t2, 14, seed=2, game="bourre")
+        t3 = _table(tmp, "T3", key)
+        t4 = _table(tmp, "T4", key, stepping_clock(now - timedelta(minutes=30), 2.0))
+        play(t4, 6, seed=5)
+        t5 = _table(tmp, "T5", key, stepping_clock(now - timedelta(minutes=20), 4.0))
+        play(t5, 8, seed=9)
+        tables += [t1, t2, t3, t4, t5]
+        for t in (t1, t2, t5):
+            t.forward(floor_url)
+        halted_and_voided(t3, hasher)
+        t3.forward(floor_url)
+        cut_short_and_refused(t4, floor_url)
+        play(t5, 6, seed=10)                  # dealt on, not yet at the floor
+        behind(t5, floor)
+        add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
+        yield floor
+    finally:
+        for t in tables:
+            t.db.close()
+        floor.close()
