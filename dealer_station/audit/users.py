@@ -64,6 +64,8 @@ _COLUMNS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.
             J.c.prev_hash, J.c.hash)
 _ID_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
 _LOCK_PREFIX = "dealer-station/user/"
+ADOPT_ACTOR = "station/floor"
+"""Who journals a user's facts copied from the floor's users at a table."""
 _BOOTSTRAP_LOCK = "dealer-station/users"
 
 
@@ -706,6 +708,69 @@ class Users:
             state = self._administer(user_id, table_id, plan, actor_name=actor_name,
                                      pin_hash=pin_hash)
         return state.user()
+
+    # -- facts copied from another journal under the same key (the floor's central users) --
+
+    def adopt(self, user_id: str, facts: Sequence[Fact], *, source: dict[str, Any],
+              pin_hash: str | None = None, actor: str = ADOPT_ACTOR,
+              table_id: str = STATION_STREAM) -> User | None:
+        """Journal a user's facts copied from another journal under this journal's key (the
+        floor's users, see floor/follower.py), each as the same kind and payload, then an
+        ``user.adopted`` record naming ``source`` (where they came from), and rewrite the user's
+        row from the chain, in one transaction.
+
+        ``pin_hash`` is the source's current PIN hash for the user: it is taken only if the
+        last ``pin_mac`` among ``facts`` binds it to this user under this journal's key (so a
+        source under another key, or a hash not the user's, is refused). A ``user.add`` for a
+        user this journal already has becomes a ``user.pin`` (and a ``user.role`` if the role
+        differs). Returns the user as the chain then establishes them."""
+        _check_user_id(user_id)
+        kinds = ("user.add", "user.pin", "user.role", "user.deactivate", "user.unlock",
+                 "lockout")
+        copied: Facts = []
+        mac: str | None = None
+        for f in facts:
+            if f.kind not in kinds or f.payload.get("user_id") != user_id:
+                raise UserError(f"{f.kind} for {f.payload.get('user_id')!r} cannot be "
+                                f"adopted as {user_id}'s")
+            if "pin_mac" in f.payload:
+                mac = _opt_str(f.payload["pin_mac"])
+            copied.append(Fact(f.kind, dict(f.payload), actor))
+        if mac is not None and (pin_hash is None or not hmac.compare_digest(
+                self.pin_mac(user_id, pin_hash), mac)):
+            raise UserMismatch(f"user {user_id}: the PIN hash offered is not the one the "
+                               f"copied records bind under this journal's key (another key, "
+                               f"or the PIN changed since)")
+        if mac is None:
+            pin_hash = None
+        while True:
+            with self.db.read() as conn:
+                before = self._snapshot(conn, user_id)
+            if before.forged:
+                raise UserMismatch(_refusal(before.forged[0]))
+            plan: Facts = []
+            role = before.state.role if before.state is not None else None
+            for f in copied:
+                if f.kind == "user.add" and role is not None:
+                    plan.append(Fact("user.pin", {"user_id": user_id,
+                                                  "pin_mac": f.payload.get("pin_mac")}, actor))
+                    if f.payload.get("role") != role:
+                        plan.append(Fact("user.role", {
+                            "user_id": user_id, "role": f.payload.get("role"), "was": role,
+                            "reason": "the floor's users"}, actor))
+                else:
+                    plan.append(f)
+                if f.kind in ("user.add", "user.role"):
+                    role = str(f.payload.get("role"))
+            if role is None:
+                raise UserError(f"no user {user_id!r} to adopt facts for")
+            plan.append(Fact("user.adopted", {"user_id": user_id, **source}, actor))
+            try:
+                state = self._commit(table_id, before, plan, write_row=True,
+                                     pin_hash=pin_hash)
+            except _Retry:
+                continue
+            return None if state is None else state.user()
 
     def seed(self, specs: Sequence[tuple[str, str, str, str]], *, actor: str,
              table_id: str = STATION_STREAM) -> Users_:

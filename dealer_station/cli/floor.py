@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from dealer_station.cli.audit import open_store, store_options
 
@@ -49,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     floor_option(st, required=True)
     st.add_argument("--json", action="store_true", help="a JSON list, for scripts")
     st.set_defaults(func=run_status)
+    register_central(fsub)
     p.set_defaults(func=lambda _a: (p.print_help(), 2)[1])
 
 
@@ -109,4 +111,167 @@ def run_status(args: argparse.Namespace) -> int:
               f"{(r.config_version or '-')[:12]}")
         if r.refused:
             print(f"{'':<10} refused: {r.refused_reason}")
+    return 0
+
+
+# --- one operator, many tables: groups and publications (floor/central.py) ------------------
+
+def _floor_key_options(p: argparse.ArgumentParser) -> None:
+    floor_option(p, required=True)
+    p.add_argument("--key", metavar="FILE", required=True,
+                   help="the floor's journal key file (the key its tables share)")
+
+
+def register_central(fsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    pub = fsub.add_parser(
+        "publish", help="publish a configuration version to a group of tables",
+        description="Print the configuration's par sheet, then journal it at the floor "
+                    "(floor.publish) for a group's tables or a list of tables. Each table "
+                    "adopts it between rounds, never mid-round. Needs a reason. Exit 0 once "
+                    "published, 2 with a message when refused.")
+    _floor_key_options(pub)
+    target = pub.add_mutually_exclusive_group(required=True)
+    target.add_argument("--group", metavar="NAME", help="a group defined with floor groups")
+    target.add_argument("--tables", metavar="T1,T2", help="tables, comma-separated")
+    pub.add_argument("--config", metavar="FILE", required=True,
+                     help="the configuration file (La Pair'e table file, or Bourré profiles)")
+    pub.add_argument("--game", default="lapaire", choices=("lapaire", "bourre"),
+                     help="the tables' game (default: lapaire)")
+    pub.add_argument("--profile", metavar="NAME", help="Bourré: the profile to publish")
+    pub.add_argument("--reason", metavar="TEXT", help="why (required; journaled)")
+    pub.add_argument("--actor", metavar="USER", required=True,
+                     help="the publishing operator, one of the floor's users")
+    pub.set_defaults(func=run_publish)
+
+    grp = fsub.add_parser(
+        "groups", help="the floor's groups of tables; define one with --define",
+        description="List the floor's groups, or define (or redefine) one: --define NAME "
+                    "--tables T1,T2 --actor USER (an empty --tables removes it).")
+    _floor_key_options(grp)
+    grp.add_argument("--define", metavar="NAME", help="the group to define")
+    grp.add_argument("--tables", metavar="T1,T2", help="its tables, comma-separated")
+    grp.add_argument("--actor", metavar="USER", help="the operator defining it")
+    grp.add_argument("--reason", metavar="TEXT", default="", help="why (journaled)")
+    grp.set_defaults(func=run_groups)
+
+    ver = fsub.add_parser(
+        "versions", help="the versions published, and which version each table runs",
+        description="Each publication (floor record, version, game, group, tables, "
+                    "publisher, reason), then each table's last configuration change as "
+                    "forwarded: its version and the publication it adopted, if any.")
+    _floor_key_options(ver)
+    ver.add_argument("--json", action="store_true", help="JSON, for scripts")
+    ver.set_defaults(func=run_versions)
+
+
+def _floor_journal(args: argparse.Namespace) -> Any:
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import load_key
+
+    key = load_key(args.key)
+    db = open_database(args.floor)
+    return Journal(db, key)
+
+
+def _table_list(text: str | None) -> list[str]:
+    return [t.strip() for t in (text or "").split(",") if t.strip()]
+
+
+def _content(args: argparse.Namespace) -> dict[str, Any]:
+    """The configuration's content as a table journals it; La Pair'e's par sheet printed."""
+    from dealer_station.errors import StationError
+
+    if args.game == "lapaire":
+        from dealer_station.cli import parsheet
+        from dealer_station.gameconfig import load_lapaire_config
+
+        config = load_lapaire_config(args.config)
+        parsheet.run(argparse.Namespace(config=args.config, json=False))
+        print()
+        return config.to_data()
+    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.table.bourre_rounds import profile_content
+
+    profiles = load_bourre_profiles(args.config)
+    name = args.profile or (next(iter(profiles)) if len(profiles) == 1 else None)
+    if name is None or name not in profiles:
+        raise StationError(f"name the Bourré profile to publish (--profile: "
+                           f"{', '.join(profiles)})")
+    return profile_content(profiles[name])
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from dealer_station.audit.hashing import canonical_json, config_version
+    from dealer_station.floor.central import Floor, check_reason
+
+    reason = check_reason(args.reason)       # before anything is read or printed
+    content = _content(args)
+    journal = _floor_journal(args)
+    try:
+        floor = Floor(journal)
+        operator = floor.operator(args.actor)
+        pub = floor.publish(game=args.game, content=content, reason=reason, actor=operator,
+                            group=args.group, tables=_table_list(args.tables))
+    finally:
+        journal.db.close()
+    assert pub.version == config_version(canonical_json(content))
+    print(f"published {args.game} configuration {pub.version} as floor record {pub.seq} "
+          f"to {', '.join(pub.tables)}" + (f" (group {pub.group})" if pub.group else ""))
+    print("each table adopts it between rounds")
+    return 0
+
+
+def run_groups(args: argparse.Namespace) -> int:
+    from dealer_station.errors import StationError
+    from dealer_station.floor.central import Floor
+
+    journal = _floor_journal(args)
+    try:
+        floor = Floor(journal)
+        if args.define:
+            if not args.actor:
+                raise StationError("defining a group needs --actor USER (an operator)")
+            g = floor.define_group(args.define, _table_list(args.tables),
+                                   actor=floor.operator(args.actor), reason=args.reason)
+            print(f"group {g.name}: {', '.join(g.tables) or 'removed'} (floor record {g.seq})")
+            return 0
+        groups = floor.groups()
+    finally:
+        journal.db.close()
+    if not groups:
+        print("no groups defined at the floor")
+    for g in sorted(groups.values(), key=lambda g: g.name):
+        print(f"{g.name:<16} {', '.join(g.tables)}   (record {g.seq}, {g.actor}, {g.ts})")
+    return 0
+
+
+def run_versions(args: argparse.Namespace) -> int:
+    from dealer_station.floor.central import Floor, adoptions
+
+    journal = _floor_journal(args)
+    try:
+        pubs = Floor(journal).publications()
+        with journal.db.read() as conn:
+            tables = adoptions(conn)
+    finally:
+        journal.db.close()
+    if args.json:
+        json.dump({"publications": [
+            {"seq": p.seq, "hash": p.hash, "ts": p.ts, "actor": p.actor, "group": p.group,
+             "tables": list(p.tables), "game": p.game, "version": p.version,
+             "reason": p.reason} for p in pubs],
+            "tables": [{"table": a.table, "version": a.version, "seq": a.seq, "ts": a.ts,
+                        "publication": a.publication} for a in tables.values()]},
+            sys.stdout, indent=1)
+        print()
+        return 0
+    print("publications:" if pubs else "no configuration published at the floor")
+    for p in pubs:
+        print(f"  record {p.seq:<5} {p.version[:12]}  {p.game:<8} "
+              f"{p.group or '-':<10} {','.join(p.tables):<20} {p.actor}: {p.reason}")
+    print("tables:" if tables else "no table has forwarded a configuration")
+    for a in tables.values():
+        how = f"adopted record {a.publication}" if a.publication else "set at the table"
+        print(f"  {a.table:<10} {a.version[:12]}  {how}  ({a.ts})")
     return 0

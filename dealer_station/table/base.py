@@ -361,6 +361,37 @@ class TableService:
                               STATION_ACTOR)])
         return content, version
 
+    # -- a configuration published at the floor (floor/follower.py) -------------------------
+
+    def upcoming_config_version(self) -> str:
+        """The configuration version the next round or hand will be played under."""
+        return str(getattr(self, "version", ""))
+
+    def config_may_change(self) -> bool:
+        """Whether a configuration may be adopted now: no round or hand is open."""
+        return not self.in_round()
+
+    def check_config_content(self, content: Mapping[str, Any]) -> None:
+        """Raise if ``content`` is not a configuration this table's game can play under."""
+        raise TableError(f"{self.game} takes no configuration from the floor")
+
+    def adopt_published_config(self, version: str, content: Mapping[str, Any], reason: str,
+                               what: Mapping[str, Any], actor: str) -> bool:
+        """Journal a configuration published at the floor as this table's ``config.change``,
+        taking the table's lock: only between rounds (False, nothing written, while a round
+        or hand is open) and only when it is not already the one in force or pending (False
+        too). It takes effect from the next round, like an operator's change at the table."""
+        with self.lock:
+            if not self.config_may_change() or version == self.upcoming_config_version():
+                return False
+            if config_version(canonical_json(dict(content))) != version:
+                raise TableError(f"configuration {version[:12]}: its content does not hash "
+                                 f"to its version")
+            self.check_config_content(content)
+            self.commit([Step(ConfigChanged(version, self.game, self.require_reason(reason),
+                                            dict(what), dict(content)), actor)])
+            return True
+
     def record_verification(self, check: WholeCheck, user: User) -> None:
         """A person verified the journal: each table's result on its chain, this table's
         through the table (its lease held), any other table's directly."""

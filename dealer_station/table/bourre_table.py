@@ -109,6 +109,12 @@ class BourreTable(TableService):
                                   user.actor)])
             return version
 
+    def config_may_change(self) -> bool:
+        return self.session is None      # between sessions only, as change_profile
+
+    def check_config_content(self, content: Mapping[str, Any]) -> None:
+        profile_from_content(dict(content))
+
     # -- recovery --------------------------------------------------------------------------
 
     def _recover(self) -> None:

@@ -7,7 +7,7 @@ the payouts of all three stages, and is settled under exactly one configuration 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dealer_station.audit.hashing import canonical_json, config_version
@@ -150,6 +150,12 @@ class LaPaireTable(TableService):
             self.commit([Step(ConfigChanged(version, GAME, reason, what or {}, content),
                               user.actor)])
             return version
+
+    def upcoming_config_version(self) -> str:
+        return self.pending[1] if self.pending else self.version
+
+    def check_config_content(self, content: Mapping[str, Any]) -> None:
+        parse_lapaire_config(dict(content), "<floor>")
 
     # -- recovery --------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.users import Users
+    from dealer_station.floor.follower import Follower
     from dealer_station.floor.forwarder import Forwarder
     from dealer_station.hardware.backends import DeviceHandle
     from dealer_station.hardware.config import DeviceConfig
@@ -50,6 +51,8 @@ class Station:
     devices: dict[str, DeviceHandle] = field(default_factory=dict)
     #: Forwards the table's journal to the floor database (``run --floor``), or None.
     forwarder: Forwarder | None = None
+    #: Adopts what the floor publishes for this table, and the floor's users, or None.
+    follower: Follower | None = None
     #: Set by ``open_station`` when it opened the database (closed by ``close``).
     closers: list[Any] = field(default_factory=list)
     _closed: bool = False
@@ -68,6 +71,8 @@ class Station:
         if self._closed:
             return
         self._closed = True
+        if self.follower is not None:
+            self.follower.stop()          # nothing adopted from here on
         try:
             # Close the devices before the table's shutdown: it holds the table's lock while
             # closing them, and a driver's last event (its port closed) needs that lock, so
@@ -164,6 +169,10 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
 
         station.forwarder = Forwarder(journal, floor, table_id)
         station.forwarder.start()
+        from dealer_station.floor.follower import Follower
+
+        station.follower = Follower(journal, floor, table, users)
+        station.follower.start()
     # The station's sign-in session will say who is on duty; until someone signs in, nobody
     # is, from before the first device can send a card (docs/table.md).
     table.set_on_duty(on_duty)

@@ -1,0 +1,321 @@
+"""The table's side of "one operator, many tables": follow the floor, adopt what was
+published for this table between rounds, and copy the floor's users into the table's own.
+
+A :class:`Follower` runs in a thread of the station beside the forwarder. Every ``poll_s``
+it reads what is new in the floor's own streams (``floor``: groups and publications;
+``station``: the floor's central users), each record checked against the key's hash and its
+link (the floor's tables share its key), and:
+
+* **Configuration.** When the last publication naming this table (for its game) is not yet
+  adopted and names a version other than the one the table's next round would use, the
+  table adopts it through its service (``adopt_published_config``): under the table's lock,
+  only when no round or hand is open (it waits otherwise, and tries again as soon as the
+  table commits), journaled as the table's own ``config.change`` with actor
+  ``station/floor`` and ``changes.floor`` naming the publication (its floor seq and hash,
+  version, publisher, reason). The table's chain alone then proves what it paid under.
+* **Users.** The floor's user facts (``user.add``, ``user.pin``, ``user.role``,
+  ``user.deactivate``, ``user.unlock``, ``lockout``; a sign-in that rehashed a PIN, as
+  ``user.pin``) that the table has not adopted are journaled in the table's local
+  ``station`` chain through :meth:`Users.adopt`, each followed by a ``user.adopted`` record
+  naming the floor records copied. PIN hashes are copied from the floor's users table only
+  when the copied ``pin_mac`` binds them under the table's key. The table keeps working
+  offline with its last copy.
+
+When the floor cannot be reached the follower backs off (as the forwarder does) and catches
+up when it comes back; a table that was offline at publishing adopts on reconnecting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import select
+
+from dealer_station.audit import schema
+from dealer_station.audit.db import Database, DatabaseError, db_reason, mask_url, open_database
+from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.users import ADOPT_ACTOR, STATION_STREAM, UserError, UserMismatch, Users
+from dealer_station.floor.central import (
+    FLOOR_STREAM,
+    PUBLISH_KIND,
+    FloorChainBroken,
+    Publication,
+    latest_for,
+    publication_from,
+    read_stream,
+)
+
+log = logging.getLogger(__name__)
+J = schema.journal
+U = schema.users
+ACTOR = ADOPT_ACTOR
+#: The floor's user facts a table copies (a sign-in that rehashed a PIN becomes a user.pin).
+USER_FACTS = ("user.add", "user.pin", "user.role", "user.deactivate", "user.unlock",
+              "lockout", "login")
+
+
+class TableLike(Protocol):
+    """What the follower needs of a table service (dealer_station/table/base.py)."""
+
+    table_id: str
+    game: str
+
+    def upcoming_config_version(self) -> str: ...
+
+    def adopt_published_config(self, version: str, content: Mapping[str, Any], reason: str,
+                               what: Mapping[str, Any], actor: str) -> bool: ...
+
+
+@dataclass
+class FollowState:
+    """What the follower last knew, for the device bar and tests."""
+
+    state: str = "starting"          # "starting", "online", "offline", "refused"
+    detail: str = ""
+    waiting_for: Publication | None = None     # adopted once the round closes
+    adopted: list[str] = field(default_factory=list)   # versions adopted, in order
+
+
+def _is_outage(e: BaseException) -> bool:
+    return isinstance(e, DatabaseError | sa_exc.DBAPIError | sa_exc.InterfaceError | OSError)
+
+
+def _reason(e: BaseException) -> str:
+    return db_reason(e) if isinstance(e, sa_exc.DBAPIError) else str(e) or type(e).__name__
+
+
+class Follower:
+    """Follows the floor at ``floor_url`` for ``table`` (journaled in ``journal``, whose
+    users are ``users``). :meth:`start` runs it in a thread; :meth:`follow_once` runs one
+    pass (tests, ``floor follow``)."""
+
+    def __init__(self, journal: Journal, floor_url: str, table: TableLike, users: Users, *,
+                 poll_s: float = 1.0, backoff_s: tuple[float, float] = (0.5, 5.0),
+                 on_change: Callable[[FollowState], None] | None = None) -> None:
+        self.journal = journal
+        self.floor_url = floor_url
+        self.shown_url = mask_url(floor_url)
+        self.table = table
+        self.users = users
+        self.poll_s = poll_s
+        self.backoff_s = backoff_s
+        self.on_change = on_change
+        self.status = FollowState()
+        self._floor: Database | None = None
+        self._floor_cursor: tuple[int, str | None] = (0, None)
+        self._station_cursor: tuple[int, str | None] = (0, None)
+        self._publications: list[Publication] = []
+        self._user_facts: list[Record] = []          # read, not yet adopted
+        self._adopted_user_seqs, self._adopted_pubs = self._adopted_locally()
+        self._refused_users: dict[str, str] = {}
+        self._pin_hashes: dict[str, str] = {}
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- running ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.journal.on_commit.append(self._committed)
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name=f"follower-{self.table.table_id}")
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self._committed in self.journal.on_commit:
+            self.journal.on_commit.remove(self._committed)
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self._close_floor()
+
+    def _committed(self, table_id: str) -> None:
+        # A round may just have closed: a publication waiting for it is adopted now.
+        if table_id == self.table.table_id and self.status.waiting_for is not None:
+            self._wake.set()
+
+    def _run(self) -> None:
+        delay = self.backoff_s[0]
+        next_poll = 0.0
+        while not self._stop.is_set():
+            try:
+                if time.monotonic() >= next_poll:
+                    self.read_floor()
+                    next_poll = time.monotonic() + self.poll_s
+                    delay = self.backoff_s[0]
+                self.adopt()
+                self._wake.wait(max(0.0, next_poll - time.monotonic()))
+                self._wake.clear()
+            except FloorChainBroken as e:
+                self._close_floor()
+                self._set("refused", str(e))
+                log.error("table %s: %s", self.table.table_id, e)
+                self._stop.wait(max(self.backoff_s[1], 5.0))
+            except Exception as e:
+                if not _is_outage(e):
+                    log.exception("table %s: the floor follower failed", self.table.table_id)
+                    self._set("offline", _reason(e))
+                    self._stop.wait(self.backoff_s[1])
+                    continue
+                self._close_floor()
+                self._set("offline", _reason(e))
+                # What was read before the outage is still adopted (between rounds).
+                with contextlib.suppress(Exception):
+                    self.adopt()
+                self._stop.wait(delay)
+                delay = min(delay * 2, self.backoff_s[1])
+
+    def follow_once(self) -> FollowState:
+        """Read the floor once and adopt what can be adopted now. Raises on an outage."""
+        try:
+            self.read_floor()
+        except BaseException:
+            self._close_floor()
+            raise
+        self.adopt()
+        return self.status
+
+    # -- reading the floor ------------------------------------------------------------------
+
+    def _open_floor(self) -> Database:
+        if self._floor is None:
+            self._floor = open_database(self.floor_url, upgrade=False)
+        return self._floor
+
+    def _close_floor(self) -> None:
+        if self._floor is not None:
+            with contextlib.suppress(Exception):
+                self._floor.close()
+            self._floor = None
+
+    def read_floor(self) -> None:
+        """What is new in the floor's streams since the last read (checked), and the PIN
+        hashes of the users whose facts are waiting."""
+        floor = self._open_floor()
+        with floor.read() as conn:
+            after, prev = self._floor_cursor
+            recs = read_stream(self.journal, conn, FLOOR_STREAM, after=after, prev_hash=prev)
+            if recs:
+                self._floor_cursor = (recs[-1].seq, recs[-1].hash)
+            self._publications += [publication_from(r) for r in recs if r.kind == PUBLISH_KIND]
+            after, prev = self._station_cursor
+            recs = read_stream(self.journal, conn, STATION_STREAM, after=after, prev_hash=prev)
+            if recs:
+                self._station_cursor = (recs[-1].seq, recs[-1].hash)
+            self._user_facts += [r for r in recs if r.kind in USER_FACTS
+                                 and r.seq not in self._adopted_user_seqs
+                                 and (r.kind != "login" or "pin_mac" in r.payload)]
+            waiting = sorted({str(r.payload.get("user_id")) for r in self._user_facts})
+            self._pin_hashes = ({} if not waiting else {
+                str(u): str(h) for u, h in conn.execute(
+                    select(U.c.user_id, U.c.pin_hash).where(U.c.user_id.in_(waiting)))})
+        self._set("online", "")
+
+    # -- adopting ---------------------------------------------------------------------------
+
+    def adopt(self) -> None:
+        self._adopt_users()
+        self._adopt_config()
+
+    def _adopt_users(self) -> None:
+        by_user: dict[str, list[Record]] = {}
+        for r in self._user_facts:
+            by_user.setdefault(str(r.payload.get("user_id")), []).append(r)
+        done: set[int] = set()
+        for user_id, recs in by_user.items():
+            facts = [Fact("user.pin", {"user_id": user_id, "pin_mac": r.payload["pin_mac"]},
+                          r.actor) if r.kind == "login" else Fact(r.kind, r.payload, r.actor)
+                     for r in recs]
+            source = {"floor": self.shown_url, "floor_seqs": [r.seq for r in recs],
+                      "floor_hashes": [r.hash for r in recs],
+                      "by": sorted({r.actor for r in recs})}
+            try:
+                self.users.adopt(user_id, facts, source=source,
+                                 pin_hash=self._pin_hashes.get(user_id))
+            except UserMismatch as e:
+                # The PIN changed at the floor since these records were read: the next read
+                # brings the newer record with it.
+                self._refused_users[user_id] = str(e)
+                continue
+            except UserError as e:
+                self._refused_users[user_id] = str(e)
+                log.warning("table %s: the floor's facts for %s not adopted: %s",
+                            self.table.table_id, user_id, e)
+                done.update(r.seq for r in recs)       # never adoptable: not retried
+                continue
+            self._refused_users.pop(user_id, None)
+            done.update(r.seq for r in recs)
+            self._adopted_user_seqs.update(r.seq for r in recs)
+        self._user_facts = [r for r in self._user_facts if r.seq not in done]
+
+    def _adopt_config(self) -> None:
+        pub = latest_for(self._publications, self.table.table_id, self.table.game)
+        if pub is None or pub.hash in self._adopted_pubs:
+            self._waiting(None)
+            return
+        if pub.version == self.table.upcoming_config_version():
+            self._adopted_pubs.add(pub.hash)     # already the one the table plays next
+            self._waiting(None)
+            return
+        if self.table.adopt_published_config(pub.version, pub.content, pub.reason, pub.what(),
+                                             ACTOR):
+            self._adopted_pubs.add(pub.hash)
+            self.status.adopted.append(pub.version)
+            self._waiting(None)
+            log.info("table %s adopted configuration %s published at the floor (record %d)",
+                     self.table.table_id, pub.version[:12], pub.seq)
+        else:
+            self._waiting(pub)      # a round is open: adopted as soon as it closes
+
+    def _adopted_locally(self) -> tuple[set[int], set[str]]:
+        """The floor records this table has adopted, as its own chain says."""
+        seqs: set[int] = set()
+        pubs: set[str] = set()
+        with self.journal.db.read() as conn:
+            for (payload,) in conn.execute(select(J.c.payload).where(
+                    J.c.table_id == STATION_STREAM, J.c.kind == "user.adopted")):
+                seqs.update(int(s) for s in json.loads(payload).get("floor_seqs", []))
+            for (payload,) in conn.execute(select(J.c.payload).where(
+                    J.c.table_id == self.table.table_id, J.c.kind == "config.change")):
+                floor = json.loads(payload).get("changes", {}).get("floor")
+                if isinstance(floor, Mapping) and "hash" in floor:
+                    pubs.add(str(floor["hash"]))
+        return seqs, pubs
+
+    # -- state ------------------------------------------------------------------------------
+
+    def _waiting(self, pub: Publication | None) -> None:
+        if self.status.waiting_for != pub:
+            self.status.waiting_for = pub
+            self._changed()
+
+    def _set(self, state: str, detail: str) -> None:
+        if (self.status.state, self.status.detail) != (state, detail):
+            self.status.state, self.status.detail = state, detail
+            self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self.status)
+
+    @property
+    def refused_users(self) -> dict[str, str]:
+        """Users whose floor facts were not adopted, and why."""
+        return dict(self._refused_users)
+
+    def text(self) -> str:
+        """The device bar's words."""
+        if self.status.waiting_for is not None:
+            return (f"floor configuration {self.status.waiting_for.version[:12]} waits for "
+                    f"the round to close")
+        return {"online": "following the floor", "offline": "floor offline (last copy kept)",
+                "refused": "floor records refused"}.get(self.status.state, "floor: connecting")
