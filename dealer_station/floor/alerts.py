@@ -33,7 +33,7 @@ from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_n
 from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
-from dealer_station.events.table import actor_words, device_name, fault_words, halt_event_text
+from dealer_station.events.table import actor_words, fault_words, halt_event_text
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.settlement.lapaire_config import KIND_LABELS
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
@@ -297,7 +297,7 @@ class DeviceState:
 
     @property
     def text(self) -> str:
-        return f"{device_name(self.device).removeprefix('the ')} {self.state}"
+        return f"{self.device} {self.state}"
 
 
 @dataclass(frozen=True)
@@ -370,7 +370,7 @@ class Pit:
 
     # -- the floor's tables --
 
-    def _money(self, conn: Any, table_id: str) -> Money:
+    def money(self, conn: Any, table_id: str) -> Money:
         row = conn.execute(select(J.c.payload).where(J.c.table_id == table_id,
                                                      J.c.kind == "config.change")
                            .order_by(J.c.seq.desc()).limit(1)).first()
@@ -437,15 +437,16 @@ class Pit:
         problems: list[str] = []
         with self.db.read() as conn:
             for st in statuses:
-                money = self._money(conn, st.table)
-                day = self._day(conn, st.table, since, now - timedelta(hours=1), money)
-                rows.append(PitRow(st, self._devices(conn, st.table), day))
+                money = self.money(conn, st.table)
+                day = TableDay(money=money)
                 try:
+                    day = self._day(conn, st.table, since, now - timedelta(hours=1), money)
                     alerts += self._table_alerts(conn, st, day, since, money)
                 except StationError as exc:    # a record that does not match its hash
                     problems.append(str(exc))
                     alerts.append(Alert(f"{st.table}:tampered", iso_utc(now), st.table,
                                         "refused", f"the floor copy does not verify: {exc}"))
+                rows.append(PitRow(st, self._devices(conn, st.table), day))
         open_alerts = [a for a in alerts if a.id not in acked]
         open_alerts.sort(key=lambda a: (a.at, a.id), reverse=True)
         return PitView(rows, open_alerts, acked, since, now, problems)

@@ -1,0 +1,701 @@
+"""The pit podium: a grid of the pit's tables and the alert queue, read from the floor
+database alone, and a drill-down to one table (recall, events, meters, chain, reports).
+
+The grid and the queue are :mod:`dealer_station.floor.alerts`' (no Qt there); this module lays
+them out for a 1280x800 screen read from a step away, and runs the reading in a thread of its
+own every few seconds so that a slow floor never freezes the podium.
+
+Acknowledging an alert needs a supervisor (or operator) signed in at the pit with the floor's
+own users; the acknowledgement, with its reason, is a chained ``alert.ack`` record in the pit's
+stream, so a restart keeps it acknowledged.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from html import escape
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_station.audit.journal import Journal, utc_now
+from dealer_station.audit.users import PRIVILEGED, User, Users, require_role
+from dealer_station.errors import StationError
+from dealer_station.events.table import actor_words, halt_event_text
+from dealer_station.floor.alerts import (
+    Alert,
+    Pit,
+    PitRow,
+    PitView,
+    duration_text,
+)
+from dealer_station.reports.shift import kind_label
+from dealer_station.table.recall_model import record_label
+from dealer_station.ui import theme
+from dealer_station.ui.message import MessageLabel
+
+if TYPE_CHECKING:
+    from argon2 import PasswordHasher
+
+#: The grid's text: read from a step away at the podium.
+GRID_PX = 20
+STATE_COLOURS = {"in round": theme.GOOD, "between rounds": theme.TEXT, "halted": theme.BAD,
+                 "closed": theme.MUTED, "refused": theme.BAD}
+GRID_HEADERS = ("Table", "Game", "Dealer", "Round", "State", "Devices", "Rounds/h",
+                "Win today", "Floor behind")
+ALERT_HEADERS = ("Time", "Table", "Alert", "What happened")
+GAME_NAMES = {"lapaire": "La Pair'e", "bourre": "Bourré"}
+
+
+def local_hhmm(iso: str) -> str:
+    return datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
+
+
+def behind_text(row: PitRow) -> str:
+    st = row.status
+    if st.lag_seconds is None:
+        return "never heard"
+    if st.lag_seconds < 1 and not st.lag_records:
+        return "up to date"
+    return f"{duration_text(st.lag_seconds)} · {st.lag_records} rec"
+
+
+def _item(text: str, colour: str | None = None, *, right: bool = False,
+          bold: bool = False) -> QTableWidgetItem:
+    it = QTableWidgetItem(text)
+    it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    if colour:
+        it.setForeground(QColor(colour))
+    if right:
+        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if bold:
+        f = it.font()
+        f.setBold(True)
+        it.setFont(f)
+    return it
+
+
+def _table(headers: tuple[str, ...], px: int) -> QTableWidget:
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(list(headers))
+    t.setAlternatingRowColors(True)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.verticalHeader().hide()
+    t.verticalHeader().setDefaultSectionSize(px + 18)
+    t.setWordWrap(False)
+    t.setStyleSheet(f"QTableWidget {{ font-size: {px}px; }} "
+                    f"QHeaderView::section {{ font-size: 16px; }}")
+    return t
+
+
+class _Reader(QObject):
+    """Reads the pit's view in a thread of its own; ``ready`` arrives on the GUI thread."""
+
+    ready = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, pit: Pit) -> None:
+        super().__init__()
+        self.pit = pit
+        self.busy = False
+
+    def start(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        threading.Thread(target=self._run, name="pit-reader", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            view = self.pit.view()
+        except Exception as exc:  # said on the podium; tried again next time
+            self.busy = False
+            self.failed.emit(f"could not read the floor database: {exc}")
+            return
+        self.busy = False
+        self.ready.emit(view)
+
+
+class SignInBar(QWidget):
+    """User id, PIN and Sign in; once signed in, who and Sign out."""
+
+    changed = Signal()
+
+    def __init__(self, users: Users, stream: str, say: Callable[[str, str], None]) -> None:
+        super().__init__()
+        self.users = users
+        self.stream = stream
+        self.say = say
+        self.user: User | None = None
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.user_id = QLineEdit()
+        self.user_id.setPlaceholderText("supervisor id")
+        self.user_id.setAccessibleName("User id")
+        self.user_id.setFixedWidth(170)
+        self.pin = QLineEdit()
+        self.pin.setPlaceholderText("PIN")
+        self.pin.setAccessibleName("PIN")
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.pin.setFixedWidth(110)
+        self.pin.returnPressed.connect(self.sign_in)
+        self.sign_in_button = QPushButton("Sign in")
+        self.sign_in_button.clicked.connect(self.sign_in)
+        self.who = QLabel("")
+        self.who.setStyleSheet(f"font-size: 19px; font-weight: bold; color: {theme.GOLD};")
+        self.sign_out_button = QPushButton("Sign out")
+        self.sign_out_button.clicked.connect(self.sign_out)
+        for w in (self.user_id, self.pin, self.sign_in_button, self.who,
+                  self.sign_out_button):
+            row.addWidget(w)
+        self._show()
+
+    def _show(self) -> None:
+        signed = self.user is not None
+        for w in (self.user_id, self.pin, self.sign_in_button):
+            w.setVisible(not signed)
+        self.who.setVisible(signed)
+        self.sign_out_button.setVisible(signed)
+        if self.user is not None:
+            self.who.setText(f"{self.user.name} ({self.user.role})")
+
+    def sign_in(self) -> None:
+        try:
+            user = self.users.authenticate(self.user_id.text().strip(), self.pin.text(),
+                                           table_id=self.stream)
+            require_role(user, *PRIVILEGED, action="sign in at the pit")
+        except StationError as exc:
+            self.pin.clear()
+            self.say(str(exc), "bad")
+            return
+        self.user = user
+        self.pin.clear()
+        self.say(f"{user.name} signed in: select an alert, give a reason, Acknowledge", "good")
+        self._show()
+        self.changed.emit()
+
+    def sign_out(self) -> None:
+        if self.user is not None:
+            try:
+                self.users.sign_out(self.user, "signed out at the pit", table_id=self.stream)
+            except StationError as exc:
+                self.say(str(exc), "bad")
+        self.user = None
+        self._show()
+        self.say("signed out", "info")
+        self.changed.emit()
+
+
+class TableDrill(QWidget):
+    """One table from the floor's copy: recall of any round, its significant events, its
+    meters, its chain verified, and the station's reports made from the floor's copy."""
+
+    back = Signal()
+
+    def __init__(self, journal: Journal, reports_dir: Path, printer: str | None) -> None:
+        super().__init__()
+        self.journal = journal
+        self.reports_dir = reports_dir
+        self.printer = printer
+        self.table_id = ""
+        col = QVBoxLayout(self)
+        col.setContentsMargins(10, 6, 10, 6)
+        top = QHBoxLayout()
+        self.back_button = QPushButton("◀ Pit")
+        self.back_button.clicked.connect(self.back.emit)
+        self.title = QLabel("")
+        self.title.setObjectName("title")
+        top.addWidget(self.back_button)
+        top.addWidget(self.title, 1)
+        col.addLayout(top)
+        self.tabs = QTabWidget()
+        col.addWidget(self.tabs, 1)
+        self.message = MessageLabel()
+        col.addWidget(self.message)
+        # Recall
+        recall = QWidget()
+        rrow = QHBoxLayout(recall)
+        self.rounds = QListWidget()
+        self.rounds.setFixedWidth(260)
+        self.rounds.setStyleSheet("font-size: 19px;")
+        self.rounds.currentItemChanged.connect(self._show_round)
+        self.recall = QTextBrowser()
+        rrow.addWidget(self.rounds)
+        rrow.addWidget(self.recall, 1)
+        self.tabs.addTab(recall, "Recall")
+        # Events
+        self.events = _table(("Time", "Record", "Event", "Who / detail"), 17)
+        self.tabs.addTab(self.events, "Events")
+        # Meters
+        self.meters = _table(("Meter", "Rounds", "Wagered", "Paid", "House win", "Hold"), 19)
+        self.tabs.addTab(self.meters, "Meters")
+        # Chain
+        chain = QWidget()
+        ccol = QVBoxLayout(chain)
+        self.verify_button = QPushButton("Verify the floor's copy of this table's chain")
+        self.verify_button.setObjectName("primary")
+        self.verify_button.clicked.connect(self.verify)
+        self.verify_result = QLabel("")
+        self.verify_result.setWordWrap(True)
+        self.verify_result.setStyleSheet("font-size: 20px;")
+        ccol.addWidget(self.verify_button)
+        ccol.addWidget(self.verify_result)
+        ccol.addStretch(1)
+        self.tabs.addTab(chain, "Chain")
+        # Reports
+        rep = QWidget()
+        pcol = QVBoxLayout(rep)
+        intro = QLabel("The station's reports, made from the floor's copy of this table "
+                       f"(PDF in {reports_dir}" + (f", printed on {printer})" if printer
+                                                   else "; no printer set)"))
+        intro.setWordWrap(True)
+        pcol.addWidget(intro)
+        self.report_buttons: dict[str, QPushButton] = {}
+        for kind, label in (("events", "Significant events"), ("shift", "Shift report"),
+                            ("recall", "Recall of the selected round")):
+            b = QPushButton(label)
+            b.clicked.connect(lambda _c=False, k=kind: self.make_report(k))
+            self.report_buttons[kind] = b
+            pcol.addWidget(b)
+        pcol.addStretch(1)
+        self.tabs.addTab(rep, "Reports")
+
+    # -- filling --
+
+    def open(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.title.setText(f"Table {table_id} — the floor's copy")
+        self.message.hide()
+        self.verify_result.setText("")
+        self.rounds.clear()
+        self.recall.clear()
+        infos = self.journal.recent_rounds(table_id, 200)
+        for info in infos:
+            it = QListWidgetItem(f"{'Hand' if info.game == 'bourre' else 'Round'} "
+                                 f"{info.round_no} · {info.status}")
+            it.setData(Qt.ItemDataRole.UserRole, info)
+            if info.status == "voided":
+                it.setForeground(QColor(theme.BAD))
+            self.rounds.addItem(it)
+        if infos:
+            self.rounds.setCurrentRow(0)
+        self._fill_events()
+        self._fill_meters()
+        self.tabs.setCurrentIndex(0)
+
+    def _show_round(self, item: QListWidgetItem | None, _prev: object = None) -> None:
+        if item is None:
+            return
+        from dealer_station.table.recall import recall_round
+        from dealer_station.ui.recall_view import recall_html
+
+        info = item.data(Qt.ItemDataRole.UserRole)
+        try:
+            self.recall.setHtml(recall_html(recall_round(self.journal, info)))
+        except StationError as exc:
+            self.recall.setPlainText(str(exc))
+
+    def _fill_events(self) -> None:
+        events = self.journal.events(self.table_id)[-300:][::-1]
+        self.events.setRowCount(len(events))
+        for i, e in enumerate(events):
+            worded = halt_event_text(e.kind, e.payload, e.actor)
+            if worded is not None:
+                label, detail = worded
+            else:
+                p = e.payload
+                said = [str(p[k]) for k in ("state", "kind", "detail", "reason", "user_id",
+                                            "why") if p.get(k)]
+                label = record_label(e.kind)
+                detail = " · ".join([actor_words(e.actor), *said])
+            colour = theme.BAD if e.kind in ("halt", "void", "device.fault",
+                                             "floor.refused") else None
+            self.events.setItem(i, 0, _item(local_hhmm(e.ts)))
+            self.events.setItem(i, 1, _item(str(e.seq), right=True))
+            self.events.setItem(i, 2, _item(label, colour))
+            self.events.setItem(i, 3, _item(detail))
+        self.events.resizeColumnsToContents()
+        self.events.horizontalHeader().setStretchLastSection(True)
+
+    def _fill_meters(self) -> None:
+        from dealer_station.floor.alerts import Pit
+
+        with self.journal.db.read() as conn:
+            money = Pit(self.journal).money(conn, self.table_id)
+        meters = sorted(self.journal.meters(self.table_id).values(),
+                        key=lambda m: (m.meter == "total", m.meter))
+        self.meters.setRowCount(max(1, len(meters)))
+        if not meters:
+            self.meters.setItem(0, 0, _item("no round settled yet", theme.MUTED))
+            for c in range(1, self.meters.columnCount()):
+                self.meters.setItem(c and 0, c, _item(""))
+        for i, m in enumerate(meters):
+            hold = f"{m.house_win / m.wagered * 100:.1f}%" if m.wagered else "—"
+            bold = m.meter == "total"
+            for c, (v, right) in enumerate(((kind_label(m.meter), False), (f"{m.rounds:,}", True),
+                                            (money.text(m.wagered), True),
+                                            (money.text(m.paid), True),
+                                            (money.text(m.house_win), True), (hold, True))):
+                self.meters.setItem(i, c, _item(v, right=right, bold=bold))
+        self.meters.resizeColumnsToContents()
+        self.meters.horizontalHeader().setStretchLastSection(True)
+
+    def verify(self) -> None:
+        result = self.journal.verify_table(self.table_id)
+        colour = theme.GOOD if result.ok else theme.BAD
+        self.verify_result.setText(
+            f"<span style='color:{colour}; font-weight:bold'>"
+            f"{'Chain intact' if result.ok else 'Chain FAILED'}</span><br>{escape(str(result))}")
+        self.message.say(str(result), "good" if result.ok else "bad")
+
+    def make_report(self, kind: str) -> Path | None:
+        from dealer_station.reports.events import build_events_report
+        from dealer_station.reports.recall import build_recall_report
+        from dealer_station.reports.shift import build_shift_report
+
+        self.reports_dir.mkdir(parents=True, exist_ok=True)
+        stamp = utc_now().astimezone().strftime("%Y%m%d-%H%M%S")
+        out = self.reports_dir / f"{kind}-{self.table_id}-{stamp}.pdf"
+        try:
+            if kind == "events":
+                built = build_events_report(self.journal, self.table_id, out=out)
+            elif kind == "shift":
+                built = build_shift_report(self.journal, self.table_id, out=out)
+            else:
+                item = self.rounds.currentItem()
+                round_no = item.data(Qt.ItemDataRole.UserRole).round_no if item else None
+                built = build_recall_report(self.journal, self.table_id, round_no, out=out)
+            said = f"{built.title}: {built.pages} page(s) saved as {built.path}"
+            if self.printer:
+                from dealer_station.reports.printing import print_pdf
+
+                said += "; " + print_pdf(built.path, self.printer,
+                                         title=f"{built.title} - table {self.table_id}")
+        except StationError as exc:
+            self.message.say(str(exc), "bad")
+            return None
+        self.message.say(said, "good")
+        return built.path
+
+
+class PitWindow(QMainWindow):
+    """The pit podium's window."""
+
+    def __init__(self, pit: Pit, *, hasher: PasswordHasher | None = None,
+                 reports_dir: Path | None = None, printer: str | None = None,
+                 auto_refresh: bool = True) -> None:
+        super().__init__()
+        self.pit = pit
+        self.view: PitView | None = None
+        self.setWindowTitle(f"Dealer Station — pit {pit.name}")
+        self.users = Users(pit.journal, hasher=hasher) if hasher else Users(pit.journal)
+        self.stack = QStackedWidget()
+        self.setCentralWidget(self.stack)
+        self.main = QWidget()
+        self.stack.addWidget(self.main)
+        self.drill = TableDrill(pit.journal, reports_dir or Path.home() / "pit-reports",
+                                printer)
+        self.drill.back.connect(lambda: self.stack.setCurrentWidget(self.main))
+        self.stack.addWidget(self.drill)
+        col = QVBoxLayout(self.main)
+        col.setContentsMargins(10, 6, 10, 6)
+        col.setSpacing(6)
+        # Top: the pit, its day, its freshness; who is signed in.
+        top = QHBoxLayout()
+        self.title = QLabel(f"Pit {pit.name}")
+        self.title.setObjectName("title")
+        self.day = QLabel("")
+        self.day.setObjectName("muted")
+        self.message = MessageLabel()
+        self.sign = SignInBar(self.users, pit.stream, self.say)
+        self.sign.changed.connect(self._enable)
+        top.addWidget(self.title)
+        top.addWidget(self.day, 1)
+        top.addWidget(self.sign)
+        col.addLayout(top)
+        split = QSplitter(Qt.Orientation.Vertical)
+        col.addWidget(split, 1)
+        # The grid.
+        grid_box = QWidget()
+        gcol = QVBoxLayout(grid_box)
+        gcol.setContentsMargins(0, 0, 0, 0)
+        self.grid = _table(GRID_HEADERS, GRID_PX)
+        self.grid.cellDoubleClicked.connect(lambda r, _c: self.open_table(r))
+        gcol.addWidget(self.grid)
+        open_row = QHBoxLayout()
+        self.open_button = QPushButton("Open table ▶")
+        self.open_button.setObjectName("nav")
+        self.open_button.clicked.connect(lambda: self.open_table(self.grid.currentRow()))
+        hint = QLabel("Select a table and Open it for recall, events, meters, its chain and "
+                      "reports")
+        hint.setObjectName("muted")
+        open_row.addWidget(hint, 1)
+        open_row.addWidget(self.open_button)
+        gcol.addLayout(open_row)
+        split.addWidget(grid_box)
+        # The alert queue.
+        alert_box = QWidget()
+        acol = QVBoxLayout(alert_box)
+        acol.setContentsMargins(0, 0, 0, 0)
+        self.alerts_title = QLabel("Alerts")
+        self.alerts_title.setStyleSheet(f"font-size: 21px; font-weight: bold; "
+                                        f"color: {theme.GOLD};")
+        acol.addWidget(self.alerts_title)
+        self.queue = _table(ALERT_HEADERS, 18)
+        self.queue.setWordWrap(True)
+        self.queue.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.queue.itemSelectionChanged.connect(self._enable)
+        acol.addWidget(self.queue, 1)
+        ack = QHBoxLayout()
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("Reason (required, recorded with your name): e.g. "
+                                       "checked with the dealer, shoe replaced")
+        self.reason.setAccessibleName("Reason")
+        self.reason.returnPressed.connect(self.acknowledge)
+        self.ack_button = QPushButton("Acknowledge")
+        self.ack_button.setObjectName("primary")
+        self.ack_button.clicked.connect(self.acknowledge)
+        ack.addWidget(self.reason, 1)
+        ack.addWidget(self.ack_button)
+        acol.addLayout(ack)
+        split.addWidget(alert_box)
+        split.setSizes([330, 390])
+        col.addWidget(self.message)
+        for w in (self.grid, self.queue):
+            w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.reader = _Reader(pit)
+        self.reader.ready.connect(self.show_view)
+        self.reader.failed.connect(lambda m: self.say(m, "bad"))
+        self.timer = QTimer(self)
+        self.timer.setInterval(int(pit.settings.refresh_seconds * 1000))
+        self.timer.timeout.connect(self.reader.start)
+        self.refresh_now()
+        if auto_refresh:
+            self.timer.start()
+        self._enable()
+
+    # -- reading --
+
+    def refresh_now(self) -> None:
+        """Read the floor now, on this thread (start-up, after an acknowledgement, tests)."""
+        try:
+            self.show_view(self.pit.view())
+        except StationError as exc:
+            self.say(f"could not read the floor database: {exc}", "bad")
+
+    def say(self, text: str, tone: str = "info") -> None:
+        self.message.say(text, tone)
+
+    def show_view(self, view: PitView) -> None:
+        self.view = view
+        start = view.day_start.astimezone()
+        self.day.setText(f"  gaming day from {start:%a %d %b %H:%M} · {len(view.rows)} "
+                         f"table(s) · read {view.at.astimezone():%H:%M:%S}")
+        self._fill_grid(view)
+        self._fill_queue(view)
+        self._enable()
+
+    def _fill_grid(self, view: PitView) -> None:
+        selected = self.selected_table()
+        self.grid.setRowCount(len(view.rows))
+        for i, row in enumerate(view.rows):
+            st = row.status
+            word = "Hand" if st.game == "bourre" else "Round"
+            devices = ", ".join(d.text for d in row.devices) or "—"
+            device_bad = any(d.fault for d in row.devices)
+            win = row.day.money.text(row.day.house_win) if row.day.rounds else "—"
+            lagging = (st.lag_seconds is None
+                       or st.lag_seconds > self.pit.settings.lag_seconds)
+            cells = [
+                _item(st.table, bold=True),
+                _item(GAME_NAMES.get(st.game or "", st.game or "—")),
+                _item(actor_words(st.dealer) if st.dealer else "—"),
+                _item(f"{word} {st.round}" if st.round is not None else "—"),
+                _item(st.state, STATE_COLOURS.get(st.state), bold=st.state in (
+                    "halted", "refused")),
+                _item(devices, theme.BAD if device_bad else None),
+                _item(str(row.day.last_hour), right=True),
+                _item(win, theme.BAD if row.day.house_win < 0 else None, right=True),
+                _item(behind_text(row), theme.WARN if lagging else None, right=True),
+            ]
+            for c, it in enumerate(cells):
+                self.grid.setItem(i, c, it)
+            if st.table == selected:
+                self.grid.selectRow(i)
+        self.grid.resizeColumnsToContents()
+        self.grid.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+
+    def _fill_queue(self, view: PitView) -> None:
+        chosen = self.selected_alert()
+        keep = chosen.id if chosen else None
+        self.queue.setRowCount(len(view.alerts))
+        for i, a in enumerate(view.alerts):
+            colour = theme.BAD if a.severity >= 2 else theme.WARN
+            cells = [_item(local_hhmm(a.at)), _item(a.table, bold=True),
+                     _item(a.label, colour, bold=True), _item(a.what)]
+            for c, it in enumerate(cells):
+                it.setData(Qt.ItemDataRole.UserRole, a.id)
+                it.setToolTip(a.what)
+                self.queue.setItem(i, c, it)
+            if a.id == keep:
+                self.queue.selectRow(i)
+        for c in range(3):
+            self.queue.resizeColumnToContents(c)
+        self.queue.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.queue.resizeRowsToContents()
+        n = len(view.alerts)
+        self.alerts_title.setText(f"Alerts · {n} open" if n else "Alerts · none open")
+
+    def _enable(self) -> None:
+        self.ack_button.setEnabled(self.sign.user is not None
+                                   and self.selected_alert() is not None)
+        self.open_button.setEnabled(self.grid.rowCount() > 0)
+
+    # -- selection and actions --
+
+    def selected_table(self) -> str | None:
+        r = self.grid.currentRow()
+        it = self.grid.item(r, 0) if r >= 0 else None
+        return it.text() if it else None
+
+    def selected_alert(self) -> Alert | None:
+        if self.view is None:
+            return None
+        rows = self.queue.selectionModel().selectedRows() if self.queue.selectionModel() \
+            else []
+        if not rows:
+            return None
+        it = self.queue.item(rows[0].row(), 0)
+        alert_id = it.data(Qt.ItemDataRole.UserRole) if it else None
+        return next((a for a in self.view.alerts if a.id == alert_id), None)
+
+    def select_alert(self, alert_id: str) -> bool:
+        for r in range(self.queue.rowCount()):
+            it = self.queue.item(r, 0)
+            if it is not None and it.data(Qt.ItemDataRole.UserRole) == alert_id:
+                self.queue.selectRow(r)
+                return True
+        return False
+
+    def acknowledge(self) -> None:
+        alert = self.selected_alert()
+        if alert is None:
+            self.say("select an alert first", "bad")
+            return
+        try:
+            self.pit.acknowledge(alert, self.sign.user, self.reason.text())
+        except StationError as exc:
+            self.say(str(exc), "bad")
+            return
+        self.reason.clear()
+        self.say(f"acknowledged: {alert.table} {alert.label.lower()} "
+                 f"(recorded in the pit's journal)", "good")
+        self.refresh_now()
+
+    def open_table(self, row: int) -> None:
+        it = self.grid.item(row, 0) if row >= 0 else None
+        if it is None:
+            self.say("select a table first", "bad")
+            return
+        try:
+            self.drill.open(it.text())
+        except StationError as exc:
+            self.say(str(exc), "bad")
+            return
+        self.stack.setCurrentWidget(self.drill)
+
+    def closeEvent(self, event: Any) -> None:
+        self.timer.stop()
+        super().closeEvent(event)
+
+
+def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
+    """Screenshots of the pit window at 1280x800 (a throwaway PostgreSQL floor with the demo
+    pit of :mod:`dealer_station.ui.pit_demo`): the grid with alerts, and a drill-down."""
+    import tempfile
+
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_station.audit.keys import create_key
+    from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
+    from dealer_station.floor.alerts import PitSettings
+    from dealer_station.ui.pit_demo import demo_pit
+    from dealer_station.ui.station import fast_hasher
+
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    theme.apply(app)
+    bindir = find_bindir()
+    if bindir is None:
+        raise StationError(MISSING_MESSAGE)
+    out.mkdir(parents=True, exist_ok=True)
+    shots: list[Path] = []
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = work or Path(tmp_name)
+        with PgCluster(bindir) as cluster:
+            url = cluster.create_database("pit_screens")
+            key = create_key(tmp / "floor.key")
+            with demo_pit(tmp, url, key, hasher=fast_hasher()) as floor:
+                # The demo tables dealt in the last hour: a gaming day begun two hours ago
+                # holds them whatever the time the screenshots are taken at.
+                began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
+                    minute=0, second=0, microsecond=0)
+                pit = Pit(Journal(floor, key), "east",
+                          PitSettings(payout_above=100, gaming_day_starts=began))
+                w = PitWindow(pit, hasher=fast_hasher(), reports_dir=tmp / "reports",
+                              auto_refresh=False)
+                w.resize(*theme.WINDOW_SIZE)
+                w.show()
+
+                def grab(name: str) -> None:
+                    for _ in range(5):
+                        app.processEvents()
+                    path = out / f"pit-{name}.png"
+                    w.grab().save(str(path))
+                    shots.append(path)
+
+                w.sign.user_id.setText("sue")
+                w.sign.pin.setText("2468")
+                w.sign.sign_in()
+                if w.view and w.view.alerts:
+                    w.select_alert(next((a.id for a in w.view.alerts
+                                         if a.category == "halt"), w.view.alerts[0].id))
+                w.reason.setText("spoke with the dealer; shoe replaced by the technician")
+                grab("grid")
+                rows = [r.table for r in (w.view.rows if w.view else [])]
+                w.open_table(rows.index("T3") if "T3" in rows else 0)
+                grab("recall")
+                w.drill.tabs.setCurrentIndex(1)
+                grab("events")
+                w.drill.tabs.setCurrentIndex(3)
+                w.drill.verify()
+                grab("chain")
+                w.close()
+                pit.db.close()
+    return shots

@@ -1,0 +1,294 @@
+"""The pit podium (dealer-station pit) against a real PostgreSQL floor with real tables
+forwarded to it: a shoe jam halts a La Pair'e round and a supervisor voids it, a Bourré table
+reneges, a table's local journal is cut short and refused at the floor, a table deals on while
+the floor copy falls behind. The window's grid and alert queue show them; a supervisor signed
+in at the pit acknowledges an alert with a reason, chained in the pit's own journal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, time, timedelta
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtWidgets import QApplication, QWidget
+from sqlalchemy import text
+from ui_support import WAIT_MS, click
+
+from dealer_station.audit.db import Database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import JournalKey, create_key
+from dealer_station.audit.users import PermissionDenied, Users
+from dealer_station.cli.main import main
+from dealer_station.floor.alerts import (
+    ACK_KIND,
+    AlertError,
+    Pit,
+    PitSettings,
+    load_settings,
+)
+from dealer_station.tomlconfig import ConfigError
+from dealer_station.ui import theme
+from dealer_station.ui.pit_demo import demo_pit
+from dealer_station.ui.pit_window import GRID_HEADERS, GRID_PX, PitWindow
+from dealer_station.ui.station import fast_hasher
+
+pytestmark = pytest.mark.postgres
+
+SCREEN = QRect(0, 0, *theme.WINDOW_SIZE)
+
+
+def settings(**options: Any) -> PitSettings:
+    """The pit's settings with a gaming day that began two hours ago (the demo tables dealt
+    in the last hour), so that the tests do not depend on the time of day they run at."""
+    began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
+        second=0, microsecond=0)
+    return PitSettings(gaming_day_starts=began, **options)
+
+
+@pytest.fixture
+def key(tmp_path: Path) -> JournalKey:
+    return create_key(tmp_path / "floor.key")
+
+
+@pytest.fixture
+def floor(tmp_path: Path, pg_db_url: str, key: JournalKey) -> Iterator[Database]:
+    with demo_pit(tmp_path, pg_db_url, key, hasher=fast_hasher()) as db:
+        yield db
+
+
+def window(qtbot: Any, pit: Pit, reports: Path | None = None) -> PitWindow:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    theme.apply(app)
+    w = PitWindow(pit, hasher=fast_hasher(), reports_dir=reports, auto_refresh=False)
+    qtbot.addWidget(w)
+    w.resize(*theme.WINDOW_SIZE)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def queue_rows(w: PitWindow) -> list[tuple[str, str, str]]:
+    out = []
+    for r in range(w.queue.rowCount()):
+        cells = [w.queue.item(r, c) for c in (1, 2, 3)]
+        out.append(tuple(c.text() if c else "" for c in cells))
+    return out  # type: ignore[return-value]
+
+
+def grid_row(w: PitWindow, table: str) -> dict[str, str]:
+    for r in range(w.grid.rowCount()):
+        item = w.grid.item(r, 0)
+        if item is not None and item.text() == table:
+            return {h: (w.grid.item(r, c).text() if w.grid.item(r, c) else "")
+                    for c, h in enumerate(GRID_HEADERS)}
+    raise AssertionError(f"table {table} not in the grid")
+
+
+def inside(w: QWidget, widget: QWidget) -> bool:
+    rect = QRect(widget.mapTo(w, QPoint(0, 0)), widget.size())
+    return widget.isVisible() and SCREEN.contains(rect)
+
+
+def sign_in(qtbot: Any, w: PitWindow, user: str, pin: str) -> None:
+    w.sign.user_id.clear()
+    qtbot.keyClicks(w.sign.user_id, user)
+    qtbot.keyClicks(w.sign.pin, pin)
+    click(qtbot, w.sign.sign_in_button)
+
+
+def test_a_supervisor_acknowledges_a_halt_with_a_reason_and_it_stays_acknowledged(
+        qtbot: Any, floor: Database, key: JournalKey) -> None:
+    pit = Pit(Journal(floor, key), "east")
+    w = window(qtbot, pit)
+    rows = queue_rows(w)
+    halt = next(r for r in rows if r[0] == "T3" and r[1] == "Halt")
+    assert "the shoe is jammed" in halt[2] and "voided by sue/supervisor" in halt[2]
+    assert any(r[0] == "T3" and r[1] == "Void" for r in rows)
+    halt_alert = next(a for a in w.view.alerts if a.table == "T3" and a.category == "halt")
+    # Nobody signed in: nothing can be acknowledged.
+    assert w.select_alert(halt_alert.id)
+    assert not w.ack_button.isEnabled()
+    # A dealer of the floor may not sign in at the pit.
+    users = Users(pit.journal, hasher=fast_hasher())
+    admin = users.authenticate("setup", "2468")
+    users.add("dan", "Dan Deal", "dealer", "1357", actor=admin)
+    sign_in(qtbot, w, "dan", "1357")
+    assert w.sign.user is None and "only a supervisor or operator" in w.message.text()
+    sign_in(qtbot, w, "sue", "2468")
+    assert w.sign.user is not None and w.sign.user.actor == "sue/supervisor"
+    # An empty reason is refused with a message, and nothing is journaled.
+    assert w.select_alert(halt_alert.id)
+    w.reason.setText("   ")
+    click(qtbot, w.ack_button)
+    assert "give a reason" in w.message.text()
+    assert any(a.id == halt_alert.id for a in w.view.alerts)
+    assert list(pit.journal.records(pit.stream, kinds=[ACK_KIND])) == []
+    # With a reason it is acknowledged, journaled and leaves the queue; the void stays.
+    qtbot.keyClicks(w.reason, "shoe swapped by the technician; dealer briefed")
+    click(qtbot, w.ack_button)
+    assert "acknowledged" in w.message.text()
+    assert all(a.id != halt_alert.id for a in w.view.alerts)
+    assert not any(r[0] == "T3" and r[1] == "Halt" for r in queue_rows(w))
+    assert any(r[0] == "T3" and r[1] == "Void" for r in queue_rows(w))
+    (ack,) = pit.journal.records("pit-east", kinds=[ACK_KIND])
+    assert ack.actor == "sue/supervisor"
+    assert ack.payload["alert"] == halt_alert.id == f"T3:{halt_alert.seq}"
+    assert ack.payload["reason"] == "shoe swapped by the technician; dealer briefed"
+    result = pit.journal.verify_table("pit-east")
+    assert result.ok and result.records >= 2, str(result)     # the sign-in and the ack
+    # A restart (a new pit on the same floor) keeps it acknowledged; another pit does not.
+    again = Pit(Journal(floor, key), "east").view()
+    assert halt_alert.id in again.acknowledged
+    assert all(a.id != halt_alert.id for a in again.alerts)
+    other = Pit(Journal(floor, key), "west").view()
+    assert any(a.id == halt_alert.id for a in other.alerts)
+    # Acknowledging it twice, or as a dealer, is refused.
+    with pytest.raises(AlertError, match="already acknowledged"):
+        pit.acknowledge(halt_alert, w.sign.user, "again")
+    dan = users.authenticate("dan", "1357")
+    void = next(a for a in again.alerts if a.category == "void")
+    with pytest.raises(PermissionDenied):
+        pit.acknowledge(void, dan, "not mine to acknowledge")
+
+
+def test_the_grid_shows_each_tables_state_devices_and_lag_and_their_alerts(
+        qtbot: Any, floor: Database, key: JournalKey) -> None:
+    pit = Pit(Journal(floor, key), "east", settings(payout_above=100))
+    w = window(qtbot, pit)
+    assert w.grid.rowCount() == 5
+    t1, t2, t3, t4, t5 = (grid_row(w, t) for t in ("T1", "T2", "T3", "T4", "T5"))
+    assert t1["State"] == "between rounds" and t1["Round"] == "Round 40"
+    assert t1["Game"] == "La Pair'e" and t1["Floor behind"] == "up to date"
+    assert t1["Rounds/h"] == "40" and t1["Win today"].endswith("USD")
+    assert t2["Game"] == "Bourré" and t2["Round"] == "Hand 14"
+    assert t3["State"] == "halted" and "shoe JAM" in t3["Devices"]
+    assert t3["Dealer"] == "dee/dealer"
+    assert t4["State"] == "refused"
+    assert t5["State"] == "between rounds" and t5["Floor behind"].endswith("rec")
+    assert "min" in t5["Floor behind"]
+    kinds = {(a.table, a.category) for a in w.view.alerts}
+    assert ("T4", "refused") in kinds and ("T5", "lag") in kinds
+    assert ("T2", "renege") in kinds and ("T1", "hold") in kinds
+    assert ("T1", "payout") in kinds
+    assert ("T1", "lag") not in kinds and ("T4", "lag") not in kinds
+    refused = next(a for a in w.view.alerts if a.category == "refused")
+    assert "cut short" in refused.what
+    renege = next(a for a in w.view.alerts if a.category == "renege")
+    assert renege.what.startswith("Hand ") and "seat" in renege.what
+    # The grid's text is read from a step away.
+    assert w.grid.font().pixelSize() == GRID_PX >= 20
+    # Refreshing in the background thread delivers the same grid.
+    with qtbot.waitSignal(w.reader.ready, timeout=WAIT_MS):
+        w.reader.start()
+    assert w.grid.rowCount() == 5
+
+
+def test_thresholds_come_from_the_config(tmp_path: Path, floor: Database,
+                                         key: JournalKey) -> None:
+    default = Pit(Journal(floor, key), settings=settings()).view()
+    assert not any(a.category == "payout" for a in default.alerts)   # none above 1,000 USD
+    cfg = tmp_path / "pit.toml"
+    began = settings().gaming_day_starts
+    cfg.write_text(f'[pit]\npayout_above = 100\nlag_seconds = 100000\nhold_low = "-90%"\n'
+                   f'hold_high = "90%"\ngaming_day_starts = "{began:%H:%M}"\n')
+    loaded = load_settings(cfg)
+    assert loaded.payout_above == 100 and loaded.gaming_day_starts == began
+    assert loaded.hold_low == Fraction(-9, 10) and loaded.lag_seconds == 100000
+    assert load_settings(None) == PitSettings()
+    assert PitSettings().gaming_day_starts == time(6, 0)
+    view = Pit(Journal(floor, key), settings=loaded).view()
+    cats = {a.category for a in view.alerts}
+    assert "payout" in cats and "lag" not in cats and "hold" not in cats
+    payout = next(a for a in view.alerts if a.category == "payout")
+    assert "USD" in payout.what and "above 100.00 USD" in payout.what
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[pit]\nhold_low = "high"\n')
+    with pytest.raises(ConfigError, match="hold_low"):
+        load_settings(bad)
+    bad.write_text('[pit]\npayout_abve = 10\n')
+    with pytest.raises(ConfigError, match="payout_abve"):
+        load_settings(bad)
+
+
+def test_a_floor_record_changed_without_the_key_is_said(floor: Database,
+                                                        key: JournalKey) -> None:
+    with floor.write() as conn:
+        conn.execute(text("UPDATE journal SET payload = replace(payload, 'jammed', 'fine') "
+                          "WHERE table_id = 'T3' AND kind = 'void'"))
+    view = Pit(Journal(floor, key)).view()
+    assert view.problems and "does not match its hash" in view.problems[0]
+    assert any(a.id == "T3:tampered" for a in view.alerts)
+
+
+def test_drill_down_recalls_verifies_and_makes_the_reports(
+        qtbot: Any, tmp_path: Path, floor: Database, key: JournalKey) -> None:
+    pit = Pit(Journal(floor, key), "east")
+    w = window(qtbot, pit, tmp_path / "reports")
+    row = next(r for r in range(w.grid.rowCount()) if w.grid.item(r, 0).text() == "T3")
+    w.grid.selectRow(row)
+    click(qtbot, w.open_button)
+    assert w.stack.currentWidget() is w.drill and w.drill.table_id == "T3"
+    assert w.drill.rounds.count() == 1
+    recall = w.drill.recall.toPlainText()
+    assert "Round 1" in recall and "Voided" in recall and "Straight-up K" in recall
+    events = [w.drill.events.item(r, 2).text() for r in range(w.drill.events.rowCount())]
+    assert "Halt (play stopped)" in events
+    # T3 settled nothing (its one round was voided); T1's meters are the floor's.
+    assert w.drill.meters.item(0, 0).text() == "no round settled yet"
+    w.drill.open("T1")
+    meters = {w.drill.meters.item(r, 0).text(): w.drill.meters.item(r, 1).text()
+              for r in range(w.drill.meters.rowCount())}
+    assert meters["Total"] == "40" and "3rd Card Poker" in meters
+    w.drill.open("T3")
+    w.drill.tabs.setCurrentIndex(w.drill.tabs.indexOf(w.drill.verify_button.parentWidget()))
+    click(qtbot, w.drill.verify_button)
+    assert "Chain intact" in w.drill.verify_result.text()
+    assert "13 records" in w.drill.verify_result.text()
+    for kind in ("events", "recall"):
+        path = w.drill.make_report(kind)
+        assert path is not None and path.read_bytes().startswith(b"%PDF")
+    # A chain edited at the floor is shown as failed.
+    with floor.write() as conn:
+        conn.execute(text("UPDATE journal SET actor = 'someone/else' "
+                          "WHERE table_id = 'T3' AND seq = 5"))
+    click(qtbot, w.drill.verify_button)
+    assert "FAILED at record 5" in w.drill.verify_result.text()
+    click(qtbot, w.drill.back_button)
+    assert w.stack.currentWidget() is w.main
+
+
+def test_the_window_fits_1280x800(qtbot: Any, floor: Database, key: JournalKey) -> None:
+    pit = Pit(Journal(floor, key), "east", settings(payout_above=10))
+    w = window(qtbot, pit)
+    sign_in(qtbot, w, "sue", "2468")
+    w.select_alert(w.view.alerts[0].id)
+    qtbot.wait(50)
+    assert (w.width(), w.height()) == theme.WINDOW_SIZE
+    for widget in (w.ack_button, w.reason, w.open_button, w.sign.sign_out_button, w.grid,
+                   w.queue):
+        assert inside(w, widget), widget
+    assert w.ack_button.isEnabled()
+    w.open_table(0)
+    qtbot.wait(50)
+    assert (w.width(), w.height()) == theme.WINDOW_SIZE
+    assert inside(w, w.drill.back_button) and inside(w, w.drill.verify_button) is False
+    w.drill.tabs.setCurrentIndex(3)
+    qtbot.wait(50)
+    assert inside(w, w.drill.verify_button)
+
+
+def test_the_pit_command_lists_alerts_and_refuses_without_a_floor(
+        floor: Database, key: JournalKey, capsys: pytest.CaptureFixture[str]) -> None:
+    url = floor.engine.url.render_as_string(hide_password=False)
+    assert main(["pit", "--floor", url, "--key", str(key.path), "--alerts"]) == 1
+    out = capsys.readouterr().out
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert any(f[2] == "T3" and f[3] == "Halt" for f in lines)
+    assert any(f[2] == "T4" and f[3] == "Chain refused" for f in lines)
+    assert main(["pit", "--key", str(key.path)]) == 2
+    assert "--floor" in capsys.readouterr().err
