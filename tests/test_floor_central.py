@@ -312,3 +312,26 @@ def test_a_floor_under_another_key_is_refused(
             assert conn.execute(select(schema.users)).first() is None
     finally:
         other.close()
+
+
+def test_a_station_on_the_floor_follows_it_and_stops_following_when_closed(
+        floor: Journal, tmp_path: Path, key: JournalKey) -> None:
+    from dealer_station.ui.station import open_station
+
+    db = open_database(f"sqlite:///{tmp_path / 'station.db'}")
+    journal = Journal(db, key)
+    pub = Floor(floor).publish(
+        game="lapaire", content=load_lapaire_config().with_changes(
+            offered={"red": False}).to_data(),
+        reason="station test", actor=operator(floor), tables=["T1"])
+    station = open_station(journal, table_id="T1", floor=url_of(floor),
+                           hasher=fast_hasher())
+    try:
+        assert station.follower is not None and station.follower.running
+        assert wait_for(lambda: station.table.upcoming_config_version() == pub.version)
+        assert wait_for(lambda: station.users.get("dana") is not None)
+        assert station.users.authenticate("dana", PIN).role == "dealer"
+    finally:
+        station.close()
+        db.close()
+    assert not station.follower.running

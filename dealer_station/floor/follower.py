@@ -138,6 +138,11 @@ class Follower:
             self._thread.join(timeout)
         self._close_floor()
 
+    @property
+    def running(self) -> bool:
+        """Whether the follower's thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
     def _committed(self, table_id: str) -> None:
         # A round may just have closed: a publication waiting for it is adopted now.
         if table_id == self.table.table_id and self.status.waiting_for is not None:
