@@ -335,3 +335,42 @@ def test_a_station_on_the_floor_follows_it_and_stops_following_when_closed(
         station.close()
         db.close()
     assert not station.follower.running
+
+
+def test_bourre_adopts_a_profile_between_sessions_and_bad_content_is_refused(
+        floor: Journal, tmp_path: Path, key: JournalKey) -> None:
+    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.table.bourre_rounds import profile_content
+    from dealer_station.table.bourre_table import open_bourre_table
+
+    db = open_database(f"sqlite:///{tmp_path / 'B1.db'}")
+    journal = Journal(db, key)
+    users = Users(journal, hasher=fast_hasher())
+    table = open_bourre_table(journal, "B1", dealer="station/dealer")
+    try:
+        first = table.version
+        profiles = load_bourre_profiles()
+        other = next(p for p in profiles.values() if p.name != table.profile.name)
+        follower = Follower(journal, url_of(floor), table, users)
+        # Content a Bourré table cannot play under: refused, never journaled.
+        bad = Floor(floor).publish(game="bourre", content={"profiles": {"x": {"nonsense": 1}}},
+                                   reason="a typo", actor=operator(floor), tables=["B1"])
+        follower.follow_once()
+        assert bad.seq in follower.refused_publications
+        assert table.version == first
+        table.start_session([1, 2, 3])
+        pub = Floor(floor).publish(game="bourre", content=profile_content(other),
+                                   reason="common rules tonight", actor=operator(floor),
+                                   tables=["B1"])
+        follower.follow_once()
+        assert follower.status.waiting_for == pub     # a session is open
+        assert table.version == first
+        table.end_session(tie_break=[1, 2, 3])
+        follower.follow_once()
+        assert table.version == pub.version and table.profile.name == other.name
+        last = [r for r in journal.records("B1") if r.kind == "config.change"][-1]
+        assert last.payload["changes"]["floor"]["seq"] == pub.seq
+        follower.stop()
+    finally:
+        table.shutdown()
+        db.close()

@@ -43,6 +43,7 @@ from dealer_station.audit import schema
 from dealer_station.audit.db import Database, DatabaseError, db_reason, mask_url, open_database
 from dealer_station.audit.journal import Fact, Journal, Record
 from dealer_station.audit.users import ADOPT_ACTOR, STATION_STREAM, UserError, UserMismatch, Users
+from dealer_station.errors import StationError
 from dealer_station.floor.central import (
     FLOOR_STREAM,
     PUBLISH_KIND,
@@ -117,6 +118,8 @@ class Follower:
         self._adopted_user_seqs, self._adopted_pubs = self._adopted_locally()
         self._refused_users: dict[str, str] = {}
         self._pin_hashes: dict[str, str] = {}
+        #: Publications this table could not adopt (floor seq: why).
+        self.refused_publications: dict[int, str] = {}
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -271,8 +274,19 @@ class Follower:
             self._adopted_pubs.add(pub.hash)     # already the one the table plays next
             self._waiting(None)
             return
-        if self.table.adopt_published_config(pub.version, pub.content, pub.reason, pub.what(),
-                                             ACTOR):
+        try:
+            adopted = self.table.adopt_published_config(pub.version, pub.content, pub.reason,
+                                                        pub.what(), ACTOR)
+        except StationError as e:
+            # Content this table cannot play under (or that does not hash to its version):
+            # not adopted, and not tried again; the table keeps its configuration.
+            self._adopted_pubs.add(pub.hash)
+            self.refused_publications[pub.seq] = str(e)
+            self._waiting(None)
+            log.error("table %s: configuration %s published at the floor (record %d) not "
+                      "adopted: %s", self.table.table_id, pub.version[:12], pub.seq, e)
+            return
+        if adopted:
             self._adopted_pubs.add(pub.hash)
             self.status.adopted.append(pub.version)
             self._waiting(None)
