@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QSizePolicy,
-    QSplitter,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
@@ -82,6 +81,16 @@ def behind_text(row: PitRow) -> str:
     if st.lag_seconds < 1 and not st.lag_records:
         return "up to date"
     return f"{duration_text(st.lag_seconds)} · {st.lag_records} rec"
+
+
+def devices_text(row: PitRow) -> str:
+    """Each device's last state, devices in the same state said together: ``shoe, reader
+    READY``; ``shoe JAM``; faults first."""
+    by_state: dict[str, list[str]] = {}
+    for d in sorted(row.devices, key=lambda d: not d.fault):
+        by_state.setdefault(d.state, []).append(d.device)
+    return " · ".join(f"{', '.join(names)} {state}" for state, names in by_state.items()) \
+        or "—"
 
 
 def _item(text: str, colour: str | None = None, *, right: bool = False,
@@ -439,8 +448,9 @@ class PitWindow(QMainWindow):
         top.addWidget(self.day, 1)
         top.addWidget(self.sign)
         col.addLayout(top)
-        split = QSplitter(Qt.Orientation.Vertical)
-        col.addWidget(split, 1)
+        lists = QVBoxLayout()
+        lists.setSpacing(4)
+        col.addLayout(lists, 1)
         # The grid.
         grid_box = QWidget()
         gcol = QVBoxLayout(grid_box)
@@ -458,7 +468,7 @@ class PitWindow(QMainWindow):
         open_row.addWidget(hint, 1)
         open_row.addWidget(self.open_button)
         gcol.addLayout(open_row)
-        split.addWidget(grid_box)
+        lists.addWidget(grid_box)
         # The alert queue.
         alert_box = QWidget()
         acol = QVBoxLayout(alert_box)
@@ -468,10 +478,18 @@ class PitWindow(QMainWindow):
                                         f"color: {theme.GOLD};")
         acol.addWidget(self.alerts_title)
         self.queue = _table(ALERT_HEADERS, 18)
-        self.queue.setWordWrap(True)
+        self.queue.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.queue.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.queue.itemSelectionChanged.connect(self._enable)
         acol.addWidget(self.queue, 1)
+        # The selected alert in full (the queue shows one line of each).
+        self.detail = QLabel("")
+        self.detail.setWordWrap(True)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setStyleSheet(f"font-size: 18px; background: {theme.PANEL}; "
+                                  f"border-radius: 8px; padding: 6px 10px;")
+        self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        acol.addWidget(self.detail)
         ack = QHBoxLayout()
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("Reason (required, recorded with your name): e.g. "
@@ -484,11 +502,9 @@ class PitWindow(QMainWindow):
         ack.addWidget(self.reason, 1)
         ack.addWidget(self.ack_button)
         acol.addLayout(ack)
-        split.addWidget(alert_box)
-        split.setSizes([330, 390])
+        lists.addWidget(alert_box, 1)
         col.addWidget(self.message)
-        for w in (self.grid, self.queue):
-            w.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.queue.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.reader = _Reader(pit)
         self.reader.ready.connect(self.show_view)
         self.reader.failed.connect(lambda m: self.say(m, "bad"))
@@ -527,7 +543,7 @@ class PitWindow(QMainWindow):
         for i, row in enumerate(view.rows):
             st = row.status
             word = "Hand" if st.game == "bourre" else "Round"
-            devices = ", ".join(d.text for d in row.devices) or "—"
+            devices = devices_text(row)
             device_bad = any(d.fault for d in row.devices)
             win = row.day.money.text(row.day.house_win) if row.day.rounds else "—"
             lagging = (st.lag_seconds is None
@@ -535,7 +551,7 @@ class PitWindow(QMainWindow):
             cells = [
                 _item(st.table, bold=True),
                 _item(GAME_NAMES.get(st.game or "", st.game or "—")),
-                _item(actor_words(st.dealer) if st.dealer else "—"),
+                _item(st.dealer.partition("/")[0] if st.dealer else "—"),
                 _item(f"{word} {st.round}" if st.round is not None else "—"),
                 _item(st.state, STATE_COLOURS.get(st.state), bold=st.state in (
                     "halted", "refused")),
@@ -550,6 +566,12 @@ class PitWindow(QMainWindow):
                 self.grid.selectRow(i)
         self.grid.resizeColumnsToContents()
         self.grid.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        # The grid as tall as its tables (up to 8 rows, then it scrolls); the queue takes
+        # the rest of the screen.
+        header = max(self.grid.horizontalHeader().sizeHint().height(), 30)
+        rows = min(8, max(3, len(view.rows)))
+        self.grid.setFixedHeight(header + 6 + self.grid.verticalHeader().defaultSectionSize()
+                                 * rows)
 
     def _fill_queue(self, view: PitView) -> None:
         chosen = self.selected_alert()
@@ -568,13 +590,18 @@ class PitWindow(QMainWindow):
         for c in range(3):
             self.queue.resizeColumnToContents(c)
         self.queue.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.queue.resizeRowsToContents()
         n = len(view.alerts)
         self.alerts_title.setText(f"Alerts · {n} open" if n else "Alerts · none open")
 
     def _enable(self) -> None:
-        self.ack_button.setEnabled(self.sign.user is not None
-                                   and self.selected_alert() is not None)
+        alert = self.selected_alert()
+        self.ack_button.setEnabled(self.sign.user is not None and alert is not None)
+        if alert is None:
+            self.detail.setText(f"<span style='color:{theme.MUTED}'>Select an alert to read "
+                                f"it in full and acknowledge it</span>")
+        else:
+            self.detail.setText(f"<b>{escape(alert.table)} · {escape(alert.label)}</b> at "
+                                f"{local_hhmm(alert.at)}: {escape(alert.what)}")
         self.open_button.setEnabled(self.grid.rowCount() > 0)
 
     # -- selection and actions --
@@ -696,6 +723,9 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                 w.drill.tabs.setCurrentIndex(3)
                 w.drill.verify()
                 grab("chain")
+                w.drill.open("T1")
+                w.drill.tabs.setCurrentIndex(2)
+                grab("meters")
                 w.close()
                 pit.db.close()
     return shots
