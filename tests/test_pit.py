@@ -298,5 +298,8 @@ def test_the_pit_command_lists_alerts_and_refuses_without_a_floor(
     lines = [line.split("\t") for line in out.splitlines()]
     assert any(f[2] == "T3" and f[3] == "Halt" for f in lines)
     assert any(f[2] == "T4" and f[3] == "Chain refused" for f in lines)
+    # The window opens on the floor and closes (the command's own loop).
+    assert main(["pit", "--floor", url, "--key", str(key.path), "--pit", "east",
+                 "--exit-after", "0.5"]) == 0
     assert main(["pit", "--key", str(key.path)]) == 2
     assert "--floor" in capsys.readouterr().err

@@ -282,6 +282,7 @@ class TableDay:
     house_win: int = 0
     last_hour: int = 0
     money: Money = CHIPS
+    last_close: str | None = None     # the time of today's last closing record
 
     @property
     def hold(self) -> Fraction | None:
@@ -420,6 +421,7 @@ class Pit:
             if rec.ts < since_iso:
                 continue
             day.rounds += 1
+            day.last_close = rec.ts
             total = (rec.payload.get("meters") or {}).get("total") or {}
             day.wagered += int(total.get("wagered") or 0)
             day.house_win += int(total.get("house_win") or 0)
@@ -492,7 +494,8 @@ class Pit:
             side = "below" if hold < s.hold_low else "above"
             band = f"{percent_text(s.hold_low)} to {percent_text(s.hold_high)}"
             out.append(Alert(
-                f"{st.table}:hold:{since.date().isoformat()}", iso_utc(utc_now()), st.table,
+                f"{st.table}:hold:{since.date().isoformat()}",
+                day.last_close or iso_utc(utc_now()), st.table,
                 "hold", f"today's hold is {percent_text(hold)}, {side} the band {band} "
                         f"(won {money.text(day.house_win)} of {money.text(day.wagered)} "
                         f"wagered over {day.rounds} {_round_word(st.game)}s)"))
