@@ -50,6 +50,9 @@ PARTS = (
     "screens",
     # (out folder) -> the PNG files saved: its screenshots in docs/screens
     "screenshots",
+    # (config_path, profile: str | None) -> content: what `floor publish` sends, after
+    #  printing what the operator must see first
+    "publish",
 )
 
 
@@ -113,6 +116,7 @@ REGISTRY: dict[str, Game] = {
             house_edges="dealer_station.settlement.lapaire_math:house_edges",
             screens=_U + "lapaire_screen:lapaire_screens",
             screenshots=_U + "screenshots:lapaire_scenes",
+            publish="dealer_station.cli._publish:lapaire_content",
         )),
     "bourre": Game(
         name="bourre", label="Bourré", deck=BOURRE_DECK, unit="hand", id_key="hand_id",
@@ -135,6 +139,7 @@ REGISTRY: dict[str, Game] = {
             house_edges="dealer_station.settlement.bourre_rules:no_house_edges",
             screens=_U + "bourre_screen:bourre_screens",
             screenshots=_U + "screenshots:bourre_scenes",
+            publish="dealer_station.cli._publish:bourre_content",
         )),
 }
 

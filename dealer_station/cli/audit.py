@@ -186,8 +186,7 @@ def run_verify(args: argparse.Namespace) -> int:
 def _compare_with_floor(journal: Journal, floor_url: str, table: str | None) -> bool:
     """Each forwarded table of ``journal`` against the floor's copy; prints a line per table."""
     from dealer_station.audit.db import open_database
-    from dealer_station.cli.floor import forwarded_tables
-    from dealer_station.floor.forwarder import compare
+    from dealer_station.floor.forwarder import compare, forwarded_tables
     from dealer_station.floor.receiver import floor_head
 
     floor = open_database(floor_url, upgrade=False)

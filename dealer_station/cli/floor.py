@@ -15,9 +15,6 @@ from typing import Any
 
 from dealer_station.cli.audit import open_store, store_options
 
-#: The station's own stream of users: it has this name at every table, so it stays local.
-LOCAL_ONLY = ("station",)
-
 
 def floor_option(p: argparse.ArgumentParser, *, required: bool) -> None:
     p.add_argument("--floor", metavar="URL", required=required,
@@ -54,13 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=lambda _a: (p.print_help(), 2)[1])
 
 
-def forwarded_tables(tables: list[str]) -> list[str]:
-    return [t for t in tables if t not in LOCAL_ONLY]
-
-
 def run_sync(args: argparse.Namespace) -> int:
     from dealer_station.errors import StationError
-    from dealer_station.floor.forwarder import Forwarder
+    from dealer_station.floor.forwarder import Forwarder, forwarded_tables
     from dealer_station.floor.receiver import ChainRefused
 
     with open_store(args) as store:
@@ -179,26 +172,11 @@ def _table_list(text: str | None) -> list[str]:
 
 
 def _content(args: argparse.Namespace) -> dict[str, Any]:
-    """The configuration's content as a table journals it; La Pair'e's par sheet printed."""
-    from dealer_station.errors import StationError
+    """The configuration's content as a table journals it (La Pair'e's par sheet printed)."""
+    from dealer_station import games
 
-    if args.game == "lapaire":
-        from dealer_station.cli import parsheet
-        from dealer_station.gameconfig import load_lapaire_config
-
-        config = load_lapaire_config(args.config)
-        parsheet.run(argparse.Namespace(config=args.config, json=False))
-        print()
-        return config.to_data()
-    from dealer_station.gameconfig import load_bourre_profiles
-    from dealer_station.table.bourre_rounds import profile_content
-
-    profiles = load_bourre_profiles(args.config)
-    name = args.profile or (next(iter(profiles)) if len(profiles) == 1 else None)
-    if name is None or name not in profiles:
-        raise StationError(f"name the Bourré profile to publish (--profile: "
-                           f"{', '.join(profiles)})")
-    return profile_content(profiles[name])
+    content: dict[str, Any] = games.game(args.game).part("publish")(args.config, args.profile)
+    return content
 
 
 def run_publish(args: argparse.Namespace) -> int:

@@ -42,7 +42,14 @@ from dealer_station.floor.receiver import (
 
 J = schema.journal
 ACTOR = "station/floor"
+#: The station's own stream of users: it has this name at every table, so it stays local.
+LOCAL_ONLY = ("station",)
 BATCH = 500
+
+
+def forwarded_tables(tables: list[str]) -> list[str]:
+    """Of a journal's streams, those a table forwards to the floor."""
+    return [t for t in tables if t not in LOCAL_ONLY]
 
 
 class FloorUnreachable(StationError):
