@@ -304,6 +304,8 @@ def test_floor_sync_and_status_keep_their_command_line_contract(
     assert row["table"] == "T7" and row["game"] == "lapaire" and row["refused"] is False
     assert (row["seq"], row["hash"]) == t.head()
     assert row["state"] == "between rounds" and row["lag_seconds"] == 0.0
+    adopted = [r.payload["version"] for r in t.journal.records("T7", kinds=["config.change"])]
+    assert row["config_version"] == adopted[-1]
     assert main(["audit", "verify", *base, "--floor", floor_url(floor)]) == 0
     assert "agrees with the floor's copy (records 1 to" in capsys.readouterr().out
 

@@ -3,6 +3,7 @@ round, dealer, configuration, and how far behind the floor's copy of it is."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -78,6 +79,13 @@ def table_statuses(floor: Database, now: datetime | None = None) -> list[TableSt
                 since_contact = _seconds(t.contact_at, now)
                 lag = since_contact if since_contact is None or since_contact > STALE_S else 0.0
             state = "refused" if t.refused else _state(conn, t.table_id, last_round)
+            # The version the table adopted last (it runs it from its next round on).
+            adopted = conn.execute(
+                select(J.c.payload).where(J.c.table_id == t.table_id,
+                                          J.c.kind == "config.change")
+                .order_by(J.c.seq.desc()).limit(1)).scalar()
+            version = (json.loads(adopted).get("version") if adopted
+                       else last_round.config_version if last_round else None)
             out.append(TableStatus(
                 table=t.table_id, game=last_round.game if last_round else None,
                 seq=int(t.head_seq), hash=t.head_hash,
@@ -85,7 +93,7 @@ def table_statuses(floor: Database, now: datetime | None = None) -> list[TableSt
                 lag_records=max(0, int(t.local_seq or 0) - int(t.head_seq)),
                 state=state, round=int(last_round.round_no) if last_round else None,
                 dealer=last_round.dealer if last_round else None,
-                config_version=last_round.config_version if last_round else None,
+                config_version=version,
                 refused=bool(t.refused), refused_reason=t.refused_reason,
                 contact_at=t.contact_at))
     return out
