@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from dealer_station import games
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_now
@@ -210,13 +211,15 @@ class Acknowledgement:
     seq: int
 
 
-def _round_word(game: str | None) -> str:
-    return "hand" if game == "bourre" else "round"
+def round_word(game: str | None) -> str:
+    """What one deal of ``game`` is called (the registry's ``unit``): round, hand."""
+    found = games.REGISTRY.get(game) if game else None
+    return found.unit if found else "round"
 
 
 def _record_alert(rec: Record, game: str | None, resolved: Mapping[int, Record]) -> Alert:
     p = rec.payload
-    rnd = f"{_round_word(game).title()} {rec.round_no}" if rec.round_no is not None else ""
+    rnd = f"{round_word(game).title()} {rec.round_no}" if rec.round_no is not None else ""
     where = f"{rnd}: " if rnd else ""
     if rec.kind == "halt":
         worded = halt_event_text("halt", p, rec.actor)
@@ -498,7 +501,7 @@ class Pit:
                 day.last_close or iso_utc(utc_now()), st.table,
                 "hold", f"today's hold is {percent_text(hold)}, {side} the band {band} "
                         f"(won {money.text(day.house_win)} of {money.text(day.wagered)} "
-                        f"wagered over {day.rounds} {_round_word(st.game)}s)"))
+                        f"wagered over {day.rounds} {round_word(st.game)}s)"))
         return out
 
 

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_station import games
 from dealer_station.audit.journal import Journal, utc_now
 from dealer_station.audit.users import PRIVILEGED, User, Users, require_role
 from dealer_station.errors import StationError
@@ -51,6 +52,7 @@ from dealer_station.floor.alerts import (
     PitRow,
     PitView,
     duration_text,
+    round_word,
 )
 from dealer_station.reports.shift import kind_label
 from dealer_station.table.recall_model import record_label
@@ -67,7 +69,6 @@ STATE_COLOURS = {"in round": theme.GOOD, "between rounds": theme.TEXT, "halted":
 GRID_HEADERS = ("Table", "Game", "Dealer", "Round", "State", "Devices", "Rounds/h",
                 "Win today", "Floor behind")
 ALERT_HEADERS = ("Time", "Table", "Alert", "What happened")
-GAME_NAMES = {"lapaire": "La Pair'e", "bourre": "Bourré"}
 
 
 def local_hhmm(iso: str) -> str:
@@ -306,8 +307,8 @@ class TableDrill(QWidget):
         self.recall.clear()
         infos = self.journal.recent_rounds(table_id, 200)
         for info in infos:
-            it = QListWidgetItem(f"{'Hand' if info.game == 'bourre' else 'Round'} "
-                                 f"{info.round_no} · {info.status}")
+            it = QListWidgetItem(f"{round_word(info.game).title()} {info.round_no} · "
+                                 f"{info.status}")
             it.setData(Qt.ItemDataRole.UserRole, info)
             if info.status == "voided":
                 it.setForeground(QColor(theme.BAD))
@@ -542,7 +543,7 @@ class PitWindow(QMainWindow):
         self.grid.setRowCount(len(view.rows))
         for i, row in enumerate(view.rows):
             st = row.status
-            word = "Hand" if st.game == "bourre" else "Round"
+            word = round_word(st.game).title()
             devices = devices_text(row)
             device_bad = any(d.fault for d in row.devices)
             win = row.day.money.text(row.day.house_win) if row.day.rounds else "—"
@@ -550,7 +551,7 @@ class PitWindow(QMainWindow):
                        or st.lag_seconds > self.pit.settings.lag_seconds)
             cells = [
                 _item(st.table, bold=True),
-                _item(GAME_NAMES.get(st.game or "", st.game or "—")),
+                _item(games.label(st.game) if st.game else "—"),
                 _item(st.dealer.partition("/")[0] if st.dealer else "—"),
                 _item(f"{word} {st.round}" if st.round is not None else "—"),
                 _item(st.state, STATE_COLOURS.get(st.state), bold=st.state in (
