@@ -112,10 +112,15 @@ def test_a_supervisor_acknowledges_a_halt_with_a_reason_and_it_stays_acknowledge
     pit = Pit(Journal(floor, key), "east")
     w = window(qtbot, pit)
     rows = queue_rows(w)
-    halt = next(r for r in rows if r[0] == "T3" and r[1] == "Halt")
-    assert "the shoe is jammed" in halt[2] and "voided by sue/supervisor" in halt[2]
+    halt = next(r for r in rows if r[0] == "T3" and r[1] == "Halt" and "jammed" in r[2])
+    assert halt[2].startswith("Round 1: play stopped: the shoe is jammed")
+    assert "(since voided by sue/supervisor)" in halt[2]
+    still = next(r for r in rows if r[0] == "T3" and r[1] == "Halt" and "jammed" not in r[2])
+    assert still[2].startswith("Round 2: ") and "the shoe reports an error" in still[2]
+    assert "(not resolved yet)" in still[2]
     assert any(r[0] == "T3" and r[1] == "Void" for r in rows)
-    halt_alert = next(a for a in view_of(w).alerts if a.table == "T3" and a.category == "halt")
+    halt_alert = next(a for a in view_of(w).alerts if a.table == "T3"
+                      and a.category == "halt" and a.round_no == 1)
     # Nobody signed in: nothing can be acknowledged.
     assert w.select_alert(halt_alert.id)
     assert not w.ack_button.isEnabled()
@@ -139,7 +144,10 @@ def test_a_supervisor_acknowledges_a_halt_with_a_reason_and_it_stays_acknowledge
     click(qtbot, w.ack_button)
     assert "acknowledged" in w.message.text()
     assert all(a.id != halt_alert.id for a in view_of(w).alerts)
-    assert not any(r[0] == "T3" and r[1] == "Halt" for r in queue_rows(w))
+    assert not any(r[0] == "T3" and r[1] == "Halt" and "jammed" in r[2]
+                   for r in queue_rows(w))
+    assert any(r[0] == "T3" and r[1] == "Halt" and "jammed" not in r[2]
+               for r in queue_rows(w))
     assert any(r[0] == "T3" and r[1] == "Void" for r in queue_rows(w))
     (ack,) = pit.journal.records("pit-east", kinds=[ACK_KIND])
     assert ack.actor == "sue/supervisor"
@@ -172,7 +180,9 @@ def test_the_grid_shows_each_tables_state_devices_and_lag_and_their_alerts(
     assert t1["Game"] == "La Pair'e" and t1["Floor behind"] == "up to date"
     assert t1["Rounds/h"] == "40" and t1["Win today"].endswith("USD")
     assert t2["Game"] == "Bourré" and t2["Round"] == "Hand 14"
-    assert t3["State"] == "halted" and "shoe DEVICE ERROR" in t3["Devices"]
+    # T3's first halt was voided; its second round is halted by the shoe's error.
+    assert t3["State"] == "halted" and t3["Round"] == "Round 2"
+    assert "shoe DEVICE ERROR" in t3["Devices"]
     assert t3["Dealer"] == "dee"
     assert t4["State"] == "refused"
     assert t5["State"] == "between rounds" and t5["Floor behind"].endswith("rec")
@@ -242,7 +252,11 @@ def test_drill_down_recalls_verifies_and_makes_the_reports(
     w.grid.selectRow(row)
     click(qtbot, w.open_button)
     assert w.stack.currentWidget() is w.drill and w.drill.table_id == "T3"
-    assert w.drill.rounds.count() == 1
+    items = [w.drill.rounds.item(i) for i in range(w.drill.rounds.count())]
+    assert [i.text() if i else "" for i in items] == [
+        "Round 2 · open", "Round 1 · voided"]
+    assert "Round 2" in w.drill.recall.toPlainText()      # the newest, shown first
+    w.drill.rounds.setCurrentRow(1)
     recall = w.drill.recall.toPlainText()
     assert "Round 1" in recall and "Voided" in recall and "Straight-up K" in recall
     events = [cell(w.drill.events, r, 2) for r in range(w.drill.events.rowCount())]

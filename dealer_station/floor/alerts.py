@@ -41,6 +41,7 @@ from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
 J = schema.journal
 FT = schema.floor_tables
+R = schema.rounds
 FR = schema.floor_refusals
 
 ACK_KIND = "alert.ack"
@@ -306,11 +307,13 @@ class DeviceState:
 
 @dataclass(frozen=True)
 class PitRow:
-    """One table of the pit's grid."""
+    """One table of the pit's grid. ``state`` is the status's, except that a halt since
+    voided (not only resumed) no longer shows the table halted."""
 
     status: TableStatus
     devices: tuple[DeviceState, ...]
     day: TableDay
+    state: str = ""
 
     @property
     def table(self) -> str:
@@ -430,6 +433,20 @@ class Pit:
             day.house_win += int(total.get("house_win") or 0)
         return day
 
+    def _state(self, conn: Any, st: TableStatus) -> str:
+        if st.state != "halted":
+            return st.state
+        halt = conn.execute(select(J.c.seq).where(J.c.table_id == st.table, J.c.kind == "halt")
+                            .order_by(J.c.seq.desc()).limit(1)).scalar()
+        cleared = conn.execute(select(J.c.seq).where(
+            J.c.table_id == st.table, J.c.kind.in_(("resolve", "void")),
+            J.c.seq > (halt or 0)).limit(1)).scalar()
+        if cleared is None:
+            return "halted"
+        last = conn.execute(select(R.c.status).where(R.c.table_id == st.table)
+                            .order_by(R.c.round_no.desc()).limit(1)).scalar()
+        return "in round" if last == "open" else "between rounds"
+
     def view(self, now: datetime | None = None) -> PitView:
         """The grid and the open (not yet acknowledged) alerts, newest first."""
         now = now or utc_now()
@@ -451,7 +468,8 @@ class Pit:
                     problems.append(str(exc))
                     alerts.append(Alert(f"{st.table}:tampered", iso_utc(now), st.table,
                                         "refused", f"the floor copy does not verify: {exc}"))
-                rows.append(PitRow(st, self._devices(conn, st.table), day))
+                rows.append(PitRow(st, self._devices(conn, st.table), day,
+                                   self._state(conn, st)))
         open_alerts = [a for a in alerts if a.id not in acked]
         open_alerts.sort(key=lambda a: (a.at, a.id), reverse=True)
         return PitView(rows, open_alerts, acked, since, now, problems)

@@ -6,8 +6,8 @@ tables by hand.
 
 * ``T1`` La Pair'e, simulated rounds earlier today (large payouts, a hold out of the band);
 * ``T2`` Bourré, simulated hands (reneges);
-* ``T3`` La Pair'e, a shoe jam halts the round and a supervisor voids it (halt, void), then
-  the shoe reports an error (device fault);
+* ``T3`` La Pair'e, a shoe jam halts the round and a supervisor voids it (halt, void); the
+  next round is halted by an error the shoe reports (device fault, halt), still unresolved;
 * ``T4`` La Pair'e, forwarded, then its local journal cut short: the floor refuses it;
 * ``T5`` La Pair'e, forwarded, then dealing on while its forwarder only reaches the floor to
   say how far it is (the floor copy is behind).
@@ -92,8 +92,8 @@ def _wait(what: Callable[[], bool], timeout: float = 10.0) -> None:
 
 
 def halted_and_voided(table: DemoTable, hasher: object) -> None:
-    """A La Pair'e round stopped by a shoe jam, then voided by a supervisor; then the shoe
-    reports an error between rounds (a device fault)."""
+    """A La Pair'e round stopped by a shoe jam, then voided by a supervisor; the next round
+    stopped by an error the shoe reports (a device fault), not yet resolved."""
     from dealer_station.cards import LAPAIRE_DECK
     from dealer_station.gameconfig import load_lapaire_config
     from dealer_station.hardware.backends import open_device
@@ -115,11 +115,11 @@ def halted_and_voided(table: DemoTable, hasher: object) -> None:
         shoe.simulator.set_status("JAM")
         _wait(lambda: t.halt is not None)
         t.void(sup, "shoe jammed mid-deal; wagers returned, shoe replaced")
-        # Between rounds the shoe then reports an error of its own: a device fault.
+        # The next round: the shoe reports an error of its own mid-round (a device fault),
+        # which stops the round; nobody has resolved it yet.
+        t.place(Wager(2, "straight", ("7",), 500))
         shoe.simulator.report_error("E17", "card path sensor dirty")
-        _wait(lambda: table.journal.last(table.table_id) is not None and any(
-            r.kind == "device.fault" for r in table.journal.records(
-                table.table_id, kinds=["device.fault"])))
+        _wait(lambda: t.halt is not None)
     finally:
         shoe.close()
 

@@ -554,7 +554,7 @@ class PitWindow(QMainWindow):
                 _item(games.label(st.game) if st.game else "—"),
                 _item(st.dealer.partition("/")[0] if st.dealer else "—"),
                 _item(f"{word} {st.round}" if st.round is not None else "—"),
-                _item(st.state, STATE_COLOURS.get(st.state), bold=st.state in (
+                _item(row.state, STATE_COLOURS.get(row.state), bold=row.state in (
                     "halted", "refused")),
                 _item(devices, theme.BAD if device_bad else None),
                 _item(str(row.day.last_hour), right=True),
@@ -718,6 +718,7 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                 grab("grid")
                 rows = [r.table for r in (w.view.rows if w.view else [])]
                 w.open_table(rows.index("T3") if "T3" in rows else 0)
+                w.drill.rounds.setCurrentRow(w.drill.rounds.count() - 1)   # the voided round
                 grab("recall")
                 w.drill.tabs.setCurrentIndex(1)
                 grab("events")
