@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -40,6 +41,7 @@ from dealer_station.floor.receiver import (
     receive,
 )
 
+log = logging.getLogger(__name__)
 J = schema.journal
 ACTOR = "station/floor"
 #: The station's own stream of users: it has this name at every table, so it stays local.
@@ -52,6 +54,11 @@ def forwarded_tables(tables: list[str]) -> list[str]:
     return [t for t in tables if t not in LOCAL_ONLY]
 
 
+class LocalJournalUnreadable(StationError):
+    """The table's own journal could not be read: not the floor's fault, so no ``floor.lost``
+    (the table service reports its own journal's trouble)."""
+
+
 class FloorUnreachable(StationError):
     """The floor database cannot be reached or used (down, network cut, credentials)."""
 
@@ -60,7 +67,7 @@ class FloorUnreachable(StationError):
 class Link:
     """The forwarder's state, for the device bar and ``floor sync``."""
 
-    state: str            # "starting", "online", "offline" or "refused"
+    state: str            # "starting", "online", "offline", "refused" or "paused"
     waiting: int          # local records the floor does not hold yet, as last known
     floor_seq: int        # the floor's head, as last known
     detail: str = ""      # why offline or refused, for a person
@@ -74,6 +81,8 @@ class Link:
             return f"floor offline, {self.waiting} records waiting"
         if self.state == "refused":
             return "floor refused this table's journal"
+        if self.state == "paused":
+            return "floor: paused (the table's journal cannot be read)"
         return "floor: connecting"
 
 
@@ -98,7 +107,7 @@ class Forwarder:
     """
 
     def __init__(self, journal: Journal, floor_url: str, table_id: str, *,
-                 journal_outages: bool = True, poll_s: float = 0.1, heartbeat_s: float = 5.0,
+                 journal_outages: bool = True, poll_s: float = 1.0, heartbeat_s: float = 5.0,
                  backoff_s: tuple[float, float] = (0.25, 2.0), batch: int = BATCH,
                  on_link: Callable[[Link], None] | None = None,
                  on_forwarded: Callable[[int, int, float], None] | None = None) -> None:
@@ -171,9 +180,14 @@ class Forwarder:
             except ChainRefused as refused:
                 self._refused(refused)
                 self._stop.wait(max(self.backoff_s[1], 5.0))
+            except LocalJournalUnreadable as e:
+                log.warning("table %s: not forwarding for now: %s", self.table_id, e)
+                self._set_link(Link("paused", self.link.waiting, self.link.floor_seq, str(e)))
+                self._stop.wait(self.backoff_s[1])
             except Exception as e:
                 if not _is_outage(e):
-                    raise
+                    # Never die in silence: say it, keep the table dealing, try again.
+                    log.exception("table %s: forwarding failed", self.table_id)
                 self._lost(_reason(e))
                 self._stop.wait(delay)
                 delay = min(delay * 2, self.backoff_s[1])
@@ -269,18 +283,26 @@ class Forwarder:
         return LocalState(seq, h, pending_since)
 
     def _local_head(self) -> tuple[int, str | None, str | None]:
-        with self.journal.db.read() as conn:
-            row = conn.execute(select(J.c.seq, J.c.hash, J.c.ts)
-                               .where(J.c.table_id == self.table_id)
-                               .order_by(J.c.seq.desc()).limit(1)).first()
+        try:
+            with self.journal.db.read() as conn:
+                row = conn.execute(select(J.c.seq, J.c.hash, J.c.ts)
+                                   .where(J.c.table_id == self.table_id)
+                                   .order_by(J.c.seq.desc()).limit(1)).first()
+        except sa_exc.SQLAlchemyError as e:
+            raise LocalJournalUnreadable(f"the table's journal cannot be read: "
+                                         f"{_reason(e)}") from None
         return (0, None, None) if row is None else (int(row[0]), row[1], row[2])
 
     def _pending(self, after: int, limit: int) -> list[dict[str, Any]]:
-        with self.journal.db.read() as conn:
-            result = conn.execute(select(*[J.c[c] for c in COLUMNS])
-                                  .where(J.c.table_id == self.table_id, J.c.seq > after)
-                                  .order_by(J.c.seq).limit(limit))
-            return [dict(r._mapping) for r in result]
+        try:
+            with self.journal.db.read() as conn:
+                result = conn.execute(select(*[J.c[c] for c in COLUMNS])
+                                      .where(J.c.table_id == self.table_id, J.c.seq > after)
+                                      .order_by(J.c.seq).limit(limit))
+                return [dict(r._mapping) for r in result]
+        except sa_exc.SQLAlchemyError as e:
+            raise LocalJournalUnreadable(f"the table's journal cannot be read: "
+                                         f"{_reason(e)}") from None
 
     def _check_local(self, rows: list[dict[str, Any]], head: Head
                      ) -> tuple[list[dict[str, Any]], ChainRefused | None]:
@@ -318,13 +340,19 @@ class Forwarder:
 
     def _lost(self, reason: str) -> None:
         self._close_floor()
-        local_seq = self._local_head()[0]
+        try:
+            local_seq = self._local_head()[0]
+        except LocalJournalUnreadable:
+            local_seq = self.link.floor_seq + self.link.waiting
         waiting = max(0, local_seq - self.link.floor_seq)
         if not self._lost_journaled and self.journal_outages:
-            self._journal("floor.lost", {"floor": self.shown_url, "reason": reason,
-                                         "floor_seq": self.link.floor_seq})
-            self._lost_journaled = True
-            waiting += 1
+            try:
+                self._journal("floor.lost", {"floor": self.shown_url, "reason": reason,
+                                             "floor_seq": self.link.floor_seq})
+                self._lost_journaled = True
+                waiting += 1
+            except JournalError as e:        # tried again at the next failure
+                log.warning("table %s: floor.lost not journaled: %s", self.table_id, e)
         self._set_link(Link("offline", waiting, self.link.floor_seq, reason))
 
     def _restored(self) -> None:

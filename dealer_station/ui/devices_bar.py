@@ -89,6 +89,8 @@ class FloorPill(QLabel):
             return f"OFFLINE · {waiting}"
         if self.state == "refused":
             return "REFUSED"
+        if self.state == "paused":
+            return "PAUSED"
         return "CONNECTING"
 
     def set_link(self, link: Any) -> None:
@@ -105,8 +107,8 @@ class FloorPill(QLabel):
                      f"<span style='color:{colour}'>●</span> <b>{word}</b>"
                      + (f"<br><span style='font-size:14px'>{more}</span>" if more else ""))
         why = {"offline": "the table deals on and sends them when the floor is back",
-               "refused": "the floor would not take this table's journal; call a supervisor"
-               }.get(self.state, "")
+               "refused": "the floor would not take this table's journal; call a supervisor",
+               "paused": "the table's own journal cannot be read just now"}.get(self.state, "")
         records = f"{self.waiting:,} record{'s' if self.waiting != 1 else ''} waiting"
         tip = (f"Floor {self.state if self.state != 'starting' else 'connecting'}, {records}"
                + (f" ({why})" if why else "") + (f". {self.detail}" if self.detail else ""))
