@@ -139,6 +139,15 @@ class SoftwareMismatchAcknowledged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class UserAdopted(Event):
+    """A user's facts copied from the floor's users into this journal (floor/follower.py);
+    the rest names the floor records they came from."""
+    KIND = "user.adopted"
+    user_id: str
+    source: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
 class FloorLost(Event):
     """The floor database could not be reached; the table deals on and keeps what the floor
     lacks until it can (dealer_station/floor)."""
@@ -167,6 +176,6 @@ class FloorRefused(Event):
 STATION: tuple[type[Event], ...] = (
     UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, SignedIn, SignInFailed,
     LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
-    SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, FloorLost,
-    FloorRestored, FloorRefused,
+    SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, UserAdopted,
+    FloorLost, FloorRestored, FloorRefused,
 )
