@@ -113,6 +113,7 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "verify", "checkpoint",
     "clock.jump",
     "projection.mismatch",
+    "alert.ack",
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,

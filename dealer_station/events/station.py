@@ -148,6 +148,16 @@ class UserAdopted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AlertAcknowledged(Event):
+    """A supervisor at the pit acknowledged an alert, with a reason (the pit's own chain;
+    floor/alerts.py). The rest says which table, what and when it was raised."""
+    KIND = "alert.ack"
+    alert: str
+    reason: str
+    about: JsonObject = rest()
+
+
+@dataclass(frozen=True, slots=True)
 class FloorLost(Event):
     """The floor database could not be reached; the table deals on and keeps what the floor
     lacks until it can (dealer_station/floor)."""
@@ -177,5 +187,5 @@ STATION: tuple[type[Event], ...] = (
     UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, SignedIn, SignInFailed,
     LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
     SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, UserAdopted,
-    FloorLost, FloorRestored, FloorRefused,
+    AlertAcknowledged, FloorLost, FloorRestored, FloorRefused,
 )

@@ -20,7 +20,8 @@ FT = schema.floor_tables
 #: A table not heard from for this long (it sends a contact every few seconds while idle) is
 #: counted behind from its last contact: the floor cannot know what it has done since.
 STALE_S = 15.0
-_HALT_KINDS = ("halt", "resolve")
+#: A halt ends when it is resolved, or when its round is voided.
+_HALT_KINDS = ("halt", "resolve", "void")
 
 
 @dataclass(frozen=True)
