@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 from dealer_station.tomlconfig import load_toml
 
 if TYPE_CHECKING:
+    from dealer_station.gaming_day import GamingCalendar
     from dealer_station.settlement.bourre_rules import BourreProfile
     from dealer_station.settlement.lapaire_config import LaPaireConfig
 
 CONFIG_ENV = "DEALER_STATION_CONFIG"
 LAPAIRE_FILE = "lapaire.toml"
 BOURRE_FILE = "bourre.toml"
+STATION_FILE = "station.toml"
 
 
 def config_dir() -> Path:
@@ -28,6 +30,13 @@ def config_dir() -> Path:
     if env:
         return Path(env)
     return Path(__file__).resolve().parents[1] / "config"
+
+
+def load_gaming_calendar(path: Path | str | None = None) -> GamingCalendar:
+    """The gaming day and shifts of ``station.toml`` (``[gaming_day]``), or the defaults."""
+    from dealer_station.gaming_day import load_calendar
+
+    return load_calendar(path if path is not None else config_dir() / STATION_FILE)
 
 
 def load_lapaire_config(path: Path | str | None = None) -> LaPaireConfig:

@@ -36,6 +36,7 @@ from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.events.table import actor_words, fault_words, halt_event_text
 from dealer_station.floor.status import TableStatus, table_statuses
+from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.settlement.lapaire_config import KIND_LABELS
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
@@ -144,9 +145,8 @@ def load_settings(path: Path | str | None) -> PitSettings:
 
 def gaming_day_start(now: datetime, starts: time) -> datetime:
     """The start (local time, aware) of the gaming day ``now`` falls in."""
-    local = now.astimezone()
-    start = local.replace(hour=starts.hour, minute=starts.minute, second=0, microsecond=0)
-    return start if start <= local else start - timedelta(days=1)
+    calendar = GamingCalendar(starts, (Shift("Day", starts),))
+    return calendar.day(calendar.day_of(now)).start
 
 
 # --- money -------------------------------------------------------------------------------------
