@@ -29,7 +29,7 @@ class Shift:
 
 
 @dataclass(frozen=True)
-class Period:
+class Span:
     """A half-open span of time ``[start, end)``, both in UTC, with the name people read."""
 
     label: str
@@ -92,12 +92,12 @@ class GamingCalendar:
         day = local.date()
         return day if local.time() >= self.day_starts else day - timedelta(days=1)
 
-    def day(self, day: date) -> Period:
-        """Gaming day ``day`` as a period."""
-        return Period(f"gaming day {day.isoformat()}", self._at(day, self.day_starts),
+    def day(self, day: date) -> Span:
+        """Gaming day ``day`` as a span of time."""
+        return Span(f"gaming day {day.isoformat()}", self._at(day, self.day_starts),
                       self._at(day + timedelta(days=1), self.day_starts))
 
-    def days(self, first: date, last: date) -> Iterator[Period]:
+    def days(self, first: date, last: date) -> Iterator[Span]:
         """Every gaming day from ``first`` to ``last``, both included."""
         d = first
         while d <= last:
@@ -106,9 +106,9 @@ class GamingCalendar:
 
     # --- shifts ------------------------------------------------------------------------------
 
-    def shifts_of(self, day: date) -> list[Period]:
+    def shifts_of(self, day: date) -> list[Span]:
         """The shifts of gaming day ``day``, in order; they cover the day exactly."""
-        out: list[Period] = []
+        out: list[Span] = []
         for i, shift in enumerate(self.shifts):
             start_day = day + timedelta(days=1) if self._crosses(shift.starts) else day
             start = self._at(start_day, shift.starts)
@@ -118,14 +118,14 @@ class GamingCalendar:
                 end = self._at(end_day, nxt)
             else:
                 end = self.day(day).end
-            out.append(Period(f"{day.isoformat()} {shift.name}", start, end))
+            out.append(Span(f"{day.isoformat()} {shift.name}", start, end))
         return out
 
     def _crosses(self, t: time) -> bool:
         """Whether local time ``t`` in a gaming day falls on the next calendar date."""
         return t < self.day_starts
 
-    def shift(self, day: date, name: str) -> Period:
+    def shift(self, day: date, name: str) -> Span:
         """Shift ``name`` of gaming day ``day``."""
         for shift, period in zip(self.shifts, self.shifts_of(day), strict=True):
             if shift.name.casefold() == name.casefold():
