@@ -67,6 +67,7 @@ class Game:
     id_key: str        # the id field of a ``settle`` input record
     meter_labels: tuple[tuple[str, str], ...]   # meter kinds of its own, and their names
     meters_note: str   # what its meter rows mean, printed under the shift report's table
+    banked: bool       # the house plays against the players (a hold means something)
     config_file: str   # its file in the configuration folder
     config_noun: str   # what that file holds, as people say it
     config_option: str  # the option of ``settle`` that names another file
@@ -100,7 +101,8 @@ _R = "dealer_station.reports."
 REGISTRY: dict[str, Game] = {
     "lapaire": Game(
         name="lapaire", label="La Pair'e", deck=LAPAIRE_DECK, unit="round", id_key="round_id",
-        meter_labels=(), meters_note="", config_file="lapaire.toml", config_noun="table file",
+        meter_labels=(), meters_note="", banked=True, config_file="lapaire.toml",
+        config_noun="table file",
         config_option="--config", settle_loads_at_start=True,
         parts=_parts(
             table=_T + "lapaire_table:open_lapaire_table",
@@ -123,6 +125,7 @@ REGISTRY: dict[str, Game] = {
         meter_labels=(("bourre", "Bourré pots"),),
         meters_note=("Bourré pots: wagered is what players put in (antes, stays, penalties), "
                      "paid is the pots won, house win is the house collection."),
+        banked=False,
         config_file="bourre.toml",
         config_noun="profiles", config_option="--bourre-config", settle_loads_at_start=False,
         parts=_parts(

@@ -31,9 +31,10 @@ from dealer_station.floor.alerts import (
     PitView,
     load_settings,
 )
+from dealer_station.floor.central import Floor
 from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
-from dealer_station.ui.pit_demo import demo_pit
+from dealer_station.ui.pit_demo import PIN, demo_pit
 from dealer_station.ui.pit_window import GRID_HEADERS, GRID_PX, PitWindow
 from dealer_station.ui.station import fast_hasher
 
@@ -321,3 +322,68 @@ def test_the_pit_command_lists_alerts_and_refuses_without_a_floor(
                  "--exit-after", "0.5"]) == 0
     assert main(["pit", "--key", str(key.path)]) == 2
     assert "--floor" in capsys.readouterr().err
+
+
+def test_a_pit_of_a_group_and_its_pit_report_for_a_gaming_day(
+        qtbot: Any, tmp_path: Path, floor: Database, key: JournalKey,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from pypdf import PdfReader
+
+    from dealer_station.reports.shift import gather
+    from dealer_station.reports.source import Period
+
+    journal = Journal(floor, key)
+    url = floor.engine.url.render_as_string(hide_password=False)
+    # A floor group is the pit's tables: the grid and the alerts keep to them.
+    setup = Users(journal, hasher=fast_hasher()).authenticate("setup", PIN)
+    Floor(journal).define_group("east", ["T1", "T2"], actor=setup, reason="the east pit")
+    pit = Pit(journal, "east", settings(), tables=["T1", "T2"])
+    view = pit.view()
+    assert [r.status.table for r in view.rows] == ["T1", "T2"]
+    assert {a.table for a in view.alerts} <= {"T1", "T2"}
+    w = window(qtbot, pit, tmp_path / "reports")
+    w.refresh_now()
+    qtbot.waitUntil(lambda: w.grid.rowCount() == 2, timeout=WAIT_MS)
+    w.open_table(0)
+    drill = w.drill
+    assert drill.report_buttons["pit"].text() == "Pit report: every table of pit east"
+    # Everything recorded: each table's row is its shift report's figures.
+    drill.span.setCurrentText("Everything recorded")
+    path = drill.make_report("pit")
+    assert path is not None
+    text_ = "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    def row(data: Any) -> str:
+        t = data.total
+        return "\n".join([data.table, "La Pair'e", str(data.rounds_settled),
+                          str(data.rounds_voided), f"{t.wagered / 100:,.2f}",
+                          f"{t.paid / 100:,.2f}", f"{t.house_win / 100:,.2f}"])
+
+    t1 = gather(journal, "T1", Period())
+    assert t1.rounds_settled == 40 and row(t1) in text_
+    assert "T3" not in text_.split("Journal verification")[0]     # not this pit's table
+    assert "Journals of 2 table(s) verified intact" in text_
+    # Today's gaming day: the same figures as the shift report for that day.
+    drill.span.setCurrentText("Whole gaming day")
+    period, name = drill.period()
+    assert name.startswith("gaming day ") and period.until is not None
+    path = drill.make_report("pit")
+    assert path is not None
+    day_text = "\n".join(page.extract_text() for page in PdfReader(path).pages)
+    assert name in day_text
+    assert row(gather(journal, "T1", period)) in day_text
+    # The command line makes the same report, for a named shift of a gaming day too.
+    out = tmp_path / "pit.pdf"
+    assert main(["report", "pit", "--db", url, "--key", str(key.path), "--tables", "T1,T2",
+                 "--gaming-day", name.split()[-1], "--out", str(out)]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    capsys.readouterr()
+    assert main(["report", "pit", "--db", url, "--key", str(key.path), "--gaming-day",
+                 name.split()[-1], "--shift", "Brunch"]) == 2
+    assert "no shift 'Brunch'" in capsys.readouterr().err
+    assert main(["pit", "--floor", url, "--key", str(key.path), "--group", "west",
+                 "--alerts"]) == 2
+    assert "no group 'west' (groups: east)" in capsys.readouterr().err
+    assert main(["pit", "--floor", url, "--key", str(key.path), "--group", "east",
+                 "--alerts"]) == 1
+    listed = {line.split("\t")[2] for line in capsys.readouterr().out.splitlines()}
+    assert listed and listed <= {"T1", "T2"}

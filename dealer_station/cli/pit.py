@@ -25,6 +25,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--pit", default="main", metavar="NAME",
                    help="this pit's name; its acknowledgements are chained as pit-NAME "
                         "(default: main)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--group", metavar="NAME",
+                       help="watch only this floor group's tables (see floor groups); "
+                            "default: every table of the floor")
+    which.add_argument("--tables", metavar="T1,T2",
+                       help="watch only these tables, comma-separated")
     p.add_argument("--config", metavar="FILE",
                    help="the alert thresholds (TOML, a [pit] table; see docs/pit.md)")
     p.add_argument("--reports", metavar="DIR",
@@ -61,7 +67,8 @@ def run_pit(args: argparse.Namespace) -> int:
     key = load_key(Path(args.key) if args.key else default_key_path())
     floor = open_database(args.floor, upgrade=False)
     try:
-        pit = Pit(Journal(floor, key), args.pit, settings)
+        journal = Journal(floor, key)
+        pit = Pit(journal, args.pit, settings, tables=_pit_tables(journal, args))
         if args.alerts:
             view = pit.view()
             for line in alert_lines(view.alerts):
@@ -72,6 +79,30 @@ def run_pit(args: argparse.Namespace) -> int:
         return _window(pit, args)
     finally:
         floor.close()
+
+
+def _pit_tables(journal: object, args: argparse.Namespace) -> list[str] | None:
+    """The tables this pit watches: a floor group's, a list, or None for the whole floor."""
+    from dealer_station.audit.journal import Journal
+    from dealer_station.errors import StationError
+    from dealer_station.floor.central import Floor
+
+    assert isinstance(journal, Journal)
+    if args.tables:
+        tables = [t.strip() for t in args.tables.split(",") if t.strip()]
+        if not tables:
+            raise StationError("--tables: give at least one table, e.g. --tables T1,T2")
+        return tables
+    if args.group:
+        groups = Floor(journal).groups()
+        group = groups.get(args.group)
+        if group is None:
+            raise StationError(f"the floor has no group {args.group!r}"
+                               + (f" (groups: {', '.join(sorted(groups))})" if groups
+                                  else "; define one with dealer-station floor groups "
+                                       "--define"))
+        return list(group.tables)
+    return None
 
 
 def _window(pit: object, args: argparse.Namespace) -> int:

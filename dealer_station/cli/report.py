@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
+from datetime import date, datetime
 
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "config")
+KINDS = ("shift", "recall", "events", "bourre-session", "config", "pit")
+
+
+def parse_day(text: str) -> date:
+    """A gaming day as the command line takes it: ``YYYY-MM-DD``."""
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-11-25") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
-        help="write an audit report as a PDF (shift, recall, events, bourre-session, config)",
+        help="write an audit report as a PDF (shift, recall, events, bourre-session, config, "
+             "pit)",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
@@ -21,11 +30,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         epilog="reports: shift (rounds, wagered/paid/won per kind, hold, charts, meters, "
                "dealers, exceptions); recall (one round or hand: --round N, default the "
                "latest); events (significant events); bourre-session (Bourré sessions); "
-               "config (configuration changes and par sheets). Times are local unless a zone "
-               "is given; --from is inclusive, --to exclusive.")
+               "config (configuration changes and par sheets); pit (every table side by side, "
+               "--tables T1,T2 or all). Times are local unless a zone is given; --from is "
+               "inclusive, --to exclusive. --gaming-day (and --shift) take the period from "
+               "[gaming_day] in config/station.toml.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session or config")
+                   help="shift, recall, events, bourre-session, config or pit")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
+    p.add_argument("--tables", metavar="T1,T2",
+                   help="pit: the tables, comma-separated (default: every table)")
+    p.add_argument("--gaming-day", type=parse_day, metavar="YYYY-MM-DD",
+                   help="the period: this gaming day (instead of --from/--to)")
+    p.add_argument("--shift", metavar="NAME",
+                   help="with --gaming-day: only this shift of it (e.g. Swing)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
     p.add_argument("--to", dest="until", type=parse_time, metavar="TIME",
@@ -48,30 +65,52 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.errors import StationError
     from dealer_station.reports.catalog import build_report
     from dealer_station.reports.printing import load_print_settings, print_pdf
-    from dealer_station.reports.source import Period, pick_table
+    from dealer_station.reports.source import Period, gaming_period, pick_table
 
-    if args.kind == "recall" and (args.since or args.until):
-        raise StationError("the recall report takes --round, not --from/--to")
+    if args.kind == "recall" and (args.since or args.until or args.gaming_day):
+        raise StationError("the recall report takes --round, not a period")
+    if args.gaming_day and (args.since or args.until):
+        raise StationError("give the period either as --gaming-day or as --from/--to, not both")
+    if args.shift and not args.gaming_day:
+        raise StationError("--shift needs --gaming-day: which day's shift?")
+    if args.tables is not None and args.kind != "pit":
+        raise StationError(f"--tables applies to the pit report only; {args.kind} takes "
+                           f"--table")
     if args.kind != "recall" and args.round is not None:
         raise StationError(f"--round applies to the recall report only, not to {args.kind}")
     if args.printer and not args.print_:
         args.print_ = True
     settings = load_print_settings()
     paper = args.paper or settings.paper
-    period = Period(args.since, args.until)
+    period, period_name = Period(args.since, args.until), ""
+    if args.gaming_day:
+        period, period_name = gaming_period(args.gaming_day, args.shift)
     out = args.out
     if out is not None and not str(out).lower().endswith(".pdf"):
         raise StationError(f"--out {out}: give a file name ending in .pdf")
     with open_store(args, write=False) as store:
-        table = pick_table(store.journal, args.table)
-        if out is None:
-            out = f"{args.kind}-{table}-{datetime.now():%Y%m%d-%H%M%S}.pdf"
-        report = build_report(args.kind, store.journal, table, period, out=out,
-                              round_no=args.round, paper=paper)
+        if args.kind == "pit":
+            from dealer_station.reports.pit_summary import build_pit_report
+
+            tables = [t.strip() for t in args.tables.split(",") if t.strip()] \
+                if args.tables else None
+            table = ", ".join(tables) if tables else "every table"
+            if out is None:
+                out = f"pit-{datetime.now():%Y%m%d-%H%M%S}.pdf"
+            report = build_pit_report(store.journal, tables, period, out=out,
+                                      period_name=period_name, paper=paper)
+        else:
+            table = pick_table(store.journal, args.table)
+            if out is None:
+                out = f"{args.kind}-{table}-{datetime.now():%Y%m%d-%H%M%S}.pdf"
+            report = build_report(args.kind, store.journal, table, period, out=out,
+                                  round_no=args.round, paper=paper)
     v = report.verification
-    verdict = (f"journal verified intact to record {v.last_seq:,}" if v.ok else
+    verdict = ("every table's journal verified intact" if args.kind == "pit" and v.ok else
+               f"journal verified intact to record {v.last_seq:,}" if v.ok else
                f"JOURNAL VERIFICATION FAILED at record {v.bad_seq}: {v.problem}")
-    print(f"wrote {report.title.lower()} for table {table} ({report.pages} page"
+    whom = f"tables {table}" if args.kind == "pit" else f"table {table}"
+    print(f"wrote {report.title.lower()} for {whom} ({report.pages} page"
           f"{'s' if report.pages != 1 else ''}) to {report.path}; {verdict}")
     if args.print_:
         answer = print_pdf(report.path, args.printer or settings.printer,

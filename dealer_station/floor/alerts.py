@@ -341,12 +341,15 @@ class Pit:
     """The pit podium's reading of the floor database, and its acknowledgements."""
 
     def __init__(self, journal: Journal, name: str = "main",
-                 settings: PitSettings | None = None) -> None:
+                 settings: PitSettings | None = None,
+                 tables: Sequence[str] | None = None) -> None:
         self.journal = journal
         self.db: Database = journal.db
         self.name = name
         self.stream = stream_id(name)
         self.settings = settings or PitSettings()
+        #: The pit's tables (a floor group, or a list); None watches every table of the floor.
+        self.tables: frozenset[str] | None = frozenset(tables) if tables is not None else None
 
     # -- acknowledgements --
 
@@ -452,7 +455,8 @@ class Pit:
         now = now or utc_now()
         s = self.settings
         since = gaming_day_start(now, s.gaming_day_starts)
-        statuses = table_statuses(self.db, now)
+        statuses = [st for st in table_statuses(self.db, now)
+                    if self.tables is None or st.table in self.tables]
         acked = self.acknowledgements()
         rows: list[PitRow] = []
         alerts: list[Alert] = []

@@ -62,7 +62,8 @@ def record_line(rec: Record) -> dict[str, object]:
             "prev_hash": rec.prev_hash, "hash": rec.hash}
 
 
-def records_attachment(records: Iterable[Record], table: str) -> Attachment:
+def records_attachment(records: Iterable[Record], table: str,
+                       name: str = RECORDS_ATTACHMENT) -> Attachment:
     out = io.BytesIO()
     count = 0
     for rec in records:
@@ -70,7 +71,7 @@ def records_attachment(records: Iterable[Record], table: str) -> Attachment:
                   .encode("utf-8"))
         out.write(b"\n")
         count += 1
-    return Attachment(RECORDS_ATTACHMENT, out.getvalue(), "application/x-ndjson",
+    return Attachment(name, out.getvalue(), "application/x-ndjson",
                       f"The {count:,} journal records of table {table} this report covers, "
                       f"one JSON object per line, as the journal holds them")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import select
 
@@ -17,6 +17,7 @@ from dealer_station import games
 from dealer_station.audit import schema
 from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
 from dealer_station.errors import StationError
+from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.text import MoneyUnit, local
 
 J = schema.journal
@@ -57,6 +58,24 @@ class Period:
     @property
     def is_everything(self) -> bool:
         return self.since is None and self.until is None
+
+
+def gaming_period(day: date, shift: str | None = None,
+                  calendar: GamingCalendar | None = None) -> tuple[Period, str]:
+    """Gaming day ``day`` (or its shift ``shift``) as a period, with its name: from the
+    station's ``[gaming_day]`` unless ``calendar`` is given."""
+    from dealer_station.gameconfig import load_gaming_calendar
+
+    cal = calendar or load_gaming_calendar()
+    if shift is None:
+        span = cal.day(day)
+    else:
+        try:
+            span = cal.shift(day, shift)
+        except KeyError:
+            raise StationError(f"no shift {shift!r}: the gaming day's shifts are "
+                               f"{', '.join(s.name for s in cal.shifts)}") from None
+    return Period(span.start, span.end), span.label
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from dealer_station.audit.journal import Record, VerifyResult
 from dealer_station.errors import StationError
 from dealer_station.reports.archival import (
     RECORDS_ATTACHMENT,
+    Attachment,
     make_archival,
     records_attachment,
 )
@@ -232,6 +233,8 @@ class PageMeta:
     verified: str = ""
     verified_ok: bool = True
     pages: int = 0
+    #: What the header names instead of "Table T" (a report over several tables).
+    place: str = ""
 
 
 class _PagedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
@@ -265,7 +268,7 @@ class _PagedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
         self.setFont(FONT_BOLD, 11)
         self.drawString(left, top - 9, m.title)
         self.setFont(FONT_BOLD, 9.5)
-        self.drawRightString(right, top - 9, f"Table {m.table}")
+        self.drawRightString(right, top - 9, m.place or f"Table {m.table}")
         self.setFont(FONT, 8)
         self.setFillColor(GREY)
         self.drawString(left, top - 21, f"Period: {m.period}")
@@ -362,6 +365,44 @@ def verification_section(result: VerifyResult, first: Record | None, last: Recor
     return KeepTogether(block)
 
 
+@dataclass(frozen=True)
+class TableCheck:
+    """One table of a report over several: its chain's verification and what it covers."""
+
+    result: VerifyResult
+    first: Record | None
+    last: Record | None
+    evidence: Iterable[Record] = ()
+
+
+def tables_verification_section(checks: Sequence[TableCheck], width: float,
+                                note: str = "") -> Flowable:
+    """The closing section of a report over several tables: a row per table."""
+    rows: list[list[Cell]] = []
+    for c in checks:
+        r = c.result
+        verdict: Cell = (rich(f"<font color='#1b5e20'><b>intact</b></font> to record "
+                              f"{r.last_seq:,}", "small") if r.ok else
+                         rich(f"<font color='#b00020'><b>FAILED at record {r.bad_seq}:</b> "
+                              f"{escape(r.problem or '')}</font>", "small"))
+        covered = ("none in the period" if c.last is None else
+                   f"{c.first.seq if c.first else 1:,} to {c.last.seq:,}")
+        head = rich(f"<font name='{FONT_MONO}'>{c.last.hash[:32]}</font>", "small") \
+            if c.last is not None else p("-", "small")
+        rows.append([r.table_id, verdict, covered, head])
+    block: list[Flowable] = [
+        Spacer(1, 4 * mm), rich("Journal verification", "h2"),
+        grid(["Table", "Chain", "Records covered", "Last record covered: hash (first 32)"],
+             rows, [width * 0.12, width * 0.33, width * 0.2, width * 0.35], wrap=(1, 3)),
+        p("Each table's covered records are attached to this PDF as "
+          "journal-records-TABLE.jsonl. Run 'dealer-station audit verify --table TABLE' on the "
+          "journal database with its key: each record numbered above must carry the hash "
+          "printed here.", "small")]
+    if note:
+        block.append(p(note, "note"))
+    return KeepTogether(block)
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -427,10 +468,6 @@ class ReportBuilder:
 
         ``signatures``: roles that sign the paper (a line each for name, signature, date).
         """
-        if FONT == "Helvetica":
-            raise StationError("cannot print a report: the DejaVu fonts are not installed "
-                               "(Debian package fonts-dejavu-core); an archival report must "
-                               "embed every font it uses")
         out = Path(out)
         m = self.meta
         if verification.ok:
@@ -442,6 +479,47 @@ class ReportBuilder:
             self.story.append(signature_block(signatures, self.width))
         # Last, so that it is always on the last page.
         self.story.append(verification_section(verification, first, last, note))
+        attachments = ([records_attachment(evidence, m.table)]
+                       if attached_count(first, last) else [])
+        self._write(out, attachments)
+        return BuiltReport(out, self.kind, m.title, m.table, m.pages, verification, last, data)
+
+    def build_tables(self, out: Path | str, checks: Sequence[TableCheck], *,
+                     note: str = "", data: Any = None, signatures: Sequence[str] = ()
+                     ) -> BuiltReport:
+        """Write a report that covers several tables: each table's chain verification and
+        the records covered, a row each, on the last page, and each table's covered records
+        attached as their own file. The header says verified only when every table is."""
+        if not checks:
+            raise StationError("a report over several tables needs at least one table")
+        out = Path(out)
+        m = self.meta
+        failed = [c for c in checks if not c.result.ok]
+        if failed:
+            m.verified = "JOURNAL VERIFICATION FAILED: " + ", ".join(
+                f"table {c.result.table_id} at record {c.result.bad_seq}" for c in failed)
+            m.verified_ok = False
+        else:
+            m.verified = f"Journals of {len(checks):,} table(s) verified intact"
+        if signatures:
+            self.story.append(signature_block(signatures, self.width))
+        self.story.append(tables_verification_section(checks, self.width, note))
+        attachments = [records_attachment(c.evidence, c.result.table_id,
+                                          name=f"journal-records-{c.result.table_id}.jsonl")
+                       for c in checks if attached_count(c.first, c.last)]
+        self._write(out, attachments)
+        worst = failed[0] if failed else checks[-1]
+        return BuiltReport(out, self.kind, m.title, m.table, m.pages, worst.result,
+                           worst.last, data)
+
+    def _write(self, out: Path, attachments: Sequence[Attachment]) -> None:
+        """Lay out the story and write it to ``out`` as PDF/A-3b with ``attachments``
+        (atomically: a failed build leaves no half file)."""
+        if FONT == "Helvetica":
+            raise StationError("cannot print a report: the DejaVu fonts are not installed "
+                               "(Debian package fonts-dejavu-core); an archival report must "
+                               "embed every font it uses")
+        m = self.meta
         folder = out.parent if str(out.parent) else Path(".")
         if not folder.is_dir():
             raise StationError(f"cannot write the report to {out}: folder {folder} does not "
@@ -455,7 +533,7 @@ class ReportBuilder:
             doc = BaseDocTemplate(
                 tmp, pagesize=self.pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
                 topMargin=MARGIN + HEADER_SPACE - 6 * mm, bottomMargin=MARGIN + FOOTER_SPACE,
-                title=f"{m.title} - table {m.table}", author="Dealer Station",
+                title=f"{m.title} - {m.place or 'table ' + m.table}", author="Dealer Station",
                 subject=m.period, creator=f"Dealer Station {m.version}",
                 # Each page starts in the report's own font, so no core font is ever named.
                 initialFontName=FONT)
@@ -464,8 +542,7 @@ class ReportBuilder:
             doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
             canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
             doc.build(self.story, canvasmaker=canvasmaker)
-            make_archival(Path(tmp), [records_attachment(evidence, m.table)]
-                          if attached_count(first, last) else [])
+            make_archival(Path(tmp), attachments)
             os.chmod(tmp, 0o666 & ~_umask())   # a report is an ordinary file, not a secret
             os.replace(tmp, out)
         except OSError as e:
@@ -473,4 +550,4 @@ class ReportBuilder:
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-        return BuiltReport(out, self.kind, m.title, m.table, m.pages, verification, last, data)
+

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QDate, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QDateEdit,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -50,11 +52,15 @@ from dealer_station.floor.alerts import (
     Alert,
     Pit,
     PitRow,
+    PitSettings,
     PitView,
     duration_text,
     round_word,
 )
+from dealer_station.gameconfig import load_gaming_calendar
+from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.reports.shift import kind_label
+from dealer_station.reports.source import Period, gaming_period
 from dealer_station.table.recall_model import record_label
 from dealer_station.ui import theme
 from dealer_station.ui.message import MessageLabel
@@ -66,6 +72,21 @@ if TYPE_CHECKING:
 GRID_PX = 20
 STATE_COLOURS = {"in round": theme.GOOD, "between rounds": theme.TEXT, "halted": theme.BAD,
                  "closed": theme.MUTED, "refused": theme.BAD}
+#: The report period's choices beside the gaming day's shifts.
+WHOLE_DAY = "Whole gaming day"
+EVERYTHING = "Everything recorded"
+
+
+def pit_calendar(settings: PitSettings) -> GamingCalendar:
+    """The station's gaming day and shifts (station.toml), unless the pit's own settings
+    start the day at another time: then that day, whole, with no shifts to choose."""
+    cal = load_gaming_calendar()
+    if cal.day_starts == settings.gaming_day_starts:
+        return cal
+    start = settings.gaming_day_starts
+    return GamingCalendar(start, (Shift(WHOLE_DAY, start),), cal.zone)
+
+
 GRID_HEADERS = ("Table", "Game", "Dealer", "Round", "State", "Devices", "Rounds/h",
                 "Win today", "Floor behind")
 ALERT_HEADERS = ("Time", "Table", "Alert", "What happened")
@@ -228,11 +249,17 @@ class TableDrill(QWidget):
 
     back = Signal()
 
-    def __init__(self, journal: Journal, reports_dir: Path, printer: str | None) -> None:
+    def __init__(self, journal: Journal, reports_dir: Path, printer: str | None, *,
+                 calendar: GamingCalendar | None = None,
+                 pit_tables: Callable[[], list[str]] | None = None,
+                 pit_scope: str = "the pit") -> None:
         super().__init__()
         self.journal = journal
         self.reports_dir = reports_dir
         self.printer = printer
+        self.calendar = calendar or GamingCalendar()
+        self.pit_tables = pit_tables or (lambda: [self.table_id])
+        self.pit_scope = pit_scope
         self.table_id = ""
         col = QVBoxLayout(self)
         col.setContentsMargins(10, 6, 10, 6)
@@ -286,9 +313,25 @@ class TableDrill(QWidget):
                                                    else "; no printer set)"))
         intro.setWordWrap(True)
         pcol.addWidget(intro)
+        # The period the events, shift and pit reports cover: a gaming day, one of its
+        # shifts, or everything the floor holds.
+        when = QHBoxLayout()
+        when.addWidget(QLabel("Period: gaming day"))
+        self.day_edit = QDateEdit()
+        self.day_edit.setCalendarPopup(True)
+        self.day_edit.setDisplayFormat("ddd d MMM yyyy")
+        today = self.calendar.day_of(utc_now())
+        self.day_edit.setDate(QDate(today.year, today.month, today.day))
+        when.addWidget(self.day_edit)
+        self.span = QComboBox()
+        self.span.addItems([WHOLE_DAY, *(s.name for s in self.calendar.shifts), EVERYTHING])
+        when.addWidget(self.span)
+        when.addStretch(1)
+        pcol.addLayout(when)
         self.report_buttons: dict[str, QPushButton] = {}
         for kind, label in (("events", "Significant events"), ("shift", "Shift report"),
-                            ("recall", "Recall of the selected round")):
+                            ("recall", "Recall of the selected round"),
+                            ("pit", f"Pit report: every table of {pit_scope}")):
             b = QPushButton(label)
             b.clicked.connect(lambda _c=False, k=kind: self.make_report(k))
             self.report_buttons[kind] = b
@@ -384,19 +427,34 @@ class TableDrill(QWidget):
             f"{'Chain intact' if result.ok else 'Chain FAILED'}</span><br>{escape(str(result))}")
         self.message.say(str(result), "good" if result.ok else "bad")
 
+    def period(self) -> tuple[Period, str]:
+        """The period chosen for the reports, and its name."""
+        span = self.span.currentText()
+        if span == EVERYTHING:
+            return Period(), ""
+        q = self.day_edit.date()
+        return gaming_period(date(q.year(), q.month(), q.day()),
+                             None if span == WHOLE_DAY else span, self.calendar)
+
     def make_report(self, kind: str) -> Path | None:
         from dealer_station.reports.events import build_events_report
+        from dealer_station.reports.pit_summary import build_pit_report
         from dealer_station.reports.recall import build_recall_report
         from dealer_station.reports.shift import build_shift_report
 
         self.reports_dir.mkdir(parents=True, exist_ok=True)
         stamp = utc_now().astimezone().strftime("%Y%m%d-%H%M%S")
-        out = self.reports_dir / f"{kind}-{self.table_id}-{stamp}.pdf"
+        out = self.reports_dir / (f"pit-{stamp}.pdf" if kind == "pit" else
+                                  f"{kind}-{self.table_id}-{stamp}.pdf")
         try:
+            period, name = self.period()
             if kind == "events":
-                built = build_events_report(self.journal, self.table_id, out=out)
+                built = build_events_report(self.journal, self.table_id, period, out=out)
             elif kind == "shift":
-                built = build_shift_report(self.journal, self.table_id, out=out)
+                built = build_shift_report(self.journal, self.table_id, period, out=out)
+            elif kind == "pit":
+                built = build_pit_report(self.journal, self.pit_tables(), period, out=out,
+                                         scope=self.pit_scope.capitalize(), period_name=name)
             else:
                 item = self.rounds.currentItem()
                 round_no = item.data(Qt.ItemDataRole.UserRole).round_no if item else None
@@ -405,8 +463,7 @@ class TableDrill(QWidget):
             if self.printer:
                 from dealer_station.reports.printing import print_pdf
 
-                said += "; " + print_pdf(built.path, self.printer,
-                                         title=f"{built.title} - table {self.table_id}")
+                said += "; " + print_pdf(built.path, self.printer, title=built.title)
         except StationError as exc:
             self.message.say(str(exc), "bad")
             return None
@@ -430,7 +487,8 @@ class PitWindow(QMainWindow):
         self.main = QWidget()
         self.stack.addWidget(self.main)
         self.drill = TableDrill(pit.journal, reports_dir or Path.home() / "pit-reports",
-                                printer)
+                                printer, calendar=pit_calendar(pit.settings),
+                                pit_tables=self._tables, pit_scope=f"pit {pit.name}")
         self.drill.back.connect(lambda: self.stack.setCurrentWidget(self.main))
         self.stack.addWidget(self.drill)
         col = QVBoxLayout(self.main)
@@ -645,6 +703,12 @@ class PitWindow(QMainWindow):
         self.say(f"acknowledged: {alert.table} {alert.label.lower()} "
                  f"(recorded in the pit's journal)", "good")
         self.refresh_now()
+
+    def _tables(self) -> list[str]:
+        """The pit's tables as the grid last showed them (the pit report's tables)."""
+        if self.view is None:
+            return sorted(self.pit.tables or ())
+        return [r.status.table for r in self.view.rows]
 
     def open_table(self, row: int) -> None:
         it = self.grid.item(row, 0) if row >= 0 else None
