@@ -322,6 +322,8 @@ class TableDrill(QWidget):
         self.day_edit.setDisplayFormat("ddd d MMM yyyy")
         today = self.calendar.day_of(utc_now())
         self.day_edit.setDate(QDate(today.year, today.month, today.day))
+        self.day_edit.setMinimumSize(260, 48)     # a touch target, as the combo beside it
+        self.day_edit.setStyleSheet("font-size: 20px;")
         when.addWidget(self.day_edit)
         self.span = QComboBox()
         self.span.addItems([WHOLE_DAY, *(s.name for s in self.calendar.shifts), EVERYTHING])
@@ -792,6 +794,9 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                 w.drill.open("T1")
                 w.drill.tabs.setCurrentIndex(2)
                 grab("meters")
+                w.drill.tabs.setCurrentIndex(4)
+                w.drill.make_report("pit")
+                grab("reports")
                 w.close()
                 pit.db.close()
     return shots
