@@ -398,3 +398,32 @@ def test_two_forwarders_of_one_table_queue_and_never_refuse_each_other(
         assert conn.execute(select(schema.floor_refusals)).first() is None
     result = Journal(floor, key).verify_table("T1")
     assert result.ok, str(result)
+
+
+def test_the_regulators_commands_work_on_the_floors_copy_table_by_table(
+        tmp_path: Path, key: JournalKey, floor: Database,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """audit verify|replay|meters and recall, pointed at the floor database, answer for each
+    table as they do on the table's own journal."""
+    t1, t2 = Table(tmp_path, "T1", key), Table(tmp_path, "T2", key)
+    play(t1.journal, "T1", 8, seed=21)
+    play(t2.journal, "T2", 4, seed=22, game="bourre")
+    for t in (t1, t2):
+        Forwarder(t.journal, floor_url(floor), t.table_id).sync()
+    at_floor = ["--db", floor_url(floor), "--key", str(key.path)]
+    capsys.readouterr()
+    assert main(["audit", "verify", *at_floor]) == 0
+    out = capsys.readouterr().out
+    assert "table T1: ok" in out and "table T2: ok" in out
+    for t in (t1, t2):
+        local = ["--db", t.url, "--key", str(key.path), "--table", t.table_id]
+        answers = []
+        for args in (["audit", "replay"], ["audit", "meters"], ["recall", "--last", "3",
+                                                                "--json"]):
+            assert main([*args, *at_floor, "--table", t.table_id]) == 0
+            floor_out = capsys.readouterr().out
+            assert main([*args, *local]) == 0
+            assert floor_out == capsys.readouterr().out, args
+            answers.append(floor_out)
+        assert "0 difference" in answers[0] or "no difference" in answers[0].lower()
+        assert len(json.loads(answers[2])) == 3
