@@ -80,7 +80,7 @@ def _parse_game(base: TournamentGame, s: Section) -> TournamentGame:
         changes["winners"] = tuple(sorted(winners.items()))
     s.finish()
     game = replace(base, **changes)
-    if "table_size" in changes and "winners" not in changes:
+    if "table_size" in changes and "winners" not in changes and base.winners:
         # A larger table than the rulebook's keeps its biggest size's count for the new sizes.
         last = dict(base.winners)
         top = max(last)

@@ -55,9 +55,10 @@ def simulate(game: TournamentGame, players: int, seed: int, *, sink: Sink | None
     least = max(game.min_entries, 2)
     if len(entries) < least:
         what = "teams" if game.teams else "players"
-        raise TournamentError(f"{players} player{'s' if players != 1 else ''} "
-                              f"({len(entries)} {what}) cannot fill one {game.label} table: "
-                              f"at least {least} {what} are needed")
+        teams = f" ({len(entries)} teams)" if game.teams else ""
+        raise TournamentError(f"{players} player{'s' if players != 1 else ''}{teams} cannot "
+                              f"fill one {game.label} table: at least {least} {what} are "
+                              f"needed")
     rng = random.Random(f"simulate/{seed}")
     engines = {bourre_tables.ENGINE: _bourre_player(bourre_profile or BourreProfile(),
                                                     game, hands)}
