@@ -2,7 +2,7 @@
 draw that anyone holding the seed can repeat.
 
 23 Bourré players (tables of 5) sit 5, 5, 5, 4, 4: the fewest tables that hold everyone, the
-larger tables first. Two or more players never leave anyone alone at a table.
+larger tables first. With tables of three or more, nobody is ever seated alone.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from dealer_station.tournament.errors import TournamentError
 
 
 def table_count(players: int, table_size: int) -> int:
-    """The fewest tables of at most ``table_size`` for ``players`` (never a table of one when
-    two or more play)."""
+    """The fewest tables of at most ``table_size`` for ``players``. With tables of three or
+    more this never seats anyone alone when two or more play (the sizes differ by one)."""
     if players < 1:
         return 0
-    count = -(-players // table_size)
-    return max(1, min(count, players // 2))
+    return -(-players // table_size)
 
 
 def table_sizes(players: int, table_size: int) -> tuple[int, ...]:
