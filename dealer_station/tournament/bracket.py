@@ -324,15 +324,17 @@ class Bracket:
             if s.id == SECOND_FINAL:
                 waves[s.id] = waves[FINAL] + 1
                 continue
-            if self._structural_bye(s.a, memo) or self._structural_bye(s.b, memo):
-                waves[s.id] = 0
-                continue
             before = [waves[src.ref] for src in (s.a, s.b) if src.kind != "seed"]
+            if self._structural_bye(s.a, memo) or self._structural_bye(s.b, memo):
+                # Not played: its team is known once the match it comes from is.
+                waves[s.id] = max(before, default=0)
+                continue
             waves[s.id] = 1 + max(before, default=0)
         return waves
 
     def wave(self, mid: str) -> int:
-        """0: a bye, never played; else the round of play it belongs to."""
+        """The round of play a match belongs to (for a bye, never played: the round after
+        which its team is known; 0 for a bye of winners' round 1)."""
         return self._waves[mid]
 
     def views(self) -> tuple[MatchView, ...]:
