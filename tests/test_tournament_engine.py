@@ -68,7 +68,7 @@ def test_the_chip_check_refuses_a_table_that_does_not_add_up() -> None:
     players = t.seating_chart(1)[0]
     short = {p: 100 for p in players}
     short[players[0]] = 90
-    with pytest.raises(TournamentError, match="do not add up.*500"):
+    with pytest.raises(TournamentError, match=r"do not add up.*500"):
         t.result(1, 1, short)
     assert not t.can_result(1, 1, short)
     # the same chips with the missing ten in the carried pot add up
