@@ -24,7 +24,8 @@ PARTS = (
     # (journal, table_id, *, config_path: str | None, dealer: str,
     #  prefer_journal_config: bool) -> TableService
     "table",
-    # (journal, table_id, count, *, seed, config_path, quiet) -> how many were played
+    # (journal, table_id, count, *, seed, config_path, quiet[, profile]) -> how many were
+    #  played (``profile``: a game with rule profiles names the one to play)
     "simulate",
     # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
     "settler",
