@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
+from datetime import date, datetime
 
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "config")
+KINDS = ("shift", "recall", "events", "bourre-session", "card-room", "config")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
-        help="write an audit report as a PDF (shift, recall, events, bourre-session, config)",
+        help="write an audit report as a PDF (shift, recall, events, bourre-session, "
+             "card-room, config)",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
@@ -21,10 +22,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         epilog="reports: shift (rounds, wagered/paid/won per kind, hold, charts, meters, "
                "dealers, exceptions); recall (one round or hand: --round N, default the "
                "latest); events (significant events); bourre-session (Bourré sessions); "
+               "card-room (Bourré per gaming day: collection, pots, chip reconciliation; "
+               "--gaming-day or --shift, --json); "
                "config (configuration changes and par sheets). Times are local unless a zone "
                "is given; --from is inclusive, --to exclusive.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session or config")
+                   help="shift, recall, events, bourre-session, card-room or config")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
@@ -32,6 +35,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="period end, exclusive (default: the last record)")
     p.add_argument("--round", type=int, metavar="N",
                    help="recall: the round or hand number (default: the latest)")
+    p.add_argument("--gaming-day", type=_day, metavar="YYYY-MM-DD",
+                   help="card-room: the gaming day (config/station.toml's [gaming_day])")
+    p.add_argument("--shift", metavar="NAME",
+                   help="card-room: one shift of --gaming-day (default: today's gaming day)")
+    p.add_argument("--json", action="store_true",
+                   help="card-room: print one JSON object per table per gaming day (money in "
+                        "minor units) instead of writing a PDF; without --table, every table "
+                        "that holds a Bourré session")
     p.add_argument("--out", metavar="FILE.pdf",
                    help="where to write the PDF (default: REPORT-TABLE-YYYYMMDD-HHMMSS.pdf "
                         "here)")
@@ -43,7 +54,28 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad gaming day {text!r}: use e.g. 2026-01-31"
+                                         ) from None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.kind == "card-room":
+        from dealer_station.cli._card_room import card_room_period
+
+        args.since, args.until = card_room_period(args)
+        if args.json:
+            from dealer_station.cli._card_room import print_card_room_json
+
+            return print_card_room_json(args)
+    elif args.gaming_day or args.shift or args.json:
+        from dealer_station.errors import StationError
+
+        raise StationError("--gaming-day, --shift and --json apply to the card-room report "
+                           "only")
     from dealer_station.cli.audit import open_store
     from dealer_station.errors import StationError
     from dealer_station.reports.catalog import build_report
