@@ -24,6 +24,7 @@ from typing import Any
 
 from dealer_station.audit.journal import Journal, Record
 from dealer_station.gaming_day import GamingCalendar, Span
+from dealer_station.reports.text import MoneyUnit
 
 #: The record kinds the card-room figures are read from.
 KINDS = ("session.open", "session.close", "hand.open", "hand.close", "void",
@@ -47,9 +48,8 @@ class Chips:
     def words(self) -> str:
         if not self.cash:
             return "tournament chips (no money)"
-        from dealer_station.reports.text import MoneyUnit
-
-        return f"cash chips worth {MoneyUnit(self.currency, self.minor_units).full(self.chip_value)} each"
+        worth = MoneyUnit(self.currency, self.minor_units).full(self.chip_value)
+        return f"cash chips worth {worth} each"
 
 
 @dataclass
