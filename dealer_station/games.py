@@ -73,6 +73,9 @@ class Game:
     config_option: str  # the option of ``settle`` that names another file
     settle_loads_at_start: bool  # ``settle`` stops on a bad file (else answers each line)
     parts: tuple[tuple[str, str], ...]
+    #: The house banks the game (its win is stakes lost less paid, and "hold" means something);
+    #: False for a pot game between players, where the house earns its collection only.
+    banked: bool = True
 
     @property
     def units(self) -> str:
@@ -123,9 +126,11 @@ REGISTRY: dict[str, Game] = {
         name="bourre", label="Bourré", deck=BOURRE_DECK, unit="hand", id_key="hand_id",
         meter_labels=(("bourre", "Bourré pots"),),
         meters_note=("Bourré pots: wagered is what players put in (antes, stays, penalties), "
-                     "paid is the pots won, house win is the house collection."),
+                     "paid is the pots won, house win is the house collection; Bourré is not "
+                     "banked, so it has no hold (the card-room report reconciles its chips)."),
         config_file="bourre.toml",
         config_noun="profiles", config_option="--bourre-config", settle_loads_at_start=False,
+        banked=False,
         parts=_parts(
             table=_T + "bourre_table:open_bourre_table",
             simulate=_T + "bourre_sim:simulate",
