@@ -95,9 +95,10 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
                rows, [w * 0.085, w * 0.115, w * 0.115, w * 0.05, w * 0.065, w * 0.07,
                       w * 0.08, w * 0.07, w * 0.075, w * 0.095, w * 0.1, w * 0.065],
                numeric=(3, 4, 5, 6, 7, 8, 9)))
-    r.add(p("At start (the players' chips) + pot in = stacks at end + pot at end + collected, for every "
-            "session; and for every hand, the stacks and pot before it = the stacks and pot "
-            "after it + its collection, each hand starting where the one before ended. "
+    r.add(p("At start (the players' chips) + pot in = stacks at end + pot at end + "
+            "collected, for every session; and for every hand, the stacks and pot before "
+            "it = the stacks and pot after it + its collection, each hand starting where "
+            "the one before ended. "
             f"{len(day.hands):,} hands checked, "
             f"{sum(1 for h in day.hands if h.balanced):,} balance. A session's whole check "
             "is counted on the day it ends.", "note"))
