@@ -24,7 +24,8 @@ PARTS = (
     # (journal, table_id, *, config_path: str | None, dealer: str,
     #  prefer_journal_config: bool) -> TableService
     "table",
-    # (journal, table_id, count, *, seed, config_path, quiet) -> how many were played
+    # (journal, table_id, count, *, seed, config_path, quiet[, profile]) -> how many were
+    #  played (``profile``: a game with rule profiles names the one to play)
     "simulate",
     # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
     "settler",
@@ -67,12 +68,14 @@ class Game:
     id_key: str        # the id field of a ``settle`` input record
     meter_labels: tuple[tuple[str, str], ...]   # meter kinds of its own, and their names
     meters_note: str   # what its meter rows mean, printed under the shift report's table
-    banked: bool       # the house plays against the players (a hold means something)
     config_file: str   # its file in the configuration folder
     config_noun: str   # what that file holds, as people say it
     config_option: str  # the option of ``settle`` that names another file
     settle_loads_at_start: bool  # ``settle`` stops on a bad file (else answers each line)
     parts: tuple[tuple[str, str], ...]
+    #: The house banks the game (its win is stakes lost less paid, and "hold" means something);
+    #: False for a pot game between players, where the house earns its collection only.
+    banked: bool = True
 
     @property
     def units(self) -> str:
@@ -101,8 +104,7 @@ _R = "dealer_station.reports."
 REGISTRY: dict[str, Game] = {
     "lapaire": Game(
         name="lapaire", label="La Pair'e", deck=LAPAIRE_DECK, unit="round", id_key="round_id",
-        meter_labels=(), meters_note="", banked=True, config_file="lapaire.toml",
-        config_noun="table file",
+        meter_labels=(), meters_note="", config_file="lapaire.toml", config_noun="table file",
         config_option="--config", settle_loads_at_start=True,
         parts=_parts(
             table=_T + "lapaire_table:open_lapaire_table",
@@ -124,10 +126,11 @@ REGISTRY: dict[str, Game] = {
         name="bourre", label="Bourré", deck=BOURRE_DECK, unit="hand", id_key="hand_id",
         meter_labels=(("bourre", "Bourré pots"),),
         meters_note=("Bourré pots: wagered is what players put in (antes, stays, penalties), "
-                     "paid is the pots won, house win is the house collection."),
-        banked=False,
+                     "paid is the pots won, house win is the house collection; Bourré is not "
+                     "banked, so it has no hold (the card-room report reconciles its chips)."),
         config_file="bourre.toml",
         config_noun="profiles", config_option="--bourre-config", settle_loads_at_start=False,
+        banked=False,
         parts=_parts(
             table=_T + "bourre_table:open_bourre_table",
             simulate=_T + "bourre_sim:simulate",

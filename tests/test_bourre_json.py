@@ -145,8 +145,8 @@ DELETE = object()
              mutated(["stay"], {"1": True, "2": False, "3": True})),
      "draws.2: seat 2 folded and does not draw"),
     # the profile
-    (mutated(["rules"], "poker"), "rules: unknown Bourré profile 'poker' (known: common, "
-                                  "tournament)"),
+    (mutated(["rules"], "poker"), "rules: unknown Bourré profile 'poker' (known: cash, "
+                                  "common, tournament)"),
     # shapes
     (mutated(["seats"], "1,2,3"), "seats: must be a list"),
     (mutated(["seats"], [1, 2, True]), "seats[2]: a seat is a number"),

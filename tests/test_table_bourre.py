@@ -187,12 +187,16 @@ def test_the_view_tells_the_table_nothing_of_a_hand_and_drops_a_settled_renege(
 
 def test_the_readme_says_what_the_shipped_profiles_collect() -> None:
     """The README said the common profile has a house collection; the rules it follows (the
-    widely played casino Bourré) have none, and neither has config/bourre.toml."""
+    widely played casino Bourré) have none, and neither has config/bourre.toml. Only the cash
+    example collects (a drop of one chip), and the README says so."""
     from dealer_station.settlement.bourre_rules import HouseCollection
 
     profiles = load_bourre_profiles()
-    assert {p.house_collection for p in profiles.values()} == {HouseCollection.NONE}
+    assert {n: p.house_collection for n, p in profiles.items()} == {
+        "tournament": HouseCollection.NONE, "common": HouseCollection.NONE,
+        "cash": HouseCollection.DROP}
+    assert profiles["cash"].house_drop == 1 and profiles["cash"].is_cash
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    line = " ".join(readme[readme.index("Two rule profiles ship"):].split("\n\n")[0].split())
-    assert "with a house collection" not in line
-    assert "Neither takes a house collection" in line
+    line = " ".join(readme[readme.index("Three rule profiles ship"):].split("\n\n")[0].split())
+    assert "neither of which takes a house collection" in line
+    assert "a drop of one chip from each pot" in line

@@ -7,7 +7,9 @@ from datetime import date, datetime
 
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "config", "pit")
+KINDS = ("shift", "recall", "events", "bourre-session", "card-room", "config", "pit")
+#: Reports that can print JSON for other tools instead of a PDF.
+JSON_KINDS = ("card-room",)
 
 
 def parse_day(text: str) -> date:
@@ -21,8 +23,8 @@ def parse_day(text: str) -> date:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
-        help="write an audit report as a PDF (shift, recall, events, bourre-session, config, "
-             "pit)",
+        help="write an audit report as a PDF (shift, recall, events, bourre-session, "
+             "card-room, config, pit)",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
@@ -30,19 +32,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         epilog="reports: shift (rounds, wagered/paid/won per kind, hold, charts, meters, "
                "dealers, exceptions); recall (one round or hand: --round N, default the "
                "latest); events (significant events); bourre-session (Bourré sessions); "
-               "config (configuration changes and par sheets); pit (every table side by side, "
+               "card-room (Bourré per gaming day: collection, pots, chip reconciliation; "
+               "--json); config (configuration changes and par sheets); pit (every table side "
+               "by side, "
                "--tables T1,T2 or all). Times are local unless a zone is given; --from is "
                "inclusive, --to exclusive. --gaming-day (and --shift) take the period from "
                "[gaming_day] in config/station.toml.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session, config or pit")
+                   help="shift, recall, events, bourre-session, card-room, config or pit")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
     p.add_argument("--tables", metavar="T1,T2",
                    help="pit: the tables, comma-separated (default: every table)")
     p.add_argument("--gaming-day", type=parse_day, metavar="YYYY-MM-DD",
                    help="the period: this gaming day (instead of --from/--to)")
     p.add_argument("--shift", metavar="NAME",
-                   help="with --gaming-day: only this shift of it (e.g. Swing)")
+                   help="only this shift (e.g. Swing) of --gaming-day (default: today's gaming "
+                        "day)")
+    p.add_argument("--json", action="store_true",
+                   help="card-room: print one JSON object per table per gaming day (money in "
+                        "minor units) instead of writing a PDF; without --table, every table "
+                        "that holds a Bourré session")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
     p.add_argument("--to", dest="until", type=parse_time, metavar="TIME",
@@ -69,10 +78,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.kind == "recall" and (args.since or args.until or args.gaming_day):
         raise StationError("the recall report takes --round, not a period")
-    if args.gaming_day and (args.since or args.until):
-        raise StationError("give the period either as --gaming-day or as --from/--to, not both")
-    if args.shift and not args.gaming_day:
-        raise StationError("--shift needs --gaming-day: which day's shift?")
+    if (args.gaming_day or args.shift) and (args.since or args.until):
+        raise StationError("give the period either as --gaming-day/--shift or as --from/--to, "
+                           "not both")
+    if args.json and args.kind not in JSON_KINDS:
+        raise StationError(f"--json applies to the {' and '.join(JSON_KINDS)} report only")
     if args.tables is not None and args.kind != "pit":
         raise StationError(f"--tables applies to the pit report only; {args.kind} takes "
                            f"--table")
@@ -83,8 +93,12 @@ def run(args: argparse.Namespace) -> int:
     settings = load_print_settings()
     paper = args.paper or settings.paper
     period, period_name = Period(args.since, args.until), ""
-    if args.gaming_day:
+    if args.gaming_day or args.shift:
         period, period_name = gaming_period(args.gaming_day, args.shift)
+    if args.kind == "card-room" and args.json:
+        from dealer_station.cli._card_room import print_card_room_json
+
+        return print_card_room_json(args, period)
     out = args.out
     if out is not None and not str(out).lower().endswith(".pdf"):
         raise StationError(f"--out {out}: give a file name ending in .pdf")

@@ -8,6 +8,7 @@ finishes the round the journal left open, exactly where it stopped.
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import time
 from typing import TYPE_CHECKING
@@ -30,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed for repeatable wagers, play and shuffles")
     p.add_argument("--config", metavar="FILE", help="table configuration file")
+    p.add_argument("--profile", metavar="NAME",
+                   help="the rule profile to play, for a game that has several (Bourré: "
+                        "tournament, common, cash; default tournament)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
     p.add_argument("--floor", metavar="URL",
@@ -75,18 +79,25 @@ def _refuse_memory_database(url: str | None) -> None:
 
 
 def _simulate(args: argparse.Namespace, journal: Journal) -> int:
+    from dealer_station.errors import StationError
     from dealer_station.floor.forwarder import FloorUnreachable, Forwarder
     from dealer_station.floor.receiver import ChainRefused
 
     table = args.table
+    game = games.game(args.game)
+    part = game.part("simulate")
+    extra = {}
+    if args.profile:
+        if "profile" not in inspect.signature(part).parameters:
+            raise StationError(f"--profile: {game.label} has no rule profiles to choose from")
+        extra["profile"] = args.profile
     forwarder = Forwarder(journal, args.floor, table) if args.floor else None
     if forwarder is not None:
         forwarder.start()
     start = time.perf_counter()
-    game = games.game(args.game)
     try:
-        played = game.part("simulate")(journal, table, args.rounds, seed=args.seed,
-                                       config_path=args.config, quiet=args.quiet)
+        played = part(journal, table, args.rounds, seed=args.seed, config_path=args.config,
+                      quiet=args.quiet, **extra)
     finally:
         if forwarder is not None:
             forwarder.stop()

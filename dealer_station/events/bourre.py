@@ -1,4 +1,5 @@
-"""Bourré's record kinds: sessions, hands, the deal and draw, decisions, plays and reneges.
+"""Bourré's record kinds: sessions, hands, the deal and draw, decisions, plays and reneges,
+a cash game's house collection, and the pot a session leaves (carried or returned).
 
 Hands carry their number as the record's ``round_no``; session records have none.
 """
@@ -159,9 +160,56 @@ class SessionClosed(Event):
     eliminated: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class HouseCollected(Event):
+    """A cash game's house collection from one hand (the house's only win), in chips and in
+    money: ``amount`` = ``chips`` x ``chip_value`` minor units of ``currency``. Written with
+    the hand's ``hand.close`` (whose ``house`` holds the same chips), for every settled hand
+    of a cash game, a hand that collected nothing included."""
+
+    KIND = "bourre.collection"
+    session_id: str
+    rule: str
+    chips: int
+    chip_value: int
+    currency: str
+    minor_units: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotCarried(Event):
+    """Chips left in the pot when a session closed: they wait at the table for the next
+    session, which opens with them (its ``session.open`` ``pot``), unless a supervisor returns
+    them (``pot.return``). Written with the ``session.close``. ``chip_value`` (minor units of
+    ``currency``) says what the chips are worth: 0 and "" for tournament chips."""
+
+    KIND = "pot.carry"
+    session_id: str
+    pot: int
+    chip_value: int
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class PotReturned(Event):
+    """A supervisor returns a pot carried from a closed session (record ``carry_seq``) to its
+    players instead of carrying it on: ``shares`` seat -> chips (they add up to ``pot``),
+    ``players`` seat -> player, and why. The supervisor is the record's actor."""
+
+    KIND = "pot.return"
+    session_id: str
+    carry_seq: int
+    pot: int
+    shares: JsonObject
+    players: JsonObject
+    reason: str
+
+
 EVENTS: tuple[type[Event], ...] = (
     SessionOpened, HandOpened, BourreCardDealt, Decided, DiscardRead, Discarded, Played,
-    Reneged, HandClosed, HandVoided, BourreCardCorrected, SessionClosed,
+    Reneged, HandClosed, HandVoided, BourreCardCorrected, SessionClosed, HouseCollected,
+    PotCarried, PotReturned,
 )
 
 CODEC = Codec(COMMON, EVENTS)

@@ -22,6 +22,8 @@ REPORT_KINDS: dict[str, str] = {
     "events": "significant events of the period",
     "bourre-session": "Bourré sessions: chips over the session, pots, bourrés and reneges, "
                       "eliminations and tags, house collection",
+    "card-room": "Bourré card room per gaming day: hands, sessions, house collection (money "
+                 "in a cash game), pots carried and returned, chip reconciliation",
     "config": "configuration history: every change with who, when, what and why, and each "
               "version's par sheet",
 }
@@ -37,6 +39,9 @@ def _builder(kind: str) -> Callable[..., BuiltReport]:
     if kind == "config":
         from dealer_station.reports.config_history import build_config_history_report
         return build_config_history_report
+    if kind == "card-room":
+        from dealer_station.reports.card_room_pdf import build_card_room_report
+        return build_card_room_report
     if kind == "bourre-session":
         from dealer_station.reports.bourre_session import build_bourre_session_report
         return build_bourre_session_report

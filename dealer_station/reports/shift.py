@@ -291,6 +291,17 @@ def _theoretical(handle: Mapping[tuple[str, str], int], versions: Mapping[str, A
 
 # --- the printed report ----------------------------------------------------------------------
 
+def _unbanked_meter(kind: str) -> bool:
+    """A meter of a game the house does not bank (Bourré's pots): a hold means nothing."""
+    return any(not g.banked and kind in dict(g.meter_labels)
+               for g in registry.REGISTRY.values())
+
+
+def _only_unbanked(data: ShiftData) -> bool:
+    return bool(data.games) and all(
+        g in registry.REGISTRY and not registry.REGISTRY[g].banked for g in data.games)
+
+
 def _figures_rows(data: ShiftData) -> list[list[str]]:
     fmt = data.money.fmt
     rows = []
@@ -299,12 +310,13 @@ def _figures_rows(data: ShiftData) -> list[list[str]]:
             continue
         lo_hi = data.theoretical.get(kind)
         rows.append([kind_label(kind), f"{f.rounds:,}", fmt(f.wagered), fmt(f.paid),
-                     fmt(f.house_win), percent(f.hold),
+                     fmt(f.house_win), "n/a" if _unbanked_meter(kind) else percent(f.hold),
                      percent_range(*lo_hi) if lo_hi else "-"])
     t = data.total
     lo_hi = data.theoretical.get(TOTAL)
     rows.append(["Total", f"{t.rounds:,}", fmt(t.wagered), fmt(t.paid), fmt(t.house_win),
-                 percent(t.hold), percent_range(*lo_hi) if lo_hi else "-"])
+                 "n/a" if _only_unbanked(data) else percent(t.hold),
+                 percent_range(*lo_hi) if lo_hi else "-"])
     return rows
 
 
@@ -341,7 +353,9 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
         ("Rounds played", rounds),
         ("Wagered", money.full(t.wagered)), ("Paid to players", money.full(t.paid)),
         ("House win", money.full(t.house_win)),
-        ("Actual hold", percent(t.hold)),
+        ("Actual hold", "not applicable: a pot game between players; the house's win is its "
+                        "collection (see the card-room report)" if _only_unbanked(data)
+         else percent(t.hold)),
         ("Theoretical edge", percent_range(*th) if th else "-"),
         ("Exceptions", f"{len(data.exceptions):,} (listed below)"),
     ]

@@ -60,13 +60,16 @@ class Period:
         return self.since is None and self.until is None
 
 
-def gaming_period(day: date, shift: str | None = None,
-                  calendar: GamingCalendar | None = None) -> tuple[Period, str]:
-    """Gaming day ``day`` (or its shift ``shift``) as a period, with its name: from the
-    station's ``[gaming_day]`` unless ``calendar`` is given."""
+def gaming_period(day: date | None, shift: str | None = None,
+                  calendar: GamingCalendar | None = None, now: datetime | None = None
+                  ) -> tuple[Period, str]:
+    """Gaming day ``day`` (None: the one under way at ``now``), or its shift ``shift``, as a
+    period with its name; from the station's ``[gaming_day]`` unless ``calendar`` is given."""
     from dealer_station.gameconfig import load_gaming_calendar
 
     cal = calendar or load_gaming_calendar()
+    if day is None:
+        day = cal.day_of(now or datetime.now().astimezone())
     if shift is None:
         span = cal.day(day)
     else:

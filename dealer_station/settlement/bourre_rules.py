@@ -62,6 +62,19 @@ class HouseCollection(StrEnum):
     PERCENT = "percent"
 
 
+class ChipKind(StrEnum):
+    """What a chip is: a tournament chip (no money) or a cash chip worth ``chip_value``."""
+
+    TOURNAMENT = "tournament"
+    CASH = "cash"
+
+
+#: Most minor units in a major unit (cents per dollar is 100).
+MAX_MINOR_UNITS = 1_000_000
+#: The most a chip may be worth, in minor units.
+MAX_CHIP_VALUE = 1_000_000_000
+
+
 def default_winners() -> tuple[tuple[int, int], ...]:
     """Winners per table size: fewer than half the table, at least one (5 -> 2, <=3 -> 1)."""
     return tuple((n, max(1, (n - 1) // 2)) for n in range(2, DECK_PLAYER_LIMIT + 1))
@@ -106,6 +119,12 @@ class BourreProfile:
     #: (table size, winners) for every size from ``min_players`` to ``max_players``.
     winners: tuple[tuple[int, int], ...] = field(default_factory=default_winners)
     tags_to_eliminate: int = 3
+    #: Tournament chips are worth no money; cash chips are worth ``chip_value`` minor units of
+    #: ``currency`` each (``minor_units`` minor units to the major unit: 100 cents a dollar).
+    chips: ChipKind = ChipKind.TOURNAMENT
+    currency: str = ""
+    minor_units: int = 100
+    chip_value: int = 0
 
     def __post_init__(self) -> None:
         problems = self.problems()
@@ -144,6 +163,14 @@ class BourreProfile:
             return 0
         take = pot_won * self.house_percent // 100
         return take if self.house_cap is None else min(take, self.house_cap)
+
+    @property
+    def is_cash(self) -> bool:
+        return self.chips is ChipKind.CASH
+
+    def money_of(self, chips: int) -> int | None:
+        """``chips`` in minor units of the currency; None for tournament chips (no money)."""
+        return chips * self.chip_value if self.is_cash else None
 
     def winners_for(self, table_size: int) -> int:
         for size, count in self.winners:
@@ -201,6 +228,19 @@ class BourreProfile:
              f"must be from 1 to {MAX_SESSION_MINUTES}, got {self.session_minutes}")
         need(1 <= self.tags_to_eliminate <= MAX_TAGS_TO_ELIMINATE, "session.tags_to_eliminate",
              f"must be from 1 to {MAX_TAGS_TO_ELIMINATE}, got {self.tags_to_eliminate}")
+        if self.is_cash:
+            need(len(self.currency) == 3 and self.currency.isascii()
+                 and self.currency.isalpha() and self.currency.isupper(), "money.currency",
+                 f"must be a three-letter currency code such as \"USD\", got "
+                 f"{self.currency!r}")
+            need(1 <= self.minor_units <= MAX_MINOR_UNITS, "money.minor_units",
+                 f"must be from 1 to {MAX_MINOR_UNITS}, got {self.minor_units}")
+            need(1 <= self.chip_value <= MAX_CHIP_VALUE, "money.chip_value",
+                 f"must be from 1 to {MAX_CHIP_VALUE} minor units, got {self.chip_value}")
+        else:
+            need(not self.currency and self.chip_value == 0, "money",
+                 "only cash chips are worth money: set chips = \"cash\" or leave the money "
+                 "table out")
         sizes = {size for size, _ in self.winners}
         # Only the sizes a deck can seat: out-of-range player counts are reported above, and
         # a range built from them could hold millions of sizes.
@@ -220,7 +260,18 @@ class BourreProfile:
     # -- journal form --------------------------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
-        """The canonical plain form (the TOML table, with every key); parses back equal."""
+        """The canonical plain form (the TOML table, with every key); parses back equal.
+
+        Tournament chips (the default) add no key, so that a profile written before chips
+        could be cash keeps its canonical form and its configuration version."""
+        data = self._rules_data()
+        if self.is_cash:
+            data["chips"] = self.chips.value
+            data["money"] = {"currency": self.currency, "minor_units": self.minor_units,
+                             "chip_value": self.chip_value}
+        return data
+
+    def _rules_data(self) -> dict[str, Any]:
         return {
             "description": self.description,
             "min_players": self.min_players,
@@ -275,6 +326,15 @@ def parse_bourre_profile(name: str, data: Mapping[str, Any], file: str,
     sec = Section(dict(data), file, key)
     base = BourreProfile()
     house = sec.section("house", required=False)
+    chips = ChipKind(sec.str("chips", base.chips.value,
+                             choices=tuple(c.value for c in ChipKind)))
+    money = sec.section("money", required=False)
+    if chips is ChipKind.CASH and not money.data:
+        raise sec.error("money", "cash chips need a money table: currency, minor_units and "
+                                 "chip_value (what one chip is worth, in minor units)")
+    if chips is ChipKind.TOURNAMENT and money.data:
+        raise sec.error("money", "only cash chips are worth money: set chips = \"cash\" or "
+                                 "leave the money table out")
     session = sec.section("session", required=False)
     winners_sec = session.section("winners", required=False)
     winners: list[tuple[int, int]] = []
@@ -332,11 +392,18 @@ def parse_bourre_profile(name: str, data: Mapping[str, Any], file: str,
             tags_to_eliminate=session.int("tags_to_eliminate", base.tags_to_eliminate,
                                           minimum=1, maximum=MAX_TAGS_TO_ELIMINATE),
             winners=tuple(sorted(winners)) if winners_given else base.winners,
+            chips=chips,
+            currency=money.str("currency") if money.data else "",
+            minor_units=money.int("minor_units", 100, minimum=1, maximum=MAX_MINOR_UNITS)
+            if money.data else 100,
+            chip_value=money.int("chip_value", minimum=1, maximum=MAX_CHIP_VALUE)
+            if money.data else 0,
         )
     except ProfileError as exc:
         # The profile's own cross-checks found a rule broken: report it with the TOML key.
         raise sec.error(exc.key, exc.reason) from None
     house.finish()
+    money.finish()
     session.finish()
     sec.finish()
     return profile

@@ -110,8 +110,13 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
 
 def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | None,
                     config_path: str | None = None, quiet: bool = False,
-                    profile_name: str = "tournament") -> int:
-    """Play ``hands`` complete hands in sessions of five players; returns how many."""
+                    profile_name: str | None = None) -> int:
+    """Play ``hands`` complete hands in sessions of five players; returns how many.
+
+    ``profile_name`` (default tournament) is played from the file even if the journal holds
+    another profile for the table (it is journaled as a configuration change)."""
+    chosen = profile_name is not None
+    profile_name = profile_name or "tournament"
     from dealer_station.gameconfig import load_bourre_profiles
     from dealer_station.hardware.backends import open_device
 
@@ -120,7 +125,7 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
     if profile_name not in profiles:
         raise TableError(f"no Bourré profile {profile_name!r} (have {', '.join(profiles)})")
     table = BourreTable(journal, table_id, profiles[profile_name], dealer=SIM_DEALER,
-                        prefer_journal_config=config_path is None)
+                        prefer_journal_config=config_path is None and not chosen)
     waiter = _Waiter(table)
     table.startup()
     shoe = open_device("shoe", "simulated", device_id="SIMSHOE", deck=BOURRE_DECK,
@@ -167,7 +172,8 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
 
 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
-             config_path: str | None = None, quiet: bool = False) -> int:
-    """The registry's ``simulate`` part: ``count`` hands."""
+             config_path: str | None = None, quiet: bool = False,
+             profile: str | None = None) -> int:
+    """The registry's ``simulate`` part: ``count`` hands (of rule profile ``profile``)."""
     return simulate_bourre(journal, table_id, hands=count, seed=seed, config_path=config_path,
-                           quiet=quiet)
+                           quiet=quiet, profile_name=profile)

@@ -15,7 +15,7 @@ from typing import Any
 
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Journal, Record
-from dealer_station.audit.users import User
+from dealer_station.audit.users import User, require_role
 from dealer_station.cards import Card, CardError, parse_card
 from dealer_station.events import Committed
 from dealer_station.events import bourre as ev
@@ -39,6 +39,7 @@ from dealer_station.table.base import (
     next_halt,
     seat_actor,
 )
+from dealer_station.table.bourre_pots import WaitingPot, chips_money, split_pot
 from dealer_station.table.bourre_rounds import (
     GAME,
     BourreState,
@@ -70,11 +71,15 @@ class BourreTable(TableService):
         self.version = ""
         self.state = BourreState(self.profile, self.version)
         self.last_result: SessionResult | None = None
+        #: A pot carried from the last closed session, waiting for the next (or a return).
+        self.waiting: WaitingPot | None = None
+        self._last_standings: tuple[Mapping[str, Any], ...] = ()
         content, version = self.adopt_config(profile_content(profile), prefer_journal_config,
                                              changes={"profile": profile.name})
         if version != self.version:      # the journal's, not the file's: nothing was applied
             self.profile, self.version = profile_from_content(content), version
             self.state = BourreState(self.profile, self.version)
+        self._recover_waiting_pot()
         self._recover()
 
     # -- applying committed events -----------------------------------------------------------
@@ -88,7 +93,19 @@ class BourreTable(TableService):
                 self.profile, self.version = profile_from_content(e.content), e.version
                 self.state = BourreState(self.profile, self.version)
             return
+        self._keep_pot(c)
         self.state.apply(c)
+
+    def _keep_pot(self, c: Committed) -> None:
+        """Where the chips left in a closed session's pot are: waiting, or gone on."""
+        e = c.event
+        if isinstance(e, ev.SessionClosed):
+            self._last_standings = e.standings
+        elif isinstance(e, ev.PotCarried):
+            self.waiting = WaitingPot(c.seq, e.session_id, e.pot, e.chip_value, e.currency,
+                                      self._last_standings)
+        elif isinstance(e, ev.PotReturned | ev.SessionOpened):
+            self.waiting = None
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -104,6 +121,7 @@ class BourreTable(TableService):
             content = profile_content(profile)
             version = config_version(canonical_json(content))
             if version != self.version:
+                self._check_pot_fits(profile, "change the rule profile")
                 self.commit([Step(ConfigChanged(version, GAME, reason,
                                                 {"profile": profile.name}, content),
                                   user.actor)])
@@ -115,7 +133,23 @@ class BourreTable(TableService):
     def check_config_content(self, content: Mapping[str, Any]) -> None:
         profile_from_content(dict(content))
 
+    def _check_pot_fits(self, profile: BourreProfile, action: str) -> None:
+        """A waiting pot carries only into a session whose chips are the same chips."""
+        w = self.waiting
+        if w is not None and (w.chip_value, w.currency) != chips_money(profile):
+            raise TableError(
+                f"cannot {action}: the {w.pot} chips carried from session {w.session_id} are "
+                f"{w.describe()}, and the {profile.name} rules play "
+                f"{WaitingPot.chips_words(*chips_money(profile))}. A supervisor returns the "
+                f"pot first (with a reason).")
+
     # -- recovery --------------------------------------------------------------------------
+
+    def _recover_waiting_pot(self) -> None:
+        kinds = ["session.open", "session.close", "pot.carry", "pot.return"]
+        for rec in self.journal.records(self.table_id, kinds=kinds):
+            self._keep_pot(CODEC.committed(rec.seq, rec.ts, rec.actor, rec.round_no, rec.kind,
+                                           rec.payload))
 
     def _recover(self) -> None:
         records = session_records(self.journal, self.table_id)
@@ -268,11 +302,15 @@ class BourreTable(TableService):
             start = dict(chips) if chips else {s: self.profile.session_chips for s in seats}
             # Checked by the engine now, so a refused session leaves no trace.
             BourreSession(self.profile, seats, first_dealer, players=names, chips=start)
+            self._check_pot_fits(self.profile, "start a session")
+            # A pot carried from the last session opens this one (a supervisor may have
+            # returned it instead): no pot is ever silently dropped.
+            pot = self.waiting.pot if self.waiting is not None else 0
             session_id = uuid.uuid4().hex[:12]
             self._write([Step(ev.SessionOpened(
                 GAME, session_id, self.profile.name, self.version, tuple(seats),
                 {str(s): n for s, n in names.items()}, {str(s): start[s] for s in seats},
-                first_dealer, 0, self.profile.session_minutes), actor or self.dealer)])
+                first_dealer, pot, self.profile.session_minutes), actor or self.dealer)])
             return session_id
 
     def session_started(self) -> datetime | None:
@@ -316,14 +354,45 @@ class BourreTable(TableService):
                 raise TableError("no session is under way")
             result = session.result(tie_break)
             tags = self.tournament()
-            tags.record(result)
-            self._write([Step(ev.SessionClosed(
+            if not self.profile.is_cash:
+                tags.record(result)     # game tags are a tournament's; cash games keep none
+            steps = [Step(ev.SessionClosed(
                 str(session.session_id), result.hands, result.pot, result.house,
                 tuple({"seat": st.seat, "player": st.player, "chips": st.chips,
                        "outcome": st.outcome.value} for st in result.standings),
-                dict(tags.tags), tuple(tags.eliminated)), actor or self.dealer)])
+                dict(tags.tags), tuple(tags.eliminated)), actor or self.dealer)]
+            if result.pot > 0:
+                # The chips left in the pot wait for the next session, by default; a
+                # supervisor may return them instead (return_pot).
+                value, currency = chips_money(self.profile)
+                steps.append(Step(ev.PotCarried(str(session.session_id), result.pot, value,
+                                                currency), STATION_ACTOR))
+            self._write(steps)
             self.last_result = result
             return result
+
+    def return_pot(self, user: User, reason: str,
+                   shares: Mapping[int, int] | None = None) -> dict[int, int]:
+        """A supervisor returns the pot carried from the last closed session to its players
+        instead of carrying it into the next session. ``shares``: seat -> chips, adding up to
+        the pot; by default it is split evenly among the seats that ended the session with
+        chips (the odd chips to the lowest seats). Returns the shares journaled."""
+        with self.lock:
+            require_role(user, "supervisor", action="return a carried pot")
+            reason = self.require_reason(reason)
+            if self.session is not None:
+                raise TableError("a session is under way: a pot is returned between sessions, "
+                                 "after the session that left it has ended")
+            w = self.waiting
+            if w is None:
+                raise TableError("no pot is waiting to be returned: the last session left "
+                                 "none, or it was already returned or carried on")
+            split = split_pot(w, shares)
+            players = {str(st["seat"]): str(st["player"]) for st in w.standings}
+            self.commit([Step(ev.PotReturned(
+                w.session_id, w.seq, w.pot, {str(k): v for k, v in split.items()},
+                {str(k): players.get(str(k), str(k)) for k in split}, reason), user.actor)])
+            return split
 
     def tournament(self) -> TournamentRecord:
         """Game tags per player across every session this table has closed."""
@@ -469,8 +538,19 @@ class BourreTable(TableService):
         st = self._require_hand()
         hand = st.hand
         assert hand.result is not None
-        self._write([Step(ev.HandClosed.from_payload(result_payload(hand, hand.result)),
-                          STATION_ACTOR, st.round_no)])
+        steps: list[Step] = []
+        p = self.profile
+        if p.is_cash:
+            # The house's only win in a cash game, in money, recorded with the hand (before
+            # its close: a hand's records end with its hand.close).
+            session_id = str(self.session.session_id) if self.session else ""
+            steps.append(Step(ev.HouseCollected(
+                session_id, p.house_collection.value, hand.result.house, p.chip_value,
+                p.currency, p.minor_units, hand.result.house * p.chip_value), STATION_ACTOR,
+                st.round_no))
+        steps.append(Step(ev.HandClosed.from_payload(result_payload(hand, hand.result)),
+                          STATION_ACTOR, st.round_no))
+        self._write(steps)
 
     def card_from_device(self, event: CardRead, actor: str) -> None:
         try:
