@@ -114,6 +114,10 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "clock.jump",
     "projection.mismatch",
     "alert.ack",
+    # Chips leaving a Bourré pot other than to its winner: a supervisor's return, with why.
+    "pot.return",
+    # A tournament's rulings: a player or team put out, a result changed after the fact.
+    "tournament.disqualify", "tournament.correct", "tournament.match.correct",
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
