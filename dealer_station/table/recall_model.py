@@ -57,6 +57,9 @@ RECORD_LABELS: dict[str, str] = {
     "clock.jump": "Clock jumped",
     "session.open": "Session started",
     "session.close": "Session ended",
+    "bourre.collection": "House collection",
+    "pot.carry": "Pot carried to the next session",
+    "pot.return": "Pot returned to the players",
 }
 
 #: A round's or hand's status.
