@@ -395,3 +395,14 @@ def test_a_pit_of_a_group_and_its_pit_report_for_a_gaming_day(
                  "--alerts"]) == 1
     listed = {line.split("\t")[2] for line in capsys.readouterr().out.splitlines()}
     assert listed and listed <= {"T1", "T2"}
+
+
+def test_a_hold_band_is_for_banked_games_only(floor: Database, key: JournalKey) -> None:
+    """Bourré is a pot game: what players put in is not the house's handle, so its table never
+    raises a hold alert, however narrow the band (La Pair'e's does)."""
+    narrow = settings(hold_low=Fraction(-1, 1000), hold_high=Fraction(1, 1000),
+                      hold_min_wagered=0)
+    view = Pit(Journal(floor, key), settings=narrow).view()
+    held = {a.table for a in view.alerts if a.category == "hold"}
+    games_of = {r.status.table: r.status.game for r in view.rows}
+    assert "T1" in held and games_of["T2"] == "bourre" and "T2" not in held

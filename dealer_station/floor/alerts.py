@@ -513,7 +513,10 @@ class Pit:
                        if st.lag_records else " (not heard from)"))
             out.append(Alert(f"{st.table}:lag:{mark}", mark or iso_utc(utc_now()), st.table,
                              "lag", what))
-        hold = day.hold
+        # A hold band means something for a banked game only; a pot game's house earns its
+        # collection, whatever the players put in.
+        game = games.REGISTRY.get(st.game or "")
+        hold = day.hold if game is None or game.banked else None
         if (hold is not None and day.wagered >= s.hold_min_wagered * money.minor_units
                 and not s.hold_low <= hold <= s.hold_high):
             side = "below" if hold < s.hold_low else "above"

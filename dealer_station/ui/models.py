@@ -279,9 +279,12 @@ class MetersModel(RowsModel[Meter]):
     HEADERS = ("Meter", "Rounds", "Wagered", "Paid", "House win", "Hold")
     NUMERIC = frozenset({ROUNDS, WAGERED, PAID, HOUSE_WIN, HOLD})
 
-    def __init__(self, money: Money | None = None, parent: Any = None) -> None:
+    def __init__(self, money: Money | None = None, parent: Any = None, *,
+                 banked: bool = True) -> None:
         super().__init__(parent)
         self.money = money
+        #: A hold is shown for a banked game only (a pot game's house earns its collection).
+        self.banked = banked
 
     def _amount(self, value: int) -> str:
         return amount(self.money, value) if self.money else str(value)
@@ -300,7 +303,7 @@ class MetersModel(RowsModel[Meter]):
         if col == self.HOUSE_WIN:
             return self._amount(row.house_win)
         if col == self.HOLD:
-            if not row.wagered:
+            if not row.wagered or not self.banked:
                 return "-"
             from fractions import Fraction
             return percent(Fraction(row.house_win, row.wagered))

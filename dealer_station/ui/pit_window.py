@@ -261,6 +261,7 @@ class TableDrill(QWidget):
         self.pit_tables = pit_tables or (lambda: [self.table_id])
         self.pit_scope = pit_scope
         self.table_id = ""
+        self._games: set[str] = set()
         col = QVBoxLayout(self)
         col.setContentsMargins(10, 6, 10, 6)
         top = QHBoxLayout()
@@ -351,6 +352,7 @@ class TableDrill(QWidget):
         self.rounds.clear()
         self.recall.clear()
         infos = self.journal.recent_rounds(table_id, 200)
+        self._games = {info.game for info in infos if info.game}
         for info in infos:
             it = QListWidgetItem(f"{round_word(info.game).title()} {info.round_no} · "
                                  f"{info.status}")
@@ -405,13 +407,14 @@ class TableDrill(QWidget):
             money = Pit(self.journal).money(conn, self.table_id)
         meters = sorted(self.journal.meters(self.table_id).values(),
                         key=lambda m: (m.meter == "total", m.meter))
+        banked = all(games.REGISTRY[g].banked for g in self._games if g in games.REGISTRY)
         self.meters.setRowCount(max(1, len(meters)))
         if not meters:
             self.meters.setItem(0, 0, _item("no round settled yet", theme.MUTED))
             for c in range(1, self.meters.columnCount()):
                 self.meters.setItem(c and 0, c, _item(""))
         for i, m in enumerate(meters):
-            hold = f"{m.house_win / m.wagered * 100:.1f}%" if m.wagered else "—"
+            hold = f"{m.house_win / m.wagered * 100:.1f}%" if m.wagered and banked else "—"
             bold = m.meter == "total"
             for c, (v, right) in enumerate(((kind_label(m.meter), False), (f"{m.rounds:,}", True),
                                             (money.text(m.wagered), True),

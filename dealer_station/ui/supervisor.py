@@ -345,7 +345,8 @@ class SupervisorScreen(QWidget):
         b.clicked.connect(self.refresh_meters)
         bar.addWidget(b)
         col.addLayout(bar)
-        self.meters_model = MetersModel(self._money(), self)
+        self.meters_model = MetersModel(self._money(), self,
+                                        banked=games.game(self.table.game).banked)
         col.addWidget(table_view(self.meters_model), 1)
         self.tabs.addTab(page, "Meters")
 
