@@ -302,3 +302,36 @@ def test_a_journal_before_the_card_room_verifies_replays_and_reports(tmp_path: P
     finally:
         db_.close()
     assert built.verification.ok and built.pages >= 1
+
+
+def test_a_supervisor_returns_a_pot_from_the_command_line(journal: Journal,
+                                                          folder: Path) -> None:
+    t = _session_with_a_pot(journal)
+    users(journal)
+    waiting = t.waiting
+    assert waiting is not None
+    t.shutdown()
+    base = ["table", "return-pot", "--db", f"sqlite:///{folder / 'journal.db'}", "--key",
+            str(folder / "journal.key"), "--table", "B1", "--pin-stdin"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DEALER_STATION_")}
+        return subprocess.run([sys.executable, "-m", "dealer_station", *base, *args],
+                              cwd=ROOT, env=env, input="2468\n", capture_output=True,
+                              text=True, timeout=120)
+
+    before = len(rows(folder))
+    dealer = run("--as", "dee", "--reason", "players left")
+    assert dealer.returncode == 2 and "only a supervisor" in dealer.stderr
+    wrong = run("--as", "sue", "--reason", "players left", "--shares", f"1={waiting.pot + 1}")
+    assert wrong.returncode == 2 and "add up to" in wrong.stderr
+    garbled = run("--as", "sue", "--reason", "players left", "--shares", "one=3")
+    assert garbled.returncode == 2 and "SEAT=CHIPS" in garbled.stderr
+    assert "Traceback" not in dealer.stderr + wrong.stderr + garbled.stderr
+    # The sign-ins are journaled; nothing of the refused returns is.
+    assert not [k for _s, _t, _a, k, _r, _p in rows(folder)[before:] if k.startswith("pot.")]
+    done = run("--as", "sue", "--reason", "the game broke up")
+    assert done.returncode == 0, done.stderr
+    assert f"pot of {waiting.pot:,} chips returned by sue/supervisor" in done.stdout
+    (ret,) = [p for _s, _t, a, k, _r, p in rows(folder) if k == "pot.return"]
+    assert ret["reason"] == "the game broke up" and sum(ret["shares"].values()) == waiting.pot

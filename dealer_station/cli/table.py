@@ -58,7 +58,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                  help="enter the card really dealt after a misread or an "
                                       "impossible card")
     correct.add_argument("--card", required=True, help="the card's code, e.g. 10H, QS, JK")
+    give_back = actions.add_parser(
+        "return-pot", parents=[common, acting],
+        help="Bourré: give the pot a closed session left back to its players instead of "
+             "carrying it into the next session (a supervisor)")
+    give_back.add_argument("--shares", metavar="SEAT=CHIPS,...",
+                           help="how the pot is shared, e.g. 1=4,3=3 (default: evenly among "
+                                "the seats that ended the session with chips)")
     p.set_defaults(func=run)
+
+
+def parse_shares(text: str | None) -> dict[int, int] | None:
+    """``1=4,3=3`` -> {1: 4, 3: 3}; None when not given."""
+    if text is None:
+        return None
+    out: dict[int, int] = {}
+    for part in text.split(","):
+        seat, eq, chips = part.strip().partition("=")
+        if not eq or not seat.strip().isdigit() or not chips.strip().isdigit():
+            raise StationError(f"--shares {text!r}: give SEAT=CHIPS pairs, e.g. 1=4,3=3")
+        if int(seat) in out:
+            raise StationError(f"--shares: seat {int(seat)} is given twice")
+        out[int(seat)] = int(chips)
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,12 +95,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _game(journal: Journal, table_id: str) -> str:
-    startups = journal.events(table_id, kinds=["startup"])
-    if not startups:
+    # The game its station last started with, else the one its configuration is for (a table
+    # driven without a station, as by a script, journals no start-up).
+    said = journal.events(table_id, kinds=["startup"]) or journal.events(
+        table_id, kinds=["config.change"])
+    if not said:
         known = [t for t in journal.tables() if t != "station"]
         raise StationError(f"no table {table_id!r} in this journal (tables: "
                            f"{', '.join(known) or 'none'})")
-    game = startups[-1].payload.get("game")
+    game = max(said, key=lambda r: r.seq).payload.get("game")
     if game not in games.names():
         raise StationError(f"table {table_id}: its last start-up names no game this station "
                            f"plays ({game!r})")
@@ -155,6 +180,19 @@ def _act(args: argparse.Namespace, journal: Journal, game: str) -> int:
     user = users.authenticate(args.as_user, pin, table_id=args.table)
     table = _open_table(journal, args.table, game, dealer=user.actor)
     try:
+        if args.action == "return-pot":
+            return_pot = getattr(table, "return_pot", None)
+            if return_pot is None:
+                raise StationError(f"{games.game(game).label} has no pot to return")
+            try:
+                shares = return_pot(user, args.reason, parse_shares(args.shares))
+            except PermissionDenied as exc:
+                raise StationError(str(exc)) from None
+            given = ", ".join(f"seat {seat}: {chips:,}" for seat, chips in sorted(shares.items()))
+            print(f"table {args.table}: pot of {sum(shares.values()):,} chips returned by "
+                  f"{user.actor} ({given})")
+            sys.stdout.flush()
+            return 0
         if table.halt is None and args.action != "void":
             raise StationError(f"table {args.table} is not stopped: nothing to {args.action}")
         try:
