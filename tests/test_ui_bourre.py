@@ -324,3 +324,38 @@ def test_the_profile_page_reads_in_words(qtbot: Any, window: MainWindow,
     assert "Retraction and renege" in text and "Winners per table size" in text
     op.choice.setCurrentText("common")
     assert "No cap (the whole pot)" in op.details.toPlainText()
+
+
+def test_a_supervisor_returns_a_carried_pot_on_screen(qtbot: Any, window: MainWindow,
+                                                      station: Station) -> None:
+    """Chips a closed session left in the pot: the supervisor's Round tab says so, and gives
+    them back to the players with a reason (none: refused, nothing journaled)."""
+    import random
+
+    from card_room_support import play_sessions
+
+    t: Any = station.table
+    sign_in(qtbot, window, "dealer", "1111")
+    rng = random.Random(7)
+    for _ in range(20):
+        play_sessions(t, rng, 30)
+        if t.waiting is not None:
+            break
+    assert t.waiting is not None, "no session left a pot"
+    pot = t.waiting.pot
+    sign_in(qtbot, window, "super", "2222")
+    sup: Any = window.screens["supervisor"]
+    sup.refresh_round()
+    qtbot.waitUntil(lambda: sup.pot_button.isVisible(), timeout=WAIT_MS)
+    assert f"Pot carried from the last session:</b> {pot:,} chips" in sup.round_state.text()
+    click(qtbot, sup.pot_button)
+    assert "reason" in sup.message.text().lower() and t.waiting is not None
+    assert not list(station.journal.records(t.table_id, kinds=["pot.return"]))
+    sup.reason.setText("the players went home")
+    click(qtbot, sup.pot_button)
+    qtbot.waitUntil(lambda: t.waiting is None, timeout=WAIT_MS)
+    assert "Pot returned to the players. Recorded as super/supervisor" in sup.message.text()
+    assert not sup.pot_button.isVisible()
+    (ret,) = station.journal.records(t.table_id, kinds=["pot.return"])
+    assert ret.actor == "super/supervisor" and ret.payload["reason"] == "the players went home"
+    assert sum(ret.payload["shares"].values()) == pot

@@ -142,7 +142,7 @@ class SupervisorScreen(QWidget):
         self.resume_button.setObjectName("primary")
         self.resume_button.clicked.connect(self.resume)
         buttons.addWidget(self.resume_button, 3)
-        self.void_button = QPushButton("Void the round")
+        self.void_button = QPushButton(f"Void the {games.game(self.table.game).unit}")
         self.void_button.setObjectName("danger")
         self.void_button.clicked.connect(self.void)
         buttons.addWidget(self.void_button, 2)
@@ -151,6 +151,12 @@ class SupervisorScreen(QWidget):
         note.setObjectName("muted")
         note.setWordWrap(True)
         left.addWidget(note)
+        # A pot game's closed session may leave chips in the pot: they open the next session
+        # unless a supervisor gives them back (shown only while such a pot waits).
+        self.pot_button = QPushButton("Return the carried pot to the players")
+        self.pot_button.clicked.connect(self.return_pot)
+        self.pot_button.hide()
+        left.addWidget(self.pot_button)
 
         self.message = MessageLabel()
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -202,6 +208,12 @@ class SupervisorScreen(QWidget):
     def void(self) -> None:
         self._act(f"{games.game(self.table.game).unit.capitalize()} voided", self.table.void)
 
+    def return_pot(self) -> None:
+        give_back = getattr(self.table, "return_pot", None)
+        if give_back is not None:
+            self._act("Pot returned to the players",
+                      lambda user, reason: give_back(user, reason))
+
     def correct(self) -> None:
         problem = self.picker.card_error()
         if problem is not None:
@@ -248,6 +260,13 @@ class SupervisorScreen(QWidget):
             lines.append(f"<b>What to do:</b> {escape(halt.remedy)}")
         else:
             lines.append(f"<span style='color:{theme.GOOD}'>Not stopped.</span>")
+        with t.lock:
+            waiting = getattr(t, "waiting", None)
+        if waiting is not None:
+            lines.append(f"<b>Pot carried from the last session:</b> {waiting.pot:,} chips. It "
+                         f"opens the next session unless a supervisor returns it to the "
+                         f"players.")
+        self.pot_button.setVisible(waiting is not None)
         self.round_state.setText("<br>".join(lines))
 
     def _held_cards(self, since: int) -> list[str]:
