@@ -188,3 +188,42 @@ def screenshots(out: Path) -> list[Path]:
         grab(w, "bracket-64")
         w.close()
     return shots
+
+
+def samples(out: Path) -> list[Path]:
+    """Sample sheets of demo tournaments (a Pitty-Pat of 23 after two rounds, a Euchre of 6
+    teams part-played, a Po-Ke-No played to the end) and page images of each."""
+    import subprocess
+
+    from dealer_station.reports.tournament import build_tournament_pdf
+
+    out.mkdir(parents=True, exist_ok=True)
+    made: list[Path] = []
+    rng = random.Random(5)
+    with demo_journal() as journal:
+        pp = new_tournament(journal, "pittypat-spring", "pitty-pat", 23)
+        pp.start(by=ACTOR)
+        for _ in range(2):
+            play_round(pp, rng)
+        et = new_tournament(journal, "euchre-2018", "euchre", 6, prizes=(6000, 3600, 2400))
+        et.start(by=ACTOR)
+        play_matches(et, rng, 7)
+        pk = new_tournament(journal, "pokeno-fall", "po-ke-no", 30)
+        pk.start(by=ACTOR)
+        while not pk.finished:
+            play_round(pk, rng)
+        jobs = [("seating", "pittypat-spring"), ("score-sheets", "pittypat-spring"),
+                ("standings", "pittypat-spring"), ("bracket", "euchre-2018"),
+                ("score-sheets", "euchre-2018"), ("results", "pokeno-fall")]
+        for what, name in jobs:
+            stem = f"tournament-{what}" if what != "score-sheets" or name.startswith(
+                "pitty") else "tournament-euchre-score-sheets"
+            pdf = out / f"{stem}.pdf"
+            build_tournament_pdf(journal, name, what, out=pdf)
+            for old in out.glob(f"{stem}-*.png"):
+                old.unlink()
+            subprocess.run(["pdftoppm", "-r", "70", "-png", str(pdf), str(out / stem)],
+                           check=True)
+            made.append(pdf)
+            made += sorted(out.glob(f"{stem}-*.png"))
+    return made
