@@ -12,7 +12,7 @@ from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
 from dealer_station.reports.template import FONT, FONT_BOLD, GOOD, GREY, INK, MIN_TEXT_PT, RULE
-from dealer_station.tournament.bracket import BYE, Side, Status
+from dealer_station.tournament.bracket import BYE, FINAL, Side, Status
 from dealer_station.tournament.display import BracketLayout, slot_text
 from dealer_station.tournament.tournament import Tournament
 
@@ -36,6 +36,13 @@ def bands(lay: BracketLayout, height: float) -> list[tuple[float, float]]:
         out.append((top, top + per_page))
         top += per_page
     return out
+
+
+def short_heading(side: Side, title: str) -> str:
+    """``Winners round 3`` -> ``W3`` for a narrow column (``Second final`` -> ``F2``)."""
+    if side is Side.FINAL:
+        return "F1" if title == "Final" else "F2"
+    return f"{title[0]}{title.rsplit(' ', 1)[-1]}"
 
 
 class BracketBand(Flowable):  # type: ignore[misc]  # reportlab has no type hints
@@ -73,6 +80,7 @@ class BracketBand(Flowable):  # type: ignore[misc]  # reportlab has no type hint
         rows = {r.view.id: r for r in self.t.matches()}
         c.setFont(FONT_BOLD, MIN_TEXT_PT + 1)
         c.setFillColor(INK)
+        final_row = lay.boxes[FINAL].row
         for col, side, title in lay.headings:
             x = col * self.col_w
             if side is Side.LOSERS:
@@ -81,8 +89,10 @@ class BracketBand(Flowable):  # type: ignore[misc]  # reportlab has no type hint
                     continue
             else:
                 y = self.height - HEAD_PT + 5
-                if side is Side.WINNERS and not self._in(0):
+                if not self._in(0 if side is Side.WINNERS else final_row):
                     continue
+            if c.stringWidth(title, FONT_BOLD, MIN_TEXT_PT + 1) > self.col_w - 4:
+                title = short_heading(side, title)
             c.drawString(x, y, title)
         c.setStrokeColor(GREY)
         c.setLineWidth(0.8)
@@ -128,6 +138,8 @@ class BracketBand(Flowable):  # type: ignore[misc]  # reportlab has no type hint
                 c.setFillColor(GOOD if won else INK if known else GREY)
                 room = self.box_w - 6 - (c.stringWidth("999", font, size) if score is not None
                                          else 0)
+                if c.stringWidth(text, font, size) > room and not known:
+                    text = text.replace("winner of ", "win ").replace("loser of ", "lost ")
                 while c.stringWidth(text, font, size) > room and len(text) > 2:
                     text = text[:-2] + "…"
                 ty = y + BOX_PT - 18.5 - i * 10.5
