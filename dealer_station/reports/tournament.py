@@ -178,6 +178,7 @@ def _match_sheet(r: ReportBuilder, t: Tournament, mid: str) -> None:
         r.add(p("Makers 3-4 tricks: 1; all 5: 2 (alone: 4); euchred: 2 to the defenders; "
                 "renege: hand over, 2 to the other team; lead out of turn: hand over, no "
                 "score, the deal moves on.", "note"))
+        r.space(2 * mm)
         rows = [[str(i), "", "", "", "", "", ""] for i in range(1, HAND_LINES + 1)]
         r.add(_lines_table(["Hand", "Dealer", "Makers", "Tricks", "Alone",
                             f"{a} total", f"{b} total"], rows,

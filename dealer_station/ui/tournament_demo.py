@@ -166,6 +166,9 @@ def screenshots(out: Path) -> list[Path]:
         w = window(journal, "euchre-2018")
         w.show_tab("Bracket")
         grab(w, "bracket")
+        w.bracket.zoom(0)
+        grab(w, "bracket-whole")
+        w.bracket.zoom(1)
         w.show_tab("Results")
         ready = w.director.t.bracket.ready() if w.director.t.bracket else ()
         if ready:

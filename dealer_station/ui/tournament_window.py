@@ -130,8 +130,7 @@ class TournamentWindow(QMainWindow):
         for text, factor in (("Whole bracket", 0.0), ("−", 0.8), ("+", 1.25),
                              ("Actual size", 1.0)):
             b = QPushButton(text)
-            b.setObjectName("nav")
-            b.setMinimumWidth(56)
+            b.setMinimumSize(64, 48)   # a fingertip
             b.clicked.connect(lambda _=False, f=factor: self.bracket.zoom(f))
             zoom.addWidget(b)
         bcol.addLayout(zoom)
