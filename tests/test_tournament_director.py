@@ -269,3 +269,54 @@ def test_the_director_command_opens_the_window_in_a_process_of_its_own(
                               str(tmp_path / "journal.key"), "--exit-after", "0.5"],
                              capture_output=True, text=True, env=env, timeout=60)
     assert missing.returncode == 2 and "no tournament 'nosuch'" in missing.stderr
+
+
+def test_the_journals_own_users_sign_in_with_their_pin(qtbot: Any, journal: Journal) -> None:
+    from dealer_station.audit.users import Users
+    from dealer_station.ui.station import fast_hasher
+
+    users = Users(journal, hasher=fast_hasher())
+    users.seed([("olga", "Olga Operator", "operator", "1357"),
+                ("sue", "Sue Supervisor", "supervisor", "2468"),
+                ("dan", "Dan Dealer", "dealer", "1111")], actor="setup")
+    new_tournament(journal, "pin", "rummy", 4)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    w = TournamentWindow(journal, "pin", users=users)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.sign.pin.isVisible()
+    qtbot.keyClicks(w.sign.user_id, "dan")
+    qtbot.keyClicks(w.sign.pin, "1111")
+    click(qtbot, w.sign.sign_in_button)
+    assert w.director.actor is None and "supervisor or operator" in w.message.text()
+    w.sign.user_id.clear()
+    qtbot.keyClicks(w.sign.user_id, "sue")
+    qtbot.keyClicks(w.sign.pin, "2468")
+    click(qtbot, w.sign.sign_in_button)
+    assert w.director.actor == "sue/supervisor"
+    click(qtbot, w.registration.start_button)
+    assert records(journal, "pin")[-1].actor == "sue/supervisor"
+    click(qtbot, w.sign.sign_out_button)
+    assert not w.results.enter_button.isEnabled()
+
+
+def test_a_pedro_match_is_entered_with_both_scores(qtbot: Any, journal: Journal) -> None:
+    t = new_tournament(journal, "pedro", "pedro", 4)
+    t.start(by="setup/operator")
+    w = open_window(qtbot, journal, "pedro")
+    w.show_tab("Results")
+    m = w.matches
+    assert m.pedro.isVisible() and not m.euchre.isVisible()
+    mid = m.match
+    m.scores[0].setValue(40)
+    m.scores[1].setValue(40)
+    n = len(records(journal, "pedro"))
+    click(qtbot, m.score_button)         # level: refused by the engine, nothing journaled
+    assert w.message.property("tone") == "bad" and f"match {mid}" in w.message.text()
+    assert len(records(journal, "pedro")) == n
+    m.scores[0].setValue(62)
+    click(qtbot, m.score_button)
+    assert w.director.t.bracket is not None
+    assert w.director.t.bracket.status(mid).value == "played"
+    assert m.match != mid                       # on to the next match to play

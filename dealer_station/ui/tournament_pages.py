@@ -258,10 +258,10 @@ class Seating(QWidget):
         tables = t.seating_chart(r)
         self.title.setText(f"{t.rules().label} · round {r} · {len(tables)} tables · "
                            f"{sum(len(x) for x in tables)} players")
+        per_row = self.COLUMNS if max(map(len, tables)) <= 6 else 2
         for i, players in enumerate(tables):
-            self.grid.addWidget(self._card(i + 1, players), i // self.COLUMNS,
-                                i % self.COLUMNS)
-        self.grid.setRowStretch(len(tables) // self.COLUMNS + 1, 1)
+            self.grid.addWidget(self._card(i + 1, players), i // per_row, i % per_row)
+        self.grid.setRowStretch(len(tables) // per_row + 1, 1)
 
     def _card(self, number: int, players: tuple[str, ...]) -> QFrame:
         card = QFrame()
@@ -271,12 +271,17 @@ class Seating(QWidget):
         head = QLabel(f"Table {number}")
         head.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.GOLD};")
         lay.addWidget(head)
-        names = QLabel("\n".join(players) if len(players) <= 6 else
-                       "\n".join(f"{a:<14} {b}" for a, b in zip(
-                           players[::2], [*players[1::2], ""], strict=False)))
-        px = 20 if len(players) <= 6 else 18
-        names.setStyleSheet(f"font-size: {px}px;")
-        lay.addWidget(names)
+        # A Po-Ke-No table seats twelve: its names in two columns.
+        names = QGridLayout()
+        names.setHorizontalSpacing(16)
+        names.setVerticalSpacing(2)
+        wide = len(players) > 6
+        half = (len(players) + 1) // 2
+        for i, name in enumerate(players):
+            label = QLabel(f"{i + 1}. {name}")
+            label.setStyleSheet("font-size: 20px;")
+            names.addWidget(label, i % half if wide else i, i // half if wide else 0)
+        lay.addLayout(names)
         lay.addStretch(1)
         return card
 

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -102,10 +103,11 @@ class TableResults(QWidget):
         self.rows_box = QWidget()
         self.rows = QGridLayout(self.rows_box)
         self.rows.setContentsMargins(4, 4, 4, 4)
-        self.rows.setHorizontalSpacing(18)
+        self.rows.setHorizontalSpacing(10)
         self.rows.setVerticalSpacing(6)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(self.rows_box)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         right.addWidget(scroll, 1)
@@ -179,7 +181,7 @@ class TableResults(QWidget):
         for i, players in enumerate(t.seating_chart(r), 1):
             o = t.table_outcome(r, i)
             mark = "to enter" if o is None else ("tie" if o.tied else "✓ in")
-            item = QListWidgetItem(f"Table {i}   {len(players)} players   {mark}")
+            item = QListWidgetItem(f"Table {i} ({len(players)})   {mark}")
             if o is not None:
                 item.setForeground(Qt.GlobalColor.yellow if o.tied else Qt.GlobalColor.green)
             self.tables.addItem(item)
@@ -229,20 +231,35 @@ class TableResults(QWidget):
         self.forfeits = {}
         measure_chips = word == "chips"
         low = 0 if measure_chips else -100_000
+        wide = len(players) > 6   # Po-Ke-No seats twelve: two columns, in seat order
+        half = (len(players) + 1) // 2
+        for c in range(2 if wide else 1 if players else 0):
+            for k, text in enumerate(("Player", word.capitalize(), "Forfeit")):
+                head = QLabel(text)
+                head.setStyleSheet(f"font-size: 15px; color: {theme.MUTED};")
+                self.rows.addWidget(head, 0, c * 3 + k)
         for i, p in enumerate(players):
-            col = (i % 2) * 3 if len(players) > 6 else 0   # two columns for a big table
-            r = i // 2 if len(players) > 6 else i
+            col = (i // half) * 3 if wide else 0
+            r = 1 + (i % half if wide else i)
             name = _big(p, ROW_PX, bold=True)
+            name.setMinimumWidth(120)
+            name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            name.setToolTip(p)
             spin = _spin(low, 100_000)
+            spin.setMinimumWidth(110)
+            spin.setMaximumWidth(150)
             spin.setAccessibleName(f"{p} {word}")
             spin.valueChanged.connect(self._check)
-            forfeit = QCheckBox("forfeit")
+            forfeit = QCheckBox()
+            forfeit.setAccessibleName(f"{p} forfeited")
             self.rows.addWidget(name, r, col)
             self.rows.addWidget(spin, r, col + 1)
             self.rows.addWidget(forfeit, r, col + 2)
             self.spins[p] = spin
             self.forfeits[p] = forfeit
-        self.rows.setRowStretch(len(players), 1)
+        self.rows.setRowStretch(len(players) + 1, 1)
+        self.rows.setColumnStretch(0, 1)
+        self.rows.setColumnStretch(3, 1 if wide else 0)
         self.unawarded.setValue(0)
         for w in (self.unawarded, self.unawarded_label):
             w.setVisible(measure_chips and bool(players))
