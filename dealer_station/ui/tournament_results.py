@@ -243,7 +243,8 @@ class TableResults(QWidget):
             r = 1 + (i % half if wide else i)
             name = _big(p, ROW_PX, bold=True)
             name.setMinimumWidth(120)
-            name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            if wide:   # a long name gives way rather than push the chips off the screen
+                name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             name.setToolTip(p)
             spin = _spin(low, 100_000)
             spin.setMinimumWidth(110)
@@ -258,8 +259,8 @@ class TableResults(QWidget):
             self.spins[p] = spin
             self.forfeits[p] = forfeit
         self.rows.setRowStretch(len(players) + 1, 1)
-        self.rows.setColumnStretch(0, 1)
-        self.rows.setColumnStretch(3, 1 if wide else 0)
+        self.rows.setColumnStretch(0, 1 if wide else 0)
+        self.rows.setColumnStretch(3, 1)
         self.unawarded.setValue(0)
         for w in (self.unawarded, self.unawarded_label):
             w.setVisible(measure_chips and bool(players))
