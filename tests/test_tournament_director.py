@@ -320,3 +320,32 @@ def test_a_pedro_match_is_entered_with_both_scores(qtbot: Any, journal: Journal)
     assert w.director.t.bracket is not None
     assert w.director.t.bracket.status(mid).value == "played"
     assert m.match != mid                       # on to the next match to play
+
+
+def test_a_change_made_elsewhere_is_read_before_the_screen_acts(qtbot: Any, journal: Journal
+                                                                ) -> None:
+    t = new_tournament(journal, "two", "rummy", 4)
+    w = open_window(qtbot, journal, "two")
+    journaled.load(journal, "two").register("Zoe Landry", by="console:clerk")   # the CLI
+    qtbot.keyClicks(w.registration.entry, "Ida Savoie")
+    n = len(records(journal, "two"))
+    click(qtbot, w.registration.add_button)
+    assert "changed elsewhere" in w.message.text() and len(records(journal, "two")) == n
+    assert w.registration.entries.rowCount() == len(t.entries) + 1      # Zoe shown now
+    click(qtbot, w.registration.add_button)
+    assert "Ida Savoie" in w.director.t.entries
+
+
+def test_a_team_is_registered_with_its_two_players(qtbot: Any, journal: Journal) -> None:
+    new_tournament(journal, "teams", "euchre", 2)
+    w = open_window(qtbot, journal, "teams")
+    reg = w.registration
+    assert reg.member_a.isVisible() and reg.member_b.isVisible()
+    qtbot.keyClicks(reg.entry, "Aces")
+    qtbot.keyClicks(reg.member_a, "Ida Savoie")
+    click(qtbot, reg.add_button)
+    assert "teams of 2" in w.message.text()
+    qtbot.keyClicks(reg.member_b, "Eula Doucet")
+    click(qtbot, reg.add_button)
+    assert w.director.t.entries["Aces"] == ("Ida Savoie", "Eula Doucet")
+    assert "$60.00" in reg.money.text()       # 3 teams x 2 people x $10.00

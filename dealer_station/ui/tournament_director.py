@@ -34,7 +34,9 @@ class Director(QObject):
         self.journal = journal
         self.name = name
         self.users = users if users is not None else Users(journal)
+        self.stream = journaled.stream(name)
         self.t: Tournament = journaled.load(journal, name)
+        self.seen = self._last_seq()
         self.actor: str | None = None
         self.who = ""
 
@@ -82,11 +84,21 @@ class Director(QObject):
         if self.actor is None:
             self.said.emit("sign in first: every change is journaled with who made it", "bad")
             return False
+        if self._last_seq() != self.seen:
+            # Changed elsewhere (the command line, another screen): never act on a stale
+            # tournament; show the journal's and let the director look again.
+            self.reload()
+            self.said.emit("the tournament was changed elsewhere since this screen read it: "
+                           "it is shown again as the journal has it; check, then try again",
+                           "bad")
+            return False
         try:
             what(*args, by=self.actor, **kwargs)
         except StationError as exc:
+            self.seen = self._last_seq()
             self.said.emit(str(exc), "bad")
             return False
+        self.seen = self._last_seq()
         if done:
             self.said.emit(done, "good")
         self.changed.emit()
@@ -95,4 +107,9 @@ class Director(QObject):
     def reload(self) -> None:
         """Read the tournament again from its journal (another director's changes)."""
         self.t = journaled.load(self.journal, self.name)
+        self.seen = self._last_seq()
         self.changed.emit()
+
+    def _last_seq(self) -> int:
+        last = self.journal.last(self.stream)
+        return last.seq if last is not None else 0

@@ -181,8 +181,9 @@ class Registration(QWidget):
     def add(self) -> None:
         t = self.d.t
         entry = self.entry.text().strip()
-        members = ([self.member_a.text().strip(), self.member_b.text().strip()]
-                   if t.rules().teams else [])
+        # Blank fields are no one (as the command line's --members A,B reads them).
+        members = ([m for m in (self.member_a.text().strip(), self.member_b.text().strip())
+                    if m] if t.rules().teams else [])
         if self.d.act(t.register, entry, members, done=f"{entry} entered"):
             for w in (self.entry, self.member_a, self.member_b):
                 w.clear()
