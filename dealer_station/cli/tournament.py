@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from dealer_station.tournament.games import TournamentGame
     from dealer_station.tournament.tournament import Tournament
 
+PRINTS = ("seating", "score-sheets", "standings", "bracket", "results")
+
 SIMULATE_HELP = """\
 play a whole tournament with random results and print one JSON object: rounds (tables,
 players, results, winners, losers; for Pedro and Euchre the players are teams and each table is
@@ -120,6 +122,35 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         a = action(name, text, aliases=aliases)
         a.add_argument("--json", action="store_true")
         a.set_defaults(func=func)
+
+    a = action("director", "the tournament director's screen (1280x800 touchscreen)",
+               named=False)
+    a.add_argument("name", nargs="?", help="the tournament's name (required unless "
+                                           "--screenshots)")
+    a.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    a.add_argument("--exit-after", type=float, metavar="SECONDS", help=argparse.SUPPRESS)
+    a.add_argument("--screenshots", metavar="DIR",
+                   help="write tournament-*.png screenshots of the screen from demo "
+                        "tournaments (a throwaway journal) and exit")
+    a.set_defaults(func=_director)
+
+    a = action("print", "print a sheet as a PDF: seating, score sheets, standings, the "
+                        "bracket, the final results", named=False)
+    a.add_argument("name", nargs="?", help="the tournament's name (required unless "
+                                           "--samples)")
+    a.add_argument("--what", choices=PRINTS, default=None,
+                   help="seating (a round's tables, to post), score-sheets (a sheet per "
+                        "table, or per match to play, filled in by hand), standings (game "
+                        "tags), bracket (landscape), results (places, prizes, entry fees)")
+    a.add_argument("--round", type=int, default=None,
+                   help="seating and score sheets: the round (default: the current one)")
+    a.add_argument("--out", metavar="FILE.pdf", default=None,
+                   help="where to write it (default: tournament-NAME-WHAT.pdf)")
+    a.add_argument("--paper", choices=("A4", "letter"), default="A4")
+    a.add_argument("--samples", metavar="DIR",
+                   help="write sample sheets of demo tournaments, with page images "
+                        "(pdftoppm), and exit")
+    a.set_defaults(func=_print)
 
     a = action("simulate", "play a whole tournament with random results (JSON)", named=False)
     a.description = SIMULATE_HELP
@@ -436,3 +467,61 @@ def _simulate(args: argparse.Namespace) -> int:
                               "rebuilt_equals_live": rebuilt.snapshot() == t.snapshot()}
     print(json.dumps(out))
     return 0
+
+
+def _director(args: argparse.Namespace) -> int:
+    if args.screenshots:
+        from dealer_station.ui.tournament_window import tournament_screenshots
+
+        for path in tournament_screenshots(Path(args.screenshots)):
+            print(path)
+        return 0
+    if not args.name:
+        raise StationError("give the tournament's name (dealer-station tournament director "
+                           "NAME)")
+    from PySide6.QtCore import QTimer
+
+    from dealer_station.ui import theme
+    from dealer_station.ui.app import ensure_platform
+    from dealer_station.ui.tournament_window import TournamentWindow
+
+    ensure_platform(headless_ok=args.exit_after is not None)
+    from PySide6.QtWidgets import QApplication
+
+    with open_store(args) as store:
+        app = QApplication.instance() or QApplication(sys.argv[:1])
+        assert isinstance(app, QApplication)
+        theme.apply(app)
+        window = TournamentWindow(store.journal, args.name)
+        window.resize(*theme.WINDOW_SIZE)
+        if args.fullscreen:
+            window.showFullScreen()
+        else:
+            window.show()
+        if args.exit_after is not None:
+            QTimer.singleShot(int(args.exit_after * 1000), app.quit)
+        try:
+            return int(app.exec())
+        finally:
+            window.close()
+
+
+def _print(args: argparse.Namespace) -> int:
+    if args.samples:
+        from dealer_station.ui.tournament_demo import samples
+
+        for path in samples(Path(args.samples)):
+            print(path)
+        return 0
+    if not args.name or not args.what:
+        raise StationError("give the tournament's name and --what (seating, score-sheets, "
+                           "standings, bracket or results)")
+    from dealer_station.reports.tournament import build_tournament_pdf
+
+    out = args.out or f"tournament-{args.name}-{args.what}.pdf"
+    with open_store(args, write=False) as store:
+        built = build_tournament_pdf(store.journal, args.name, args.what, out=out,
+                                     round_no=args.round, paper=args.paper)
+    verdict = "verified intact" if built.verification.ok else "FAILED VERIFICATION"
+    print(f"{built.path}: {built.pages} page(s); the tournament's journal {verdict}")
+    return 0 if built.verification.ok else 1

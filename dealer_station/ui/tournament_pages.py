@@ -1,0 +1,370 @@
+"""The director's read-mostly pages: registration (entries, fees, start), seating (a card per
+table), standings (game tags, status, places; disqualification with its reason)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_station.errors import StationError
+from dealer_station.tournament.display import (
+    members_text,
+    money_text,
+    place_text,
+    status_text,
+    tag_marks,
+)
+from dealer_station.ui import theme
+from dealer_station.ui.tournament_director import Director
+
+TABLE_PX = 20
+
+
+def _item(text: str, colour: str | None = None, *, right: bool = False,
+          bold: bool = False) -> QTableWidgetItem:
+    it = QTableWidgetItem(text)
+    it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+    if colour:
+        it.setForeground(QColor(colour))
+    if right:
+        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    if bold:
+        f = it.font()
+        f.setBold(True)
+        it.setFont(f)
+    return it
+
+
+def table_widget(headers: list[str], px: int = TABLE_PX) -> QTableWidget:
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    t.setAlternatingRowColors(True)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.verticalHeader().hide()
+    t.verticalHeader().setDefaultSectionSize(px + 22)
+    t.setStyleSheet(f"QTableWidget {{ font-size: {px}px; }} "
+                    f"QHeaderView::section {{ font-size: 17px; }}")
+    return t
+
+
+def _fact(text: str = "", px: int = 20) -> QLabel:
+    label = QLabel(text)
+    label.setStyleSheet(f"font-size: {px}px;")
+    label.setWordWrap(True)
+    return label
+
+
+class Registration(QWidget):
+    def __init__(self, director: Director) -> None:
+        super().__init__()
+        self.d = director
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.entries = table_widget(["#", "Entry", "Players", "Fee paid"])
+        row.addWidget(self.entries, 3)
+        side = QVBoxLayout()
+        form = QFrame()
+        form.setObjectName("panel")
+        fl = QVBoxLayout(form)
+        self.form_title = _fact("", 22)
+        self.form_title.setStyleSheet(f"font-size: 22px; font-weight: bold; "
+                                      f"color: {theme.GOLD};")
+        fl.addWidget(self.form_title)
+        self.entry = QLineEdit()
+        self.entry.setAccessibleName("Entry name")
+        self.member_a = QLineEdit()
+        self.member_a.setPlaceholderText("First player")
+        self.member_b = QLineEdit()
+        self.member_b.setPlaceholderText("Second player")
+        for w in (self.entry, self.member_a, self.member_b):
+            w.setMinimumHeight(48)
+            fl.addWidget(w)
+        self.entry.returnPressed.connect(self.add)
+        self.member_b.returnPressed.connect(self.add)
+        self.add_button = QPushButton("Add entry")
+        self.add_button.setObjectName("primary")
+        self.add_button.clicked.connect(self.add)
+        fl.addWidget(self.add_button)
+        self.add_why = _fact("", 16)
+        self.add_why.setStyleSheet(f"font-size: 16px; color: {theme.MUTED};")
+        fl.addWidget(self.add_why)
+        side.addWidget(form)
+        self.money = _fact("", 20)
+        self.money.setTextFormat(Qt.TextFormat.RichText)
+        side.addWidget(self.money)
+        side.addStretch(1)
+        self.start_button = QPushButton("Close registration and start")
+        self.start_button.setObjectName("primary")
+        self.start_button.setMinimumHeight(64)
+        self.start_button.clicked.connect(self.start)
+        side.addWidget(self.start_button)
+        self.start_why = _fact("", 16)
+        self.start_why.setStyleSheet(f"font-size: 16px; color: {theme.MUTED};")
+        side.addWidget(self.start_why)
+        row.addLayout(side, 2)
+        director.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        t = self.d.t
+        game = t.rules()
+        teams = game.teams
+        self.form_title.setText("Add a team of two" if teams else "Add a player")
+        self.entry.setPlaceholderText("Team name (e.g. T07)" if teams else "Player's name")
+        self.member_a.setVisible(teams)
+        self.member_b.setVisible(teams)
+        self.entries.setRowCount(len(t.entries))
+        for i, (entry, members) in enumerate(t.entries.items()):
+            cells = [_item(str(i + 1), theme.MUTED, right=True), _item(entry, bold=True),
+                     _item(members_text(members)),
+                     _item(money_text(t.entry_fee * len(members)), right=True)]
+            for c, it in enumerate(cells):
+                self.entries.setItem(i, c, it)
+        self.entries.resizeColumnsToContents()
+        self.entries.setColumnHidden(2, not teams)
+        self.entries.horizontalHeader().setSectionResizeMode(
+            2 if teams else 1, QHeaderView.ResizeMode.Stretch)
+        m = t.money()
+        fee = money_text(t.entry_fee)
+        per = f"{fee} a person, {money_text(t.entry_fee * 2)} a team" if teams else \
+            f"{fee} a person"
+        prizes = ", ".join(f"{place_text(i)} {money_text(x)}" for i, x in
+                           enumerate(m.prizes, 1)) or "none"
+        self.money.setText(
+            f"<b>{game.label}</b> · {len(t.entries)} {'teams' if teams else 'players'}<br>"
+            f"Entry fee: {per}<br>Collected: <b>{money_text(m.collected)}</b><br>"
+            f"Prizes: {prizes}<br>Kept after prizes: {money_text(m.kept)}")
+        self._enable()
+
+    def _enable(self) -> None:
+        t = self.d.t
+        signed = self.d.signed_in
+        closed = ""
+        try:
+            t.verify_register("\x00probe", ("\x00a", "\x00b") if t.rules().teams else ())
+        except StationError as exc:
+            closed = str(exc) if t.started else ""
+        open_ = not closed and signed
+        for w in (self.entry, self.member_a, self.member_b, self.add_button):
+            w.setEnabled(open_)
+        self.add_why.setText(closed[:1].upper() + closed[1:] if closed else
+                             "" if signed else "Sign in to register entries.")
+        start_why = ""
+        if t.started:
+            start_why = "Games have begun."
+        else:
+            try:
+                t.verify_start()
+            except StationError as exc:
+                start_why = f"Not yet: {exc}"
+        self.start_button.setEnabled(signed and t.can_start())
+        self.start_why.setText(start_why)
+
+    def add(self) -> None:
+        t = self.d.t
+        entry = self.entry.text().strip()
+        # Blank fields are no one (as the command line's --members A,B reads them).
+        members = ([m for m in (self.member_a.text().strip(), self.member_b.text().strip())
+                    if m] if t.rules().teams else [])
+        if self.d.act(t.register, entry, members, done=f"{entry} entered"):
+            for w in (self.entry, self.member_a, self.member_b):
+                w.clear()
+            self.entry.setFocus()
+
+    def start(self) -> None:
+        self.d.act(self.d.t.start, done="registration closed: the games begin")
+
+
+class Seating(QWidget):
+    """The seating chart of a round: a card per table with its players."""
+
+    COLUMNS = 4
+
+    def __init__(self, director: Director) -> None:
+        super().__init__()
+        self.d = director
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        self.title = _fact("", 22)
+        self.title.setStyleSheet("font-size: 22px; font-weight: bold;")
+        self.round_pick = QComboBox()
+        self.round_pick.setMinimumWidth(180)
+        self.round_pick.setAccessibleName("Round")
+        self.round_pick.currentIndexChanged.connect(self._show)
+        top.addWidget(self.title, 1)
+        top.addWidget(QLabel("Round"))
+        top.addWidget(self.round_pick)
+        col.addLayout(top)
+        self.cards = QWidget()
+        self.grid = QGridLayout(self.cards)
+        self.grid.setSpacing(10)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.cards)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        col.addWidget(scroll, 1)
+        director.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        t = self.d.t
+        rounds = sorted(t.rounds)
+        self.round_pick.blockSignals(True)
+        self.round_pick.clear()
+        for r in rounds:
+            self.round_pick.addItem(f"Round {r}", r)
+        self.round_pick.setCurrentIndex(len(rounds) - 1)
+        self.round_pick.blockSignals(False)
+        self._show()
+
+    def chosen_round(self) -> int | None:
+        r = self.round_pick.currentData()
+        return int(r) if r is not None else None
+
+    def _show(self) -> None:
+        t = self.d.t
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            w = item.widget() if item is not None else None
+            if w is not None:
+                w.hide()
+                w.setParent(None)
+                w.deleteLater()
+        r = self.chosen_round()
+        if r is None:
+            self.title.setText("Pedro and Euchre are played in the bracket" if t.started
+                               and t.bracket is not None else
+                               "No seating yet: the draw seats round 1 when the tournament "
+                               "starts")
+            return
+        tables = t.seating_chart(r)
+        self.title.setText(f"{t.rules().label} · round {r} · {len(tables)} tables · "
+                           f"{sum(len(x) for x in tables)} players")
+        per_row = self.COLUMNS if max(map(len, tables)) <= 6 else 2
+        for i, players in enumerate(tables):
+            self.grid.addWidget(self._card(i + 1, players), i // per_row, i % per_row)
+        self.grid.setRowStretch(len(tables) // per_row + 1, 1)
+
+    def _card(self, number: int, players: tuple[str, ...]) -> QFrame:
+        card = QFrame()
+        card.setObjectName("panel")
+        lay = QVBoxLayout(card)
+        lay.setSpacing(2)
+        head = QLabel(f"Table {number}")
+        head.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.GOLD};")
+        lay.addWidget(head)
+        # A Po-Ke-No table seats twelve: its names in two columns.
+        names = QGridLayout()
+        names.setHorizontalSpacing(16)
+        names.setVerticalSpacing(2)
+        wide = len(players) > 6
+        half = (len(players) + 1) // 2
+        for i, name in enumerate(players):
+            label = QLabel(f"{i + 1}. {name}")
+            label.setStyleSheet("font-size: 20px;")
+            names.addWidget(label, i % half if wide else i, i // half if wide else 0)
+        lay.addLayout(names)
+        lay.addStretch(1)
+        return card
+
+
+class Standings(QWidget):
+    """Every entry with its game tags (or losses), status and place; the eliminated greyed;
+    disqualification, with its reason, from here."""
+
+    def __init__(self, director: Director) -> None:
+        super().__init__()
+        self.d = director
+        col = QVBoxLayout(self)
+        col.setContentsMargins(0, 0, 0, 0)
+        self.title = _fact("", 22)
+        self.title.setStyleSheet("font-size: 22px; font-weight: bold;")
+        col.addWidget(self.title)
+        self.table = table_widget(["Place", "Entry", "Players", "Tags", "Status"])
+        col.addWidget(self.table, 1)
+        dq = QHBoxLayout()
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("Reason for the disqualification (required, journaled)")
+        self.reason.setAccessibleName("Reason")
+        self.dq_button = QPushButton("Disqualify the selected entry")
+        self.dq_button.setObjectName("danger")
+        self.dq_button.clicked.connect(self.disqualify)
+        dq.addWidget(self.reason, 1)
+        dq.addWidget(self.dq_button)
+        col.addLayout(dq)
+        director.changed.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        t = self.d.t
+        game = t.rules()
+        bracket = t.bracket is not None or game.elimination.value == "double"
+        word = "Losses" if bracket else "Game tags"
+        limit = 2 if bracket else game.tags_to_eliminate
+        self.table.setHorizontalHeaderLabels(["Place", "Entry", "Players", word, "Status"])
+        rows = t.standings()
+        left = sum(1 for r in rows if r.status in ("playing", "winner"))
+        self.title.setText(f"{game.label} · {left} of {len(rows)} still playing"
+                           + (" · finished" if t.finished else ""))
+        self.table.setRowCount(len(rows))
+        for i, r in enumerate(rows):
+            out = r.status in ("eliminated", "disqualified")
+            grey = theme.MUTED if out else None
+            status_colour = (theme.BAD if r.status == "disqualified" else theme.MUTED if out
+                             else theme.GOLD if r.status == "winner" else theme.GOOD)
+            tag_colour = (theme.MUTED if out else theme.BAD if r.tags >= limit - 1 and r.tags
+                          else None)
+            cells = [_item(place_text(r.place), grey, bold=r.place == 1),
+                     _item(r.entry, grey, bold=not out),
+                     _item(members_text(r.members) if len(r.members) > 1 else "", grey),
+                     _item(f"{tag_marks(r.tags, limit)}  {r.tags}", tag_colour),
+                     _item(status_text(r.status), status_colour, bold=not out)]
+            for c, it in enumerate(cells):
+                it.setData(Qt.ItemDataRole.UserRole, r.entry)
+                self.table.setItem(i, c, it)
+        self.table.resizeColumnsToContents()
+        self.table.setColumnHidden(2, not game.teams)
+        self.table.horizontalHeader().setSectionResizeMode(
+            2 if game.teams else 1, QHeaderView.ResizeMode.Stretch)
+        self.dq_button.setEnabled(self.d.signed_in and t.started and not t.finished)
+
+    def selected_entry(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        it = self.table.item(rows[0].row(), 1)
+        return str(it.data(Qt.ItemDataRole.UserRole)) if it else None
+
+    def select(self, entry: str) -> None:
+        for r in range(self.table.rowCount()):
+            it = self.table.item(r, 1)
+            if it is not None and it.data(Qt.ItemDataRole.UserRole) == entry:
+                self.table.selectRow(r)
+
+    def disqualify(self) -> None:
+        entry = self.selected_entry()
+        if entry is None:
+            self.d.said.emit("select the entry to disqualify first", "bad")
+            return
+        if self.d.act(self.d.t.disqualify, entry, reason=self.reason.text().strip() or None,
+                      done=f"{entry} disqualified"):
+            self.reason.clear()
