@@ -499,6 +499,9 @@ class Tournament:
         if mid in self.euchre and not forfeit:
             raise TournamentError(f"match {mid} is being scored hand by hand")
         teams = bracket.teams_of(mid)
+        if not forfeit and winner is None and _leader(scores) is None:
+            # Level scores name no winner: say so, before asking the bracket about one.
+            raise TournamentError(f"match {mid}: give both teams' scores, one higher")
         bracket.verify_play(mid, winner or _leader(scores) or "")
         if set(scores) - set(teams):
             raise TournamentError(f"{', '.join(sorted(set(scores) - set(teams)))} did not play "

@@ -73,11 +73,14 @@ def verify_chips(game: TournamentGame, players: Sequence[str], results: Mapping[
     total = sum(results.values()) + unawarded
     expected = game.chips_for(len(players))
     if total != expected:
-        held = f" + {unawarded} unawarded" if unawarded else ""
+        held = (f"the players hold {sum(results.values())} and {unawarded} are unawarded: "
+                f"{total}" if unawarded else f"the players hold {total}")
+        short = expected - total
         raise TournamentError(
-            f"{where}: the chips do not add up: the players hold {sum(results.values())}"
-            f"{held} = {total}, but a {game.label} table of {len(players)} plays for "
-            f"{expected}; count them again before the round can close")
+            f"{where}: the chips do not add up: {held}, but a {game.label} table of "
+            f"{len(players)} plays for {expected} ({abs(short)} "
+            f"{'missing' if short > 0 else 'too many'}); count them again before the round "
+            f"can close")
 
 
 def outcome(game: TournamentGame, round_no: int, table: int, players: Sequence[str],
