@@ -68,7 +68,8 @@ def test_the_chip_check_refuses_a_table_that_does_not_add_up() -> None:
     players = t.seating_chart(1)[0]
     short = {p: 100 for p in players}
     short[players[0]] = 90
-    with pytest.raises(TournamentError, match=r"do not add up.*500"):
+    with pytest.raises(TournamentError, match=r"do not add up: the players hold 490, but a "
+                                              r"Bourré table of 5 plays for 500 \(10 missing\)"):
         t.result(1, 1, short)
     assert not t.can_result(1, 1, short)
     # the same chips with the missing ten in the carried pot add up
@@ -156,6 +157,19 @@ def test_players_move_to_new_tables_at_the_end_of_round_3_not_before() -> None:
     assert chart[0] == chart[1] == chart[2]
     assert chart[3] != chart[2]
     assert sorted(p for tb in chart[3] for p in tb) == sorted(t.active())
+
+
+def test_a_level_match_score_is_refused_for_naming_no_winner() -> None:
+    t = Tournament()
+    t.create("p", GAMES["pedro"], seed=3)
+    for i in range(1, 5):
+        t.register(f"T{i}", members=(f"a{i}", f"b{i}"))
+    t.start()
+    mid, teams = next((m.view.id, m.view.teams) for m in t.matches()
+                      if all(m.view.teams) and m.view.winner is None)
+    with pytest.raises(TournamentError, match=f"match {mid}: give both teams' scores, one "
+                                              f"higher"):
+        t.match(mid, {teams[0]: 52, teams[1]: 52})
 
 
 def test_pedro_and_euchre_never_move_and_keep_their_teams() -> None:
