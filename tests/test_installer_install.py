@@ -23,7 +23,10 @@ UNIT = "dealer-station.service"
 RULES = "70-dealer-station.rules"
 ETC = "etc/dealer-station"
 VAR = "var/lib/dealer-station"
-CONFIG_FILES = ["bourre.toml", "devices.toml", "lapaire.toml", "station.toml"]
+#: Every file the station ships in config/ is installed (games, devices, station, accounting,
+#: tournaments...).
+CONFIG_FILES = sorted(p.name for p in (ROOT / "config").glob("*.toml"))
+assert {"bourre.toml", "devices.toml", "lapaire.toml", "station.toml"} <= set(CONFIG_FILES)
 
 
 @dataclass

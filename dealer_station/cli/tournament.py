@@ -471,7 +471,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _director(args: argparse.Namespace) -> int:
     if args.screenshots:
-        from dealer_station.ui.tournament_window import tournament_screenshots
+        from dealer_station.ui.tournament_demo import screenshots as tournament_screenshots
 
         for path in tournament_screenshots(Path(args.screenshots)):
             print(path)

@@ -9,8 +9,6 @@ journaled with who made it, and every refusal is the engine's reason, said word 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -188,12 +186,3 @@ class TournamentWindow(QMainWindow):
         if mid in (self.director.t.bracket.ready() if self.director.t.bracket else ()):
             self.matches.choose(mid)
             self.message.say(f"match {mid} chosen: enter it on the Results page", "info")
-
-
-def tournament_screenshots(out: Path) -> list[Path]:
-    """Screenshots of the director's screen at 1280x800 from simulated tournaments (a
-    throwaway SQLite journal): registration, seating, results with a failed chip check,
-    standings, a bracket, the clock."""
-    from dealer_station.ui.tournament_demo import screenshots
-
-    return screenshots(out)
