@@ -26,6 +26,12 @@ PARTS = (
     "table",
     # (journal, table_id, count, *, seed, config_path, quiet) -> how many were played
     "simulate",
+    # (journal, table_id, rounds_per_day, *, days, mispay_rate, seed, config_path, quiet)
+    #  -> DaysResult: whole gaming days with the chip tray's accounting (banked games)
+    "simulate_days",
+    # (journal, table_id, since, until) -> [RoundWin]: each round's computed and theoretical
+    #  win, for the master game report (banked games)
+    "wins",
     # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
     "settler",
     # () -> Codec: the game's journal record kinds as typed events (events/)
@@ -105,6 +111,8 @@ REGISTRY: dict[str, Game] = {
         parts=_parts(
             table=_T + "lapaire_table:open_lapaire_table",
             simulate=_T + "lapaire_sim:simulate",
+            simulate_days=_T + "lapaire_days:simulate_days",
+            wins=_R + "lapaire_wins:round_wins",
             settler="dealer_station.gameconfig:lapaire_settler",
             events="dealer_station.events.lapaire:codec",
             recall=_T + "lapaire_recall:lapaire_recall",

@@ -7,13 +7,14 @@ from datetime import datetime
 
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "config")
+KINDS = ("shift", "recall", "events", "bourre-session", "config", "master-game")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
-        help="write an audit report as a PDF (shift, recall, events, bourre-session, config)",
+        help="write an audit report as a PDF (shift, recall, events, bourre-session, config, "
+             "master-game)",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
@@ -21,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         epilog="reports: shift (rounds, wagered/paid/won per kind, hold, charts, meters, "
                "dealers, exceptions); recall (one round or hand: --round N, default the "
                "latest); events (significant events); bourre-session (Bourré sessions); "
-               "config (configuration changes and par sheets). Times are local unless a zone "
+               "config (configuration changes and par sheets); master-game (per table per "
+               "gaming day: opener, closer, fills, credits, drop, win, hold, computed win, "
+               "variance, theoretical win, month and year to date; --json for JSON). Times are local unless a zone "
                "is given; --from is inclusive, --to exclusive.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
                    help="shift, recall, events, bourre-session or config")
@@ -40,6 +43,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--printer", metavar="QUEUE", help="print on this CUPS queue instead")
     p.add_argument("--paper", choices=("A4", "letter"),
                    help="paper size (default: config/station.toml, else A4)")
+    p.add_argument("--json", action="store_true",
+                   help="master-game: one JSON object per table per gaming day instead of "
+                        "the PDF")
+    p.add_argument("--gaming-day", metavar="YYYY-MM-DD",
+                   help="master-game: only this gaming day (default: every one)")
+    p.add_argument("--accounting-config", metavar="FILE",
+                   help="master-game: accounting settings (default config/accounting.toml)")
+    p.add_argument("--station-config", metavar="FILE",
+                   help="master-game: [gaming_day] settings (default config/station.toml)")
     p.set_defaults(func=run)
 
 
@@ -50,6 +62,12 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.reports.printing import load_print_settings, print_pdf
     from dealer_station.reports.source import Period, pick_table
 
+    if args.kind == "master-game":
+        from dealer_station.cli._master_game import run as master_game
+
+        return master_game(args)
+    if args.json or args.gaming_day:
+        raise StationError("--json and --gaming-day apply to the master-game report only")
     if args.kind == "recall" and (args.since or args.until):
         raise StationError("the recall report takes --round, not --from/--to")
     if args.kind != "recall" and args.round is not None:

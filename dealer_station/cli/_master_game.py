@@ -1,0 +1,43 @@
+"""``dealer-station report master-game``: the master game report, as JSON or a PDF."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date
+
+from dealer_station.errors import StationError
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_station.cli.audit import open_store
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
+    from dealer_station.reports.master_game import check_tables, gather, row_json
+
+    day: date | None = None
+    if args.gaming_day:
+        try:
+            day = date.fromisoformat(args.gaming_day)
+        except ValueError:
+            raise StationError(f"--gaming-day: {args.gaming_day!r} is not a date like "
+                               f"2026-11-25") from None
+    if args.since or args.until or args.round is not None:
+        raise StationError("the master game report takes --gaming-day (or every gaming day), "
+                           "not --from/--to/--round")
+    settings = load_accounting_settings(args.accounting_config)
+    calendar = load_gaming_calendar(args.station_config)
+    with open_store(args, write=False) as store:
+        report = gather(store.journal, settings, calendar,
+                        tables=check_tables(store.journal, args.table), first=day, last=day)
+        if args.json:
+            for row in report.days:
+                print(json.dumps(row_json(row, settings), ensure_ascii=False, sort_keys=True))
+            return 0
+        from dealer_station.reports.accounting_pdf import build_master_game_pdf
+
+        out = args.out or f"master-game-{day or 'all'}.pdf"
+        built = build_master_game_pdf(store.journal, report, out=out,
+                                      paper=args.paper or "A4")
+        print(f"wrote the master game report ({built.pages} page"
+              f"{'s' if built.pages != 1 else ''}) to {built.path}")
+    return 0
