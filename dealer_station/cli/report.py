@@ -24,10 +24,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                "latest); events (significant events); bourre-session (Bourré sessions); "
                "config (configuration changes and par sheets); master-game (per table per "
                "gaming day: opener, closer, fills, credits, drop, win, hold, computed win, "
-               "variance, theoretical win, month and year to date; --json for JSON). Times are local unless a zone "
-               "is given; --from is inclusive, --to exclusive.")
+               "variance, theoretical win, month and year to date; --json for JSON). Times "
+               "are local unless a zone is given; --from is inclusive, --to exclusive.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session or config")
+                   help="shift, recall, events, bourre-session, config or master-game")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")

@@ -61,8 +61,9 @@ def two_signers(first: User | None, second: User | None, *, first_roles: Sequenc
                                 f"cannot sign twice")
     for user, roles in ((first, first_roles), (second, second_roles)):
         if user.role not in roles:
+            article = "an" if roles[0][0] in "aeiou" else "a"
             raise AccountingRefused(f"{action}: {user.user_id} is a {user.role}; this "
-                                    f"signature is for a {' or '.join(roles)} user")
+                                    f"signature is for {article} {' or '.join(roles)} user")
         if not user.active:
             raise AccountingRefused(f"{action}: {user.user_id} is not an active user")
     return first, second
