@@ -259,3 +259,17 @@ def test_calendar_places_actions(s: Setup) -> None:
     s.clock.at(date(2026, 3, 3), 5, 59)
     assert s.book.today() == DAY
     assert CAL.day_of(s.clock()) == DAY
+
+
+def test_doctor_checks_the_gaming_day_and_accounting_files(tmp_path: Path) -> None:
+    from dealer_station.cli.doctor import check_config
+
+    conf = Path(__file__).resolve().parents[1] / "config"
+    for f in conf.glob("*.toml"):
+        (tmp_path / f.name).write_text(f.read_text())
+    (tmp_path / "station.toml").write_text('[gaming_day]\nstarts = "6am"\n')
+    (tmp_path / "accounting.toml").write_text("[accounting]\ndenominations = [100, 100]\n")
+    found = [c for c, _ in check_config(tmp_path, tmp_path / "devices.toml")]
+    text = "\n".join(f"{c.status} {c.detail}" for c in found)
+    assert 'station.toml: gaming_day.starts: must be a local time like "06:00"' in text
+    assert "accounting.toml: accounting.denominations[1]: 100 is listed twice" in text

@@ -1,4 +1,4 @@
-"""``dealer-station report master-game``: the master game report, as JSON or a PDF."""
+"""``dealer-station report master-game`` (JSON or PDF) and ``report discrepancies`` (PDF)."""
 
 from __future__ import annotations
 
@@ -29,15 +29,22 @@ def run(args: argparse.Namespace) -> int:
     with open_store(args, write=False) as store:
         report = gather(store.journal, settings, calendar,
                         tables=check_tables(store.journal, args.table), first=day, last=day)
-        if args.json:
+        if args.json and args.kind == "master-game":
             for row in report.days:
                 print(json.dumps(row_json(row, settings), ensure_ascii=False, sort_keys=True))
             return 0
-        from dealer_station.reports.accounting_pdf import build_master_game_pdf
+        if args.json:
+            raise StationError("--json applies to the master-game report only")
+        from dealer_station.reports.accounting_pdf import (
+            build_discrepancy_pdf,
+            build_master_game_pdf,
+        )
 
-        out = args.out or f"master-game-{day or 'all'}.pdf"
-        built = build_master_game_pdf(store.journal, report, out=out,
-                                      paper=args.paper or "A4")
-        print(f"wrote the master game report ({built.pages} page"
+        build = build_master_game_pdf if args.kind == "master-game" else build_discrepancy_pdf
+        out = args.out or f"{args.kind}-{day or 'all'}.pdf"
+        if not str(out).lower().endswith(".pdf"):
+            raise StationError(f"--out {out}: give a file name ending in .pdf")
+        built = build(store.journal, report, out=out, paper=args.paper or "A4")
+        print(f"wrote the {built.title.lower()} ({built.pages} page"
               f"{'s' if built.pages != 1 else ''}) to {built.path}")
     return 0

@@ -82,6 +82,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
     v.add_argument("--supervisor", metavar="ID", required=True)
     v.add_argument("--reason", required=True, help="why (journaled with your name)")
+    pr = actions.add_parser("print", parents=[common],
+                            help="write a slip as a PDF: a fill or credit slip (--slip, "
+                                 "--number) or the table inventory slip (--inventory, "
+                                 "--gaming-day)")
+    pr.add_argument("--slip", choices=["fill", "credit"])
+    pr.add_argument("--number", type=int)
+    pr.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
+    pr.add_argument("--inventory", choices=["opener", "closer"])
+    pr.add_argument("--gaming-day", metavar="YYYY-MM-DD")
+    pr.add_argument("--out", metavar="FILE.pdf", required=True)
+    pr.add_argument("--paper", choices=("A4", "letter"), default="A4")
     s = actions.add_parser("slips", parents=[common], help="list the table's slips")
     s.add_argument("--year", type=int)
     s.add_argument("--json", action="store_true", help="one JSON object per slip")
@@ -129,7 +140,7 @@ def _signers(args: argparse.Namespace, journal: Journal, ids: list[tuple[str, st
 def run(args: argparse.Namespace) -> int:
     if not args.table or not args.table.strip():
         raise StationError("--table: give a table id, e.g. --table T1")
-    with open_store(args, write=args.action != "slips") as store:
+    with open_store(args, write=args.action not in ("slips", "print")) as store:
         book = _book(store.journal, args)
         return _ACTIONS[args.action](args, store.journal, book)
 
@@ -244,5 +255,30 @@ def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) ->
     return 0
 
 
+def _print(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.reports.accounting_pdf import build_inventory_pdf, build_slip_pdf
+
+    if not str(args.out).lower().endswith(".pdf"):
+        raise StationError(f"--out {args.out}: give a file name ending in .pdf")
+    ledger = book.ledger()
+    if args.slip and args.number is not None and not args.inventory:
+        built = build_slip_pdf(journal, ledger, book.settings, args.slip,
+                               args.year or book.today().year, args.number, out=args.out,
+                               paper=args.paper)
+    elif args.inventory and args.gaming_day and not args.slip:
+        try:
+            date.fromisoformat(args.gaming_day)
+        except ValueError:
+            raise StationError(f"--gaming-day: {args.gaming_day!r} is not a date like "
+                               f"2026-11-25") from None
+        built = build_inventory_pdf(journal, ledger, book.settings, args.inventory,
+                                    args.gaming_day, out=args.out, paper=args.paper)
+    else:
+        raise StationError("print: give --slip fill|credit --number N, or --inventory "
+                           "opener|closer --gaming-day YYYY-MM-DD")
+    print(f"wrote {built.title.lower()} to {built.path}")
+    return 0
+
+
 _ACTIONS = {"opener": _tray, "closer": _tray, "fill": _slip, "credit": _slip,
-            "buy-in": _buy_in, "drop": _drop, "void": _void, "slips": _slips}
+            "buy-in": _buy_in, "drop": _drop, "void": _void, "slips": _slips, "print": _print}

@@ -7,14 +7,15 @@ from datetime import datetime
 
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "config", "master-game")
+KINDS = ("shift", "recall", "events", "bourre-session", "config", "master-game",
+         "discrepancies")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
         help="write an audit report as a PDF (shift, recall, events, bourre-session, config, "
-             "master-game)",
+             "master-game, discrepancies)",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
@@ -24,10 +25,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                "latest); events (significant events); bourre-session (Bourré sessions); "
                "config (configuration changes and par sheets); master-game (per table per "
                "gaming day: opener, closer, fills, credits, drop, win, hold, computed win, "
-               "variance, theoretical win, month and year to date; --json for JSON). Times "
+               "variance, theoretical win, month and year to date; --json for JSON); "
+               "discrepancies (accounting exceptions: variances above the threshold, openers "
+               "that differ from the previous closer, voided slips). Times "
                "are local unless a zone is given; --from is inclusive, --to exclusive.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session, config or master-game")
+                   help="shift, recall, events, bourre-session, config, master-game or "
+                        "discrepancies")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.reports.printing import load_print_settings, print_pdf
     from dealer_station.reports.source import Period, pick_table
 
-    if args.kind == "master-game":
+    if args.kind in ("master-game", "discrepancies"):
         from dealer_station.cli._master_game import run as master_game
 
         return master_game(args)

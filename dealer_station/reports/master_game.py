@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from dealer_station import games
@@ -97,21 +97,24 @@ def _add_play(journal: Journal, table: str, days: list[TableDay],
               calendar: GamingCalendar) -> None:
     game = _table_game(journal, table)
     found = games.REGISTRY.get(game) if game else None
-    if found is None or "wins" not in dict(found.parts):
+    if found is None:
         return
     wins = found.part("wins")
     by_day = {d.gaming_day: d for d in days}
     # Consecutive gaming days are read in one pass.
     start = calendar.day(min(by_day)).start
     end = calendar.day(max(by_day)).end
-    from datetime import datetime
-
     for w in wins(journal, table, start, end):
         day = calendar.day_of(datetime.fromisoformat(w.closed))
         row = by_day.get(day)
         if row is None:
             continue
         row.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win, w.theoretical_win))
+
+
+def no_wins(*_: Any, **__: Any) -> list[Any]:
+    """The ``wins`` part of a game the house does not bank: nothing to compute."""
+    return []
 
 
 def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:

@@ -269,5 +269,7 @@ class TableAccounting:
         return self._write(decide)[0]
 
 
-def payload_chips(event: Any) -> Chips:
-    return Chips.from_payload(event.chips)
+def no_gaming_days(*_: Any, **__: Any) -> Any:
+    """The ``simulate_days`` part of a game without a chip tray at the table."""
+    raise AccountingRefused("--gaming-days simulates a banked table's chip tray; this game "
+                            "has none (its card room keeps its own accounting)")
