@@ -38,6 +38,8 @@ class RoundWin:
     paid: int
     computed_win: int
     theoretical_win: Fraction
+    #: Per wager kind: (stakes settled, theoretical win).
+    by_kind: tuple[tuple[str, int, Fraction], ...] = ()
 
     @property
     def returned(self) -> int:
@@ -63,10 +65,12 @@ class EdgeBook:
         return found
 
 
-def round_wins(journal: Journal, table_id: str, since: datetime, until: datetime,
-               edges: EdgeBook | None = None) -> list[RoundWin]:
-    """The rounds of ``table_id`` that closed in ``[since, until)``, in order."""
-    s, u = iso_utc(since), iso_utc(until)
+def round_wins(journal: Journal, table_id: str, since: datetime | None,
+               until: datetime | None, edges: EdgeBook | None = None) -> list[RoundWin]:
+    """The rounds of ``table_id`` that closed in ``[since, until)`` (None: open-ended), in
+    order."""
+    s = iso_utc(since) if since is not None else ""
+    u = iso_utc(until) if until is not None else "~"   # after every stored time
     with journal.db.read() as conn:
         lo, hi = conn.execute(select(func.min(J.c.round_no), func.max(J.c.round_no)).where(
             J.c.table_id == table_id, J.c.kind.in_(CLOSE_KINDS), J.c.ts >= s,
@@ -81,6 +85,7 @@ def round_wins(journal: Journal, table_id: str, since: datetime, until: datetime
     opened: dict[int, tuple[str, str, str]] = {}
     stakes: dict[int, dict[int, tuple[int, str, tuple[str, ...]]]] = {}
     theo: dict[int, Fraction] = {}
+    kinds: dict[int, dict[str, list[Any]]] = {}
     with journal.db.engine.connect() as conn:
         rows = conn.execution_options(yield_per=5000).execute(stmt)
         for r in journal.authentic(rows):
@@ -90,6 +95,7 @@ def round_wins(journal: Journal, table_id: str, since: datetime, until: datetime
                 opened[n] = (r.ts, str(p["config_version"]), str(p["dealer"]))
                 stakes[n] = {}
                 theo[n] = Fraction(0)
+                kinds[n] = {}
             elif r.kind == "wager.place":
                 stakes.setdefault(n, {})[int(p["wager_id"])] = (
                     int(p["amount"]), str(p["bet"]), tuple(p["values"]))
@@ -99,11 +105,17 @@ def round_wins(journal: Journal, table_id: str, since: datetime, until: datetime
                 table = book.edges(opened[n][1])
                 for res in p["results"]:
                     amount, bet, values = stakes[n][int(res["wager_id"])]
-                    theo[n] += amount * table.get((bet, values), Fraction(0))
+                    t = amount * table.get((bet, values), Fraction(0))
+                    theo[n] += t
+                    k = kinds[n].setdefault(bet, [0, Fraction(0)])
+                    k[0] += amount
+                    k[1] += t
             elif r.ts >= s and r.ts < u and n in opened:
                 total = p.get("meters", {}).get("total", {})
                 out.append(RoundWin(n, opened[n][0], r.ts, opened[n][2],
                                     "settled" if r.kind == "round.close" else "voided",
                                     int(total.get("wagered", 0)), int(total.get("paid", 0)),
-                                    int(total.get("house_win", 0)), theo.get(n, Fraction(0))))
+                                    int(total.get("house_win", 0)), theo.get(n, Fraction(0)),
+                                    tuple((k, v[0], v[1]) for k, v in
+                                          sorted(kinds.get(n, {}).items()))))
     return out
