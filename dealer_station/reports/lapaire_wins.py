@@ -8,23 +8,25 @@ the round was opened under. Records are checked against their keyed hashes as th
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
 from sqlalchemy import func, select
 
 from dealer_station.audit import schema
-from dealer_station.audit.journal import Journal, iso_utc
+from dealer_station.audit.journal import Journal, JournalTampered, iso_utc
+from dealer_station.reports.verification import _hasher, _secret
 from dealer_station.settlement.lapaire_config import parse_lapaire_config
 from dealer_station.settlement.lapaire_math import par_sheet
 
 J = schema.journal
 CLOSE_KINDS = ("round.close", "void")
 READ_KINDS = ("round.open", "wager.place", "stage.settle", *CLOSE_KINDS)
-_COLS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
-         J.c.prev_hash, J.c.hash)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,27 +50,58 @@ class RoundWin:
 
 
 class EdgeBook:
-    """Each spot's house edge per configuration version (computed once per version)."""
+    """Each spot's house edge per configuration version (computed once per version), scaled
+    to whole numbers over one denominator per version, so that summing a month of wagers
+    stays in integers."""
 
     def __init__(self, journal: Journal, table_id: str) -> None:
         self.versions = {cv.version: cv for cv in journal.config_versions(table_id)}
-        self._edges: dict[str, dict[tuple[str, tuple[str, ...]], Fraction]] = {}
+        self._edges: dict[str, tuple[dict[tuple[str, tuple[str, ...]], int], int]] = {}
 
-    def edges(self, version: str) -> dict[tuple[str, tuple[str, ...]], Fraction]:
+    def edges(self, version: str) -> tuple[dict[tuple[str, tuple[str, ...]], int], int]:
+        """({(bet, values): edge x denominator}, denominator)."""
         found = self._edges.get(version)
         if found is None:
             cv = self.versions.get(version)
-            found = {} if cv is None else {
+            rows = {} if cv is None else {
                 (row.bet, tuple(row.values)): row.house_edge
                 for row in par_sheet(parse_lapaire_config(dict(cv.content), "<journal>"))}
+            den = 1
+            for e in rows.values():
+                den = lcm(den, e.denominator)
+            found = ({k: int(e * den) for k, e in rows.items()}, den)
             self._edges[version] = found
         return found
+
+
+def _rows(journal: Journal, table_id: str, lo: int, hi: int) -> Iterator[tuple[Any, ...]]:
+    """The rounds' records as plain tuples through the driver (a row object per record costs
+    more than checking its hash)."""
+    engine = journal.db.engine
+    mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+    kinds = ", ".join(f"'{k}'" for k in READ_KINDS)   # constants, not input
+    sql = (f"SELECT seq, ts, actor, kind, round_no, payload, prev_hash, hash FROM journal "
+           f"WHERE table_id = {mark} AND round_no >= {mark} AND round_no <= {mark} "
+           f"AND kind IN ({kinds}) ORDER BY seq")
+    raw = engine.raw_connection()
+    try:
+        cur = (raw.cursor(name="lapaire_wins") if engine.dialect.name == "postgresql"
+               else raw.cursor())
+        cur.execute(sql, (table_id, lo, hi))
+        while True:
+            rows = cur.fetchmany(5000)
+            if not rows:
+                break
+            yield from rows
+        cur.close()
+    finally:
+        raw.close()
 
 
 def round_wins(journal: Journal, table_id: str, since: datetime | None,
                until: datetime | None, edges: EdgeBook | None = None) -> list[RoundWin]:
     """The rounds of ``table_id`` that closed in ``[since, until)`` (None: open-ended), in
-    order."""
+    order. Raises JournalTampered on a record that does not match its keyed hash."""
     s = iso_utc(since) if since is not None else ""
     u = iso_utc(until) if until is not None else "~"   # after every stored time
     with journal.db.read() as conn:
@@ -78,44 +111,50 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
     if lo is None:
         return []
     book = edges or EdgeBook(journal, table_id)
-    stmt = (select(*_COLS).where(J.c.table_id == table_id, J.c.round_no >= lo,
-                                 J.c.round_no <= hi, J.c.kind.in_(READ_KINDS))
-            .order_by(J.c.seq))
+    hasher = _hasher(_secret(journal), table_id)
+    loads = json.loads
     out: list[RoundWin] = []
     opened: dict[int, tuple[str, str, str]] = {}
-    stakes: dict[int, dict[int, tuple[int, str, tuple[str, ...]]]] = {}
-    theo: dict[int, Fraction] = {}
-    kinds: dict[int, dict[str, list[Any]]] = {}
-    with journal.db.engine.connect() as conn:
-        rows = conn.execution_options(yield_per=5000).execute(stmt)
-        for r in journal.authentic(rows):
-            n = int(r.round_no or 0)
-            p: Any = r.payload
-            if r.kind == "round.open":
-                opened[n] = (r.ts, str(p["config_version"]), str(p["dealer"]))
-                stakes[n] = {}
-                theo[n] = Fraction(0)
-                kinds[n] = {}
-            elif r.kind == "wager.place":
-                stakes.setdefault(n, {})[int(p["wager_id"])] = (
-                    int(p["amount"]), str(p["bet"]), tuple(p["values"]))
-            elif r.kind == "stage.settle":
-                if n not in opened:
-                    continue
-                table = book.edges(opened[n][1])
-                for res in p["results"]:
-                    amount, bet, values = stakes[n][int(res["wager_id"])]
-                    t = amount * table.get((bet, values), Fraction(0))
-                    theo[n] += t
-                    k = kinds[n].setdefault(bet, [0, Fraction(0)])
+    stakes: dict[int, tuple[int, str, tuple[str, ...]]] = {}
+    edge: dict[tuple[str, tuple[str, ...]], int] = {}
+    den = 1
+    theo = 0
+    kinds: dict[str, list[int]] = {}
+    current = -1
+    for seq, ts, actor, kind, round_no, payload, prev_hash, h in _rows(journal, table_id, lo,
+                                                                      hi):
+        if hasher(seq, ts, actor, kind, round_no, payload, prev_hash) != h:
+            raise JournalTampered(
+                f"table {table_id} record {seq} ({kind}) does not match its hash: the "
+                f"journal was changed without the key (or --key is not this journal's key); "
+                f"run `dealer-station audit verify`")
+        n = int(round_no)
+        p: Any = loads(payload)
+        if kind == "round.open":
+            opened[n] = (ts, str(p["config_version"]), str(p["dealer"]))
+            stakes, theo, kinds, current = {}, 0, {}, n
+            edge, den = book.edges(opened[n][1])
+        elif n != current:
+            continue    # the end of a round opened before the first one asked for
+        elif kind == "wager.place":
+            stakes[p["wager_id"]] = (p["amount"], p["bet"], tuple(p["values"]))
+        elif kind == "stage.settle":
+            for res in p["results"]:
+                amount, bet, values = stakes[res["wager_id"]]
+                t = amount * edge.get((bet, values), 0)
+                theo += t
+                k = kinds.get(bet)
+                if k is None:
+                    kinds[bet] = [amount, t]
+                else:
                     k[0] += amount
                     k[1] += t
-            elif r.ts >= s and r.ts < u and n in opened:
-                total = p.get("meters", {}).get("total", {})
-                out.append(RoundWin(n, opened[n][0], r.ts, opened[n][2],
-                                    "settled" if r.kind == "round.close" else "voided",
-                                    int(total.get("wagered", 0)), int(total.get("paid", 0)),
-                                    int(total.get("house_win", 0)), theo.get(n, Fraction(0)),
-                                    tuple((k, v[0], v[1]) for k, v in
-                                          sorted(kinds.get(n, {}).items()))))
+        elif s <= ts < u:
+            total = p.get("meters", {}).get("total", {})
+            out.append(RoundWin(n, opened[n][0], ts, opened[n][2],
+                                "settled" if kind == "round.close" else "voided",
+                                int(total.get("wagered", 0)), int(total.get("paid", 0)),
+                                int(total.get("house_win", 0)), Fraction(theo, den),
+                                tuple((b, v[0], Fraction(v[1], den))
+                                      for b, v in sorted(kinds.items()))))
     return out
