@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ from dealer_station.accounting.figures import statistical_win
 from dealer_station.cli.main import main
 from dealer_station.reports.master_game import gather, row_json
 from dealer_station.table.lapaire_days import simulate_days
+from dealer_station.table.lapaire_sim import simulate_lapaire
 
 START = date(2026, 3, 1)
 
@@ -33,6 +34,10 @@ def test_win_identity_on_simulated_days(tmp_path: Path) -> None:
     assert mispaid == 0
     report = gather(s.journal, SETTINGS, CAL)
     assert [d.gaming_day for d in report.days] == [date(2026, 3, i) for i in (1, 2, 3)]
+    # Each closer journaled the day's play; summed again from the rounds, it is the same.
+    again = gather(s.journal, SETTINGS, CAL, recompute=True)
+    assert [d.play for d in again.days] == [d.play for d in report.days]
+    assert all(s.book.ledger().days[d.gaming_day].play is not None for d in report.days)
     slips = 0
     for d in report.days:
         assert d.win == statistical_win(drop=d.drop or 0, credits=d.credits, fills=d.fills,
@@ -50,6 +55,14 @@ def test_win_identity_on_simulated_days(tmp_path: Path) -> None:
     assert last.mtd_win == sum(d.win or 0 for d in report.days)
     assert last.ytd_drop == sum(d.drop or 0 for d in report.days)
     assert main(["audit", "verify", "--db", s.url, "--key", str(s.key_path)]) == 0
+    # A round played after the closer, still in the gaming day: the day's summary is stale,
+    # and the report sums that day again from its rounds.
+    s.clock.moment = CAL.day(date(2026, 3, 3)).end - timedelta(minutes=5)
+    assert simulate_lapaire(s.journal, "T1", rounds=1, seed=1, quiet=True) == 1
+    late = gather(s.journal, SETTINGS, CAL)
+    assert [d.play.rounds for d in late.days] == [25, 25, 26]
+    assert late.days[2].play == gather(s.journal, SETTINGS, CAL,
+                                       recompute=True).days[2].play
     s.close()
 
 

@@ -47,6 +47,10 @@ class Play:
     computed_win: int = 0
     theoretical_win: Fraction = field(default_factory=Fraction)
 
+    def theoretical_text(self) -> str:
+        t = self.theoretical_win
+        return f"{t.numerator}/{t.denominator}"
+
     def add(self, other: Play) -> None:
         self.rounds += other.rounds
         self.wagered += other.wagered

@@ -13,6 +13,7 @@ from dealer_station.errors import StationError
 from dealer_station.events.accounting import (
     BuyIn,
     CreditSlip,
+    DayPlayed,
     DropCounted,
     FillSlip,
     SlipVoided,
@@ -59,6 +60,7 @@ class Day:
     slips: list[Slip] = field(default_factory=list)
     buyins: list[BuyIn] = field(default_factory=list)
     drop: Committed | None = None
+    play: DayPlayed | None = None
 
     def total(self, kind: str) -> int:
         return sum(s.event.total for s in self.slips if s.kind == kind and s.counts)
@@ -133,6 +135,8 @@ class Ledger:
             day.buyins.append(e)
         elif isinstance(e, DropCounted):
             day.drop = c
+        elif isinstance(e, DayPlayed):
+            day.play = e
 
     # -- what the chain says -------------------------------------------------------------------
 

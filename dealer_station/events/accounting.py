@@ -122,8 +122,26 @@ class SlipVoided(Event):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class DayPlayed(Event):
+    """What the station settled in the gaming day, summed from its rounds when the closer was
+    counted and journaled right after it: the count room's figures meet the station's in one
+    place, and a month's report reads one record per table per day. ``through_seq`` is the
+    last record it covers; ``theoretical`` is exact, ``"numerator/denominator"``."""
+
+    KIND = "day.play"
+    gaming_day: str
+    rounds: int
+    wagered: int
+    returned: int
+    paid: int
+    computed_win: int
+    theoretical: str
+    through_seq: int
+
+
 EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayDifference, FillSlip,
-                                   CreditSlip, BuyIn, DropCounted, SlipVoided)
+                                   CreditSlip, BuyIn, DropCounted, SlipVoided, DayPlayed)
 KINDS: tuple[str, ...] = tuple(e.KIND for e in EVENTS)
 SLIP_KINDS = {FillSlip.KIND: FillSlip, CreditSlip.KIND: CreditSlip}
 

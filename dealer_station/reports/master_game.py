@@ -12,18 +12,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from fractions import Fraction
 from typing import Any
 
-from dealer_station import games
+from sqlalchemy import and_, or_, select
+
 from dealer_station.accounting.figures import Play, TableDay, fraction_json, hold, to_dates
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
-from dealer_station.audit.journal import Journal
+from dealer_station.audit import schema
+from dealer_station.audit.journal import Journal, iso_utc
 from dealer_station.audit.lease import RESERVED_TABLE_IDS
+from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.errors import StationError
-from dealer_station.events.accounting import TrayDifference
+from dealer_station.events.accounting import DayPlayed, TrayDifference
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.table.accounting import TableAccounting
+from dealer_station.table.accounting import TableAccounting, table_wins
+
+J = schema.journal
 
 
 @dataclass
@@ -36,17 +42,15 @@ class MasterGame:
     ledgers: dict[str, Ledger]
 
 
-def _table_game(journal: Journal, table: str) -> str | None:
-    startups = journal.events(table, kinds=["startup"])
-    game = startups[-1].payload.get("game") if startups else None
-    return game if isinstance(game, str) else None
-
-
 def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalendar, *,
            tables: Iterable[str] | None = None, first: date | None = None,
-           last: date | None = None) -> MasterGame:
+           last: date | None = None, recompute: bool = False) -> MasterGame:
     """Rows for every table (or ``tables``) and every gaming day with accounting records
-    from ``first`` to ``last`` (both included; default: all of them)."""
+    from ``first`` to ``last`` (both included; default: all of them).
+
+    A closed day's play is its ``day.play`` record (summed when the closer was counted),
+    unless a round closed in the day after it, or ``recompute``: then it is summed again
+    from the rounds."""
     names = list(tables) if tables is not None else [
         t for t in journal.tables() if t not in RESERVED_TABLE_IDS]
     rows: list[TableDay] = []
@@ -64,7 +68,7 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
                     for d in sorted(ledger.days) if since_jan <= d <= wanted[-1]]
         to_dates(all_days)
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
-        _add_play(journal, table, mine, calendar)
+        _add_play(journal, table, mine, calendar, ledger, recompute)
         for d in mine:
             d.check(settings.variance_threshold)
         rows += mine
@@ -93,23 +97,46 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
     return row
 
 
-def _add_play(journal: Journal, table: str, days: list[TableDay],
-              calendar: GamingCalendar) -> None:
-    game = _table_game(journal, table)
-    found = games.REGISTRY.get(game) if game else None
-    if found is None:
-        return
-    wins = found.part("wins")
-    by_day = {d.gaming_day: d for d in days}
-    # Consecutive gaming days are read in one pass.
-    start = calendar.day(min(by_day)).start
-    end = calendar.day(max(by_day)).end
-    for w in wins(journal, table, start, end):
-        day = calendar.day_of(datetime.fromisoformat(w.closed))
-        row = by_day.get(day)
-        if row is None:
+def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: GamingCalendar,
+              ledger: Ledger, recompute: bool) -> None:
+    live: dict[date, TableDay] = {}
+    stale = set() if recompute else _closed_after(journal, table, calendar, [
+        s for s in (ledger.days[row.gaming_day].play for row in days) if s is not None])
+    for row in days:
+        summary = ledger.days[row.gaming_day].play
+        if summary is None or recompute or row.gaming_day in stale:
+            live[row.gaming_day] = row
             continue
-        row.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win, w.theoretical_win))
+        num, _, den = summary.theoretical.partition("/")
+        row.play = Play(summary.rounds, summary.wagered, summary.returned, summary.paid,
+                        summary.computed_win, Fraction(int(num), int(den or 1)))
+    if not live:
+        return
+    wins = table_wins(journal, table)
+    if wins is None:
+        return
+    start = calendar.day(min(live)).start
+    end = calendar.day(max(live)).end
+    for w in wins(journal, table, start, end):
+        found = live.get(calendar.day_of(datetime.fromisoformat(w.closed)))
+        if found is not None:
+            found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
+                              w.theoretical_win))
+
+
+def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
+                  summaries: list[DayPlayed]) -> set[date]:
+    """The gaming days in which a round closed after the day's summary was made (one query
+    for the table; normally it finds nothing)."""
+    if not summaries:
+        return set()
+    spans = [(s, calendar.day(date.fromisoformat(s.gaming_day))) for s in summaries]
+    late = or_(*(and_(J.c.seq > s.through_seq, J.c.ts >= iso_utc(span.start),
+                      J.c.ts < iso_utc(span.end)) for s, span in spans))
+    with journal.db.read() as conn:
+        times = conn.execute(select(J.c.ts).where(
+            J.c.table_id == table, J.c.kind.in_(list(CLOSING_KINDS)), late)).scalars().all()
+    return {calendar.day_of(datetime.fromisoformat(ts)) for ts in times}
 
 
 def no_wins(*_: Any, **__: Any) -> list[Any]:

@@ -20,16 +20,19 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from dealer_station.accounting.chips import Chips, ChipsError, check_denominations
+from dealer_station.accounting.figures import Play
 from dealer_station.accounting.ledger import AccountingRefused, Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.users import User
 from dealer_station.events.accounting import (
     CODEC,
     KINDS,
     BuyIn,
     CreditSlip,
+    DayPlayed,
     DropCounted,
     FillSlip,
     SlipVoided,
@@ -71,6 +74,25 @@ def two_signers(first: User | None, second: User | None, *, first_roles: Sequenc
 
 def _actor(*users: User) -> str:
     return "+".join(u.actor for u in users)
+
+
+def table_game(journal: Journal, table_id: str) -> str | None:
+    """The game the table last started up with (None: never started)."""
+    startups = journal.events(table_id, kinds=["startup"])
+    game = startups[-1].payload.get("game") if startups else None
+    return game if isinstance(game, str) else None
+
+
+def table_wins(journal: Journal, table_id: str) -> Callable[..., list[Any]] | None:
+    """The ``wins`` part of the table's game, if it has one."""
+    from dealer_station import games
+
+    game = table_game(journal, table_id)
+    found = games.REGISTRY.get(game) if game is not None else None
+    if found is None or "wins" not in dict(found.parts):
+        return None
+    wins: Callable[..., list[Any]] = found.part("wins")
+    return wins
 
 
 class TableAccounting:
@@ -133,12 +155,18 @@ class TableAccounting:
             events = decide(ledger, self.today())
             facts = [Fact(e.KIND, e.to_payload(), actor) for e, actor in events]
             want = ledger.count + len(facts)
+            through = [e.through_seq for e, _ in events if isinstance(e, DayPlayed)]
 
-            def guard(conn: Connection, want: int = want) -> None:
+            def guard(conn: Connection, want: int = want, through: list[int] = through
+                      ) -> None:
                 have = conn.execute(select(func.count()).select_from(J).where(
                     J.c.table_id == self.table_id, J.c.kind.in_(list(KINDS)))).scalar_one()
                 if have != want:
                     raise _Changed
+                if through and conn.execute(select(func.count()).select_from(J).where(
+                        J.c.table_id == self.table_id, J.c.kind.in_(list(CLOSING_KINDS)),
+                        J.c.seq > through[0])).scalar_one():
+                    raise _Changed   # a round closed while the day was being summed
 
             try:
                 records = self.journal.append_many(self.table_id, facts, also=guard)
@@ -176,16 +204,38 @@ class TableAccounting:
         return self._write(decide)
 
     def closer(self, chips: Chips, dealer: User | None, supervisor: User | None) -> Record:
+        """The closer, and right after it what the station settled in the day (``day.play``,
+        for a game whose rounds the house banks)."""
         d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
                            second_roles=SUPERVISING, action="the closer")
         self.chips(chips, "the closer")
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
             ledger.check_closer(day)
-            return [(TrayClosed(day.isoformat(), chips.to_payload(), chips.total,
-                                (d.actor, s.actor)), _actor(d, s))]
+            out: list[tuple[Event, str]] = [(TrayClosed(
+                day.isoformat(), chips.to_payload(), chips.total, (d.actor, s.actor)),
+                _actor(d, s))]
+            played = self.day_played(day)
+            if played is not None:
+                out.append((played, "station"))
+            return out
 
         return self._write(decide)[0]
+
+    def day_played(self, day: date) -> DayPlayed | None:
+        """The day's settled rounds summed (None for a game without a ``wins`` part)."""
+        wins = table_wins(self.journal, self.table_id)
+        if wins is None:
+            return None
+        head = self.journal.last(self.table_id)
+        through = head.seq if head is not None else 0
+        span = self.calendar.day(day)
+        play = Play()
+        for w in wins(self.journal, self.table_id, span.start, span.end):
+            play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
+                          w.theoretical_win))
+        return DayPlayed(day.isoformat(), play.rounds, play.wagered, play.returned, play.paid,
+                         play.computed_win, play.theoretical_text(), through)
 
     def slip(self, kind: str, chips: Chips, dealer: User | None, supervisor: User | None, *,
              number: int | None = None, note: str | None = None) -> Record:
