@@ -14,6 +14,7 @@ Pure: integers in minor units and exact fractions.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -102,13 +103,13 @@ class TableDay:
     def theoretical_win(self) -> int:
         return round_money(self.play.theoretical_win)
 
-    def check(self, threshold: int) -> None:
+    def check(self, threshold: int, money: Callable[[int], str] = str) -> None:
         """Add the variance exception when it is above ``threshold``."""
         v = self.variance
-        if v is not None and abs(v) > threshold:
-            self.exceptions.append(f"variance {v} (statistical {self.win} - computed "
-                                   f"{self.play.computed_win}) is above the threshold "
-                                   f"{threshold}")
+        if v is not None and self.win is not None and abs(v) > threshold:
+            self.exceptions.append(f"variance {money(v)} (statistical win {money(self.win)} "
+                                   f"- computed win {money(self.play.computed_win)}) is "
+                                   f"beyond the threshold of {money(threshold)}")
 
 
 def to_dates(days: list[TableDay]) -> None:

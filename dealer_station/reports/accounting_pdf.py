@@ -104,7 +104,7 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
     ], widths=(40 * mm, w - 40 * mm)))
     r.heading("By table and gaming day")
     headers = ["Table", "Gaming day", "Opener", "Closer", "Fills", "Credits", "Drop", "Win",
-               "Hold", "Computed", "Variance", "Theoretical", "MTD win", "MTD hold",
+               "Hold", "Computed", "Variance", "Theor. win", "MTD win", "MTD hold",
                "YTD win", "YTD hold"]
     rows = [[d.table, d.gaming_day.isoformat(), amt(d.opener), amt(d.closer), amt(d.fills),
              amt(d.credits), amt(d.drop), amt(d.win), _pct(d.hold), amt(d.play.computed_win),
@@ -117,15 +117,17 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
                  amt(sum(d.play.computed_win for d in days)),
                  amt(sum(d.variance or 0 for d in days)),
                  amt(sum(d.theoretical_win for d in days)), "", "", "", ""])
-    widths = [0.04, 0.07, 0.07, 0.07, 0.06, 0.06, 0.06, 0.06, 0.05, 0.07, 0.06, 0.07, 0.06,
-              0.05, 0.06, 0.05]
+    widths = [0.035, 0.075, 0.065, 0.065, 0.065, 0.065, 0.065, 0.065, 0.06, 0.065, 0.06,
+              0.065, 0.065, 0.06, 0.065, 0.06]
     r.add(grid(headers, rows, [w * x for x in widths], numeric=tuple(range(2, 16)),
                bold_last=True))
-    r.add(p("Hold is win / drop; MTD and YTD are month and year to date up to each gaming "
-            "day. A dash: not known yet (the drop not counted, or the tray not closed).",
-            "note"))
+    r.add(p("Win: statistical win. Hold is win / drop. Computed: the station's win from the "
+            "rounds it settled. Theor. win: theoretical win. MTD and YTD are month and year to "
+            "date up to each gaming day. A dash: not known yet (the drop not counted, or the "
+            "tray not closed).", "note"))
     _discrepancies(r, days, s)
-    built = r.build(out, _verify(journal, tables), None, None,
+    last = journal.last(tables[0]) if len(tables) == 1 else None
+    built = r.build(out, _verify(journal, tables), None, last,
                     note="The report covers the accounting and round records of the tables "
                          "named; each table's chain was verified in full.",
                     data=days, signatures=("Prepared by", "Reviewed by"))
@@ -139,7 +141,7 @@ def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSett
             f"tolerance {s.money(s.inventory_tolerance)} (config/accounting.toml).", "small"))
     if rows:
         w = r.width
-        r.add(grid(["Table", "Gaming day", "Exception"], rows, [w * 0.08, w * 0.1, w * 0.82],
+        r.add(grid(["Table", "Gaming day", "Exception"], rows, [w * 0.08, w * 0.13, w * 0.79],
                    wrap=(2,)))
     else:
         r.add(p("None: every table's variance is within the threshold, every opener matches "
@@ -158,7 +160,8 @@ def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | s
                       table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
                       period=period, subject=_money_cols(report.settings), paper=paper)
     _discrepancies(r, days, report.settings)
-    return r.build(out, _verify(journal, tables), None, None, data=days,
+    last = journal.last(tables[0]) if len(tables) == 1 else None
+    return r.build(out, _verify(journal, tables), None, last, data=days,
                    signatures=("Reviewed by",))
 
 

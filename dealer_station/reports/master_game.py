@@ -70,7 +70,7 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
         _add_play(journal, table, mine, calendar, ledger, recompute)
         for d in mine:
-            d.check(settings.variance_threshold)
+            d.check(settings.variance_threshold, settings.money)
         rows += mine
     return MasterGame(rows, settings, calendar, ledgers)
 
@@ -87,9 +87,10 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
     for c in day.differences:
         e = c.event
         assert isinstance(e, TrayDifference)
-        row.exceptions.append(f"opener differs from the previous closer by {e.difference} "
-                              f"(opener {e.opener_total}, closer {e.previous_total}, record "
-                              f"{c.seq})")
+        m = settings.money
+        row.exceptions.append(f"opener differs from the previous closer by "
+                              f"{m(e.difference)} (opener {m(e.opener_total)}, previous "
+                              f"closer {m(e.previous_total)}; record {c.seq})")
     for s in day.slips:
         if s.void is not None:
             row.exceptions.append(f"{s.kind} slip {s.event.number} of {s.event.year} voided by "
