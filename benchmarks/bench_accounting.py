@@ -114,8 +114,9 @@ def day_facts(rng: random.Random, day: date, rounds: int, first_round: int, vers
         win += lost - paid
     fills, credits = 50000, 25000
     drop = 200000
-    closer = tray + win - drop + fills - credits   # no variance: the tray agrees
-    closer = max(closer, 0)
+    # The tray takes the stakes lost, pays the wins and gives the chips of the buy-in: no
+    # variance, the count room agrees with the station.
+    closer = tray + win - drop + fills - credits
     out += [Fact("buyin", {"gaming_day": g, "tender": "cash", "amount": drop,
                            "chips": {"2500": drop // 2500}}, DEALER),
             Fact("fill", {"number": 2 * (day - FIRST_DAY).days + 1, "year": day.year,
@@ -126,12 +127,12 @@ def day_facts(rng: random.Random, day: date, rounds: int, first_round: int, vers
                             "signers": list(PAIR)}, "+".join(PAIR)),
             ]
     closing = [Fact("tray.close", {"gaming_day": g, "chips": {"100": closer // 100},
-                                   "total": closer // 100 * 100, "signers": list(PAIR)},
+                                   "total": closer, "signers": list(PAIR)},
                     "+".join(PAIR)),
                Fact("drop.count", {"gaming_day": g, "cash": drop, "markers": 0, "total": drop,
                                    "signers": ["amy/accounting", "ben/accounting"]},
                     "amy/accounting+ben/accounting")]
-    return out, closing, closer // 100 * 100
+    return out, closing, closer
 
 
 def book(journal: Journal, table: str) -> TableAccounting:
@@ -149,12 +150,11 @@ def build(journal: Journal, clock: Clock, tables: int, days: int, rounds: int) -
         facts, also, version = config_facts(table)
         clock.moment = datetime(2026, 2, 28, 12, tzinfo=UTC)
         journal.append_many(table, facts, also=also)
-        tray, n = 1_000_000, 1
+        tray, n = 100_000_000, 1
         for d in range(days):
             day = FIRST_DAY + timedelta(days=d)
             clock.moment = CAL.day(day).start + timedelta(hours=12)
             facts, closing, tray = day_facts(rng, day, rounds, n, version, spots, tray)
-            tray = max(tray, 1_000_000)
             n += rounds
             journal.append_many(table, facts)
             # As the station's closer does: the day's settled rounds summed, after the closer.
