@@ -138,7 +138,7 @@ REGISTRY: dict[str, Game] = {
             simulate=_T + "bourre_sim:simulate",
             # A pot game: no chip tray at the table (its card room's accounting is its own).
             simulate_days=_T + "accounting:no_gaming_days",
-            wins=_R + "master_game:no_wins",
+            wins=_T + "accounting:no_wins",
             settler="dealer_station.gameconfig:bourre_settler",
             events="dealer_station.events.bourre:codec",
             recall=_T + "bourre_recall:bourre_recall",

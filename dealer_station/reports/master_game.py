@@ -140,11 +140,6 @@ def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
     return {calendar.day_of(datetime.fromisoformat(ts)) for ts in times}
 
 
-def no_wins(*_: Any, **__: Any) -> list[Any]:
-    """The ``wins`` part of a game the house does not bank: nothing to compute."""
-    return []
-
-
 def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
     """The ``report master-game --json`` object of one table's gaming day (money in minor
     units; hold as a fraction, null when nothing was dropped)."""

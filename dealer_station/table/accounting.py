@@ -319,6 +319,11 @@ class TableAccounting:
         return self._write(decide)[0]
 
 
+def no_wins(*_: Any, **__: Any) -> list[Any]:
+    """The ``wins`` part of a game the house does not bank: nothing to compute."""
+    return []
+
+
 def no_gaming_days(*_: Any, **__: Any) -> Any:
     """The ``simulate_days`` part of a game without a chip tray at the table."""
     raise AccountingRefused("--gaming-days simulates a banked table's chip tray; this game "
