@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from accounting_support import CAL, SETTINGS, Setup
+from accounting_support import CAL, PIN, SETTINGS, Setup
 
 from dealer_station.accounting.chips import Chips, ChipsError, parse_chips
 from dealer_station.accounting.ledger import AccountingRefused
@@ -273,3 +273,37 @@ def test_doctor_checks_the_gaming_day_and_accounting_files(tmp_path: Path) -> No
     text = "\n".join(f"{c.status} {c.detail}" for c in found)
     assert 'station.toml: gaming_day.starts: must be a local time like "06:00"' in text
     assert "accounting.toml: accounting.denominations[1]: 100 is listed twice" in text
+
+
+def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
+    (tmp_path / "station.toml").write_text('[gaming_day]\nstarts = "06:00"\n'
+                                           'timezone = "UTC"\n')
+    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    s.close()
+    pins = f"{PIN}\n{PIN}\n"
+    assert cli(s, "opener", "--chips", "100x100,2500x40", "--dealer", "dee",
+               "--supervisor", "sue", pins=pins) == 0
+    assert cli(s, "fill", "--chips", "2500=50000", "--dealer", "dee", "--supervisor", "op",
+               pins=pins) == 0
+    assert cli(s, "fill", "--chips", "500x4", "--number", "2", "--dealer", "dan",
+               "--supervisor", "sue", pins=pins) == 0
+    assert cli(s, "void", "--slip", "fill", "--number", "2", "--supervisor", "sue",
+               "--reason", "wrong table", pins=f"{PIN}\n") == 0
+    out = capsys.readouterr().out
+    assert "fill slip 1 of" in out and "2500x20 = 500.00 USD" in out
+    assert cli(s, "slips", "--json") == 0
+    slips = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(x["number"], x["total"], x["voided"]) for x in slips] == [
+        (1, 50000, False), (2, 2000, True)]
+    assert slips[0]["signers"] == ["dee/dealer", "op/operator"]
+    pdf = tmp_path / "fill.pdf"
+    assert cli(s, "print", "--slip", "fill", "--number", "1", "--out", str(pdf)) == 0
+    from pypdf import PdfReader
+
+    text = PdfReader(str(pdf)).pages[0].extract_text()
+    assert "Fill slip" in text and "Dee Dealer (dee)" in text and "Olga Operator (op)" in text
