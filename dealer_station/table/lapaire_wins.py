@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import json.scanner
 import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -147,7 +148,11 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
         return []
     book = edges or EdgeBook(journal, table_id)
     hasher = _hasher(journal, table_id)
-    loads = json.loads
+    # The station writes canonical JSON (no leading space): its C scanner reads it directly.
+    scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+    def loads(text: str) -> Any:
+        return scan(text, 0)[0]
     out: list[RoundWin] = []
     opened: dict[int, tuple[str, str, str]] = {}
     stakes: dict[int, tuple[int, str, tuple[str, ...]]] = {}
