@@ -17,6 +17,7 @@ from dealer_station.accounting.ledger import AccountingRefused
 from dealer_station.accounting.settings import load_settings
 from dealer_station.cli.main import main
 from dealer_station.events.accounting import KINDS
+from dealer_station.table.accounting import TableAccounting
 from dealer_station.tomlconfig import ConfigError
 
 DAY = date(2026, 3, 2)
@@ -307,3 +308,29 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
 
     text = PdfReader(str(pdf)).pages[0].extract_text()
     assert "Fill slip" in text and "Dee Dealer (dee)" in text and "Olga Operator (op)" in text
+
+
+def test_two_writers_never_take_one_number(s: Setup) -> None:
+    import threading
+
+    dee, sue = s.who("dee"), s.who("sue")
+    s.book.opener(TRAY, dee, sue)
+    numbers: list[int] = []
+    problems: list[BaseException] = []
+
+    def write() -> None:
+        book = TableAccounting(s.journal, "T1", SETTINGS, CAL)
+        try:
+            for _ in range(6):
+                numbers.append(int(book.slip("fill", Chips.of({500: 1}), dee,
+                                             sue).payload["number"]))
+        except BaseException as e:  # reported below
+            problems.append(e)
+
+    threads = [threading.Thread(target=write) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert problems == []
+    assert sorted(numbers) == list(range(1, 19))

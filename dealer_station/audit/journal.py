@@ -114,6 +114,8 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "clock.jump",
     "projection.mismatch",
     "alert.ack",
+    # Accounting exceptions: an opener that differs from the previous closer, a voided slip.
+    "tray.difference", "slip.void",
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
