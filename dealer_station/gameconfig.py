@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from dealer_station.tomlconfig import load_toml
 
 if TYPE_CHECKING:
+    from dealer_station.accounting.settings import AccountingSettings
     from dealer_station.gaming_day import GamingCalendar
     from dealer_station.settlement.bourre_rules import BourreProfile
     from dealer_station.settlement.lapaire_config import LaPaireConfig
@@ -22,6 +23,7 @@ CONFIG_ENV = "DEALER_STATION_CONFIG"
 LAPAIRE_FILE = "lapaire.toml"
 BOURRE_FILE = "bourre.toml"
 STATION_FILE = "station.toml"
+ACCOUNTING_FILE = "accounting.toml"
 
 
 def config_dir() -> Path:
@@ -37,6 +39,14 @@ def load_gaming_calendar(path: Path | str | None = None) -> GamingCalendar:
     from dealer_station.gaming_day import load_calendar
 
     return load_calendar(path if path is not None else config_dir() / STATION_FILE)
+
+
+def load_accounting_settings(path: Path | str | None = None) -> AccountingSettings:
+    """Chip denominations and exception thresholds of ``accounting.toml`` (or the defaults
+    when the file is missing)."""
+    from dealer_station.accounting.settings import load_settings
+
+    return load_settings(path if path is not None else config_dir() / ACCOUNTING_FILE)
 
 
 def load_lapaire_config(path: Path | str | None = None) -> LaPaireConfig:

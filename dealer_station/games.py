@@ -27,6 +27,12 @@ PARTS = (
     # (journal, table_id, count, *, seed, config_path, quiet[, profile]) -> how many were
     #  played (``profile``: a game with rule profiles names the one to play)
     "simulate",
+    # (journal, table_id, rounds_per_day, *, days, mispay_rate, seed, config_path, quiet)
+    #  -> DaysResult: whole gaming days with the chip tray's accounting (banked games)
+    "simulate_days",
+    # (journal, table_id, since, until) -> [RoundWin]: each round's computed and theoretical
+    #  win, for the master game report (banked games)
+    "wins",
     # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
     "settler",
     # () -> Codec: the game's journal record kinds as typed events (events/)
@@ -109,6 +115,8 @@ REGISTRY: dict[str, Game] = {
         parts=_parts(
             table=_T + "lapaire_table:open_lapaire_table",
             simulate=_T + "lapaire_sim:simulate",
+            simulate_days=_T + "lapaire_days:simulate_days",
+            wins=_T + "lapaire_wins:round_wins",
             settler="dealer_station.gameconfig:lapaire_settler",
             events="dealer_station.events.lapaire:codec",
             recall=_T + "lapaire_recall:lapaire_recall",
@@ -134,6 +142,9 @@ REGISTRY: dict[str, Game] = {
         parts=_parts(
             table=_T + "bourre_table:open_bourre_table",
             simulate=_T + "bourre_sim:simulate",
+            # A pot game: no chip tray at the table (its card room's accounting is its own).
+            simulate_days=_T + "accounting:no_gaming_days",
+            wins=_T + "accounting:no_wins",
             settler="dealer_station.gameconfig:bourre_settler",
             events="dealer_station.events.bourre:codec",
             recall=_T + "bourre_recall:bourre_recall",

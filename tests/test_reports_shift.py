@@ -8,6 +8,7 @@ import sqlite3
 from datetime import UTC
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_reports_journal import (  # noqa: F401  (report_journal, opened are fixtures)
@@ -25,8 +26,8 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
     report_journal,
 )
 
+from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import Journal
-from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import MoneyUnit, percent
@@ -35,12 +36,33 @@ from dealer_station.settlement.lapaire_math import par_sheet
 USD = MoneyUnit("USD", 100)
 
 
-def _edges() -> dict[str, tuple[Fraction, Fraction]]:
-    out: dict[str, tuple[Fraction, Fraction]] = {}
-    for row in par_sheet(load_lapaire_config()):
-        lo, hi = out.get(row.bet, (row.house_edge, row.house_edge))
-        out[row.bet] = (min(lo, row.house_edge), max(hi, row.house_edge))
-    return out
+def _theoretical(journal: Journal) -> dict[str, tuple[int, Fraction]]:
+    """Per kind and in total: stakes settled and theoretical win, each wager at its own
+    spot's edge under its round's configuration version (computed here from the records)."""
+    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+
+    edges: dict[str, dict[tuple[str, tuple[str, ...]], Fraction]] = {}
+    out: dict[str, list[Any]] = {}
+    for info in journal.recent_rounds(TABLE, 10_000):
+        if info.config_version not in edges:
+            cv = journal.config(TABLE, info.config_version)
+            assert cv is not None
+            edges[info.config_version] = {
+                (r.bet, r.values): r.house_edge
+                for r in par_sheet(parse_lapaire_config(dict(cv.content), "x"))}
+        stakes = {}
+        for rec in journal.round_records(TABLE, info.round_no):
+            if rec.kind == "wager.place":
+                stakes[rec.payload["wager_id"]] = (rec.payload["amount"], rec.payload["bet"],
+                                                   tuple(rec.payload["values"]))
+            elif rec.kind == "stage.settle":
+                for res in rec.payload["results"]:
+                    amount, bet, values = stakes[res["wager_id"]]
+                    for key in (bet, "total"):
+                        acc = out.setdefault(key, [0, Fraction(0)])
+                        acc[0] += amount
+                        acc[1] += amount * edges[info.config_version][(bet, values)]
+    return {k: (v[0], v[1]) for k, v in out.items()}
 
 
 @pytest.fixture(scope="module")
@@ -66,28 +88,28 @@ def test_rounds_and_figures_per_wager_kind_match_the_journal(whole) -> None:  # 
     assert f"Rounds played {settled + voided} ({settled} settled, {voided} voided); rounds 1 " \
            f"to {settled + voided}" in text
     meters = journal.meters(TABLE)
-    edges = _edges()
+    theo = _theoretical(journal)
     for kind, m in meters.items():
-        label = kind_label(kind)
+        label = "Total" if kind == "total" else kind_label(kind)
         hold = percent(Fraction(m.house_win, m.wagered))
-        row = (f"{label} {m.rounds} {USD.fmt(m.wagered)} {USD.fmt(m.paid)} "
-               f"{USD.fmt(m.house_win)} {hold}")
+        returned = m.wagered - m.paid - m.house_win
+        staked, win = theo[kind]
+        assert staked == m.wagered     # the meters count exactly the wagers settled
+        # Returned stakes on their own line: wagered - returned - paid = house win.
+        row = (f"{label} {m.rounds} {USD.fmt(m.wagered)} {USD.fmt(returned)} "
+               f"{USD.fmt(m.paid)} {USD.fmt(m.house_win)} {hold} "
+               f"{percent(win / staked)} {USD.fmt(round_money(win))}")
         assert row in text, row
-        if kind != "total":
-            lo, hi = edges[kind]
-            shown = percent(lo) if percent(lo) == percent(hi) else f"{percent(lo)} to " \
-                                                                   f"{percent(hi)}"
-            assert f"{row} {shown}" in text
     total = meters["total"]
+    returned = total.wagered - total.paid - total.house_win
     assert f"Wagered {USD.full(total.wagered)}" in text
+    assert f"Returned stakes {USD.full(returned)}" in text
     assert f"Paid to players {USD.full(total.paid)}" in text
-    assert f"House win {USD.full(total.house_win)}" in text
+    assert f"House win {USD.full(total.house_win)} (wagered - returned stakes - paid)" in text
     assert f"Actual hold {percent(Fraction(total.house_win, total.wagered))}" in text
-    # The theoretical edge in total: the par sheet weighted by the handle of each kind.
-    lo = sum(edges[k][0] * m.wagered for k, m in meters.items() if k != "total")
-    hi = sum(edges[k][1] * m.wagered for k, m in meters.items() if k != "total")
-    assert (f"Theoretical edge {percent(lo / total.wagered)} to "
-            f"{percent(hi / total.wagered)}") in text
+    # The exact theoretical edge: each wager at its own spot's edge, over the wagers made.
+    assert f"Theoretical edge {percent(theo['total'][1] / total.wagered)}" in text
+    assert "rounds per hour" in text
     data = built.data
     assert data.rounds_played == settled + voided
     assert sum(v for _, v in data.hourly) == total.house_win

@@ -118,6 +118,8 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
     "pot.return",
     # A tournament's rulings: a player or team put out, a result changed after the fact.
     "tournament.disqualify", "tournament.correct", "tournament.match.correct",
+    # Accounting exceptions: an opener that differs from the previous closer, a voided slip.
+    "tray.difference", "slip.void",
 })
 # ...and every kind starting with one of these (device.connected, device.lost, device.status,
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,

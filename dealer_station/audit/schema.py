@@ -102,7 +102,7 @@ config_versions = Table(
     Column("reason", Text, nullable=False),
 )
 
-ROLES = ("dealer", "supervisor", "operator")
+ROLES = ("dealer", "supervisor", "operator", "accounting")
 
 users = Table(
     "users", metadata,
@@ -114,7 +114,7 @@ users = Table(
     Column("locked_until", String(40), nullable=True),
     Column("active", Boolean, nullable=False),
     Column("created_at", String(40), nullable=False),
-    CheckConstraint("role IN ('dealer', 'supervisor', 'operator')", name="role"),
+    CheckConstraint("role IN ('dealer', 'supervisor', 'operator', 'accounting')", name="role"),
 )
 
 # --- the floor: what a floor database keeps beside the tables' forwarded journals ------------

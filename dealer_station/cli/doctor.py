@@ -202,14 +202,31 @@ def check_config(conf: Path, devices_file: Path, *, named: bool = False
     station = conf / STATION_FILE
     if station.exists():
         def load_station(path: Path) -> str:
+            from dealer_station.gameconfig import load_gaming_calendar
+
             printing = load_print_settings(path)
             udev = load_udev_matches(path)
+            cal = load_gaming_calendar(path)
+            zone = str(cal.zone) if cal.zone is not None else "local time"
             return (f"printer {printing.printer or 'off'}, paper {printing.paper}; "
-                    f"udev: {', '.join(udev) or 'none'}")
+                    f"udev: {', '.join(udev) or 'none'}; gaming day from "
+                    f"{cal.day_starts:%H:%M} {zone}, shifts "
+                    f"{', '.join(f'{s.name} {s.starts:%H:%M}' for s in cal.shifts)}")
 
         yield attempt(STATION_FILE, station, load_station, lambda s: s)[0], None
     else:
         yield Check("config", WARN, f"{station}: none (printing off, no udev names)"), None
+    from dealer_station.gameconfig import ACCOUNTING_FILE, load_accounting_settings
+
+    accounting = conf / ACCOUNTING_FILE
+    if accounting.exists():
+        yield attempt(ACCOUNTING_FILE, accounting, load_accounting_settings,
+                      lambda a: f"chips {', '.join(str(d) for d in a.denominations)}; "
+                                f"variance threshold {a.variance_threshold}, inventory "
+                                f"tolerance {a.inventory_tolerance}")[0], None
+    else:
+        yield Check("config", WARN, f"{accounting}: none (accounting uses the default chips "
+                                    f"and no exception threshold)"), None
 
 
 def load_devices_file(path: Path) -> dict[str, DeviceConfig]:

@@ -7,9 +7,12 @@ from datetime import date, datetime
 
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "card-room", "config", "pit")
+KINDS = ("shift", "recall", "events", "bourre-session", "card-room", "config", "pit",
+         "master-game", "discrepancies")
 #: Reports that can print JSON for other tools instead of a PDF.
-JSON_KINDS = ("card-room",)
+JSON_KINDS = ("card-room", "master-game")
+#: The accounting reports: by gaming day (every one, or --gaming-day), never a free period.
+ACCOUNTING_KINDS = ("master-game", "discrepancies")
 
 
 def parse_day(text: str) -> date:
@@ -24,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
         help="write an audit report as a PDF (shift, recall, events, bourre-session, "
-             "card-room, config, pit)",
+             "card-room, config, pit, master-game, discrepancies)",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
@@ -34,12 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                "latest); events (significant events); bourre-session (Bourré sessions); "
                "card-room (Bourré per gaming day: collection, pots, chip reconciliation; "
                "--json); config (configuration changes and par sheets); pit (every table side "
-               "by side, "
-               "--tables T1,T2 or all). Times are local unless a zone is given; --from is "
-               "inclusive, --to exclusive. --gaming-day (and --shift) take the period from "
-               "[gaming_day] in config/station.toml.")
+               "by side, --tables T1,T2 or all); master-game (per table per gaming day: "
+               "opener, closer, fills, credits, drop, win, hold, computed win, variance, "
+               "theoretical win, month and year to date; --json: one JSON object per line); "
+               "discrepancies (accounting exceptions: variances above the threshold, openers "
+               "that differ from the previous closer, voided slips). Times are local unless a "
+               "zone is given; --from is inclusive, --to exclusive. --gaming-day (and --shift) "
+               "take the period from [gaming_day] in config/station.toml.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session, card-room, config or pit")
+                   help="shift, recall, events, bourre-session, card-room, config, pit, "
+                        "master-game or discrepancies")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
     p.add_argument("--tables", metavar="T1,T2",
                    help="pit: the tables, comma-separated (default: every table)")
@@ -49,9 +56,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="only this shift (e.g. Swing) of --gaming-day (default: today's gaming "
                         "day)")
     p.add_argument("--json", action="store_true",
-                   help="card-room: print one JSON object per table per gaming day (money in "
-                        "minor units) instead of writing a PDF; without --table, every table "
-                        "that holds a Bourré session")
+                   help="card-room, master-game: JSON for other tools instead of the PDF (one "
+                        "object per table per gaming day, money in minor units)")
+    p.add_argument("--accounting-config", metavar="FILE",
+                   help="master-game, discrepancies: accounting settings (default "
+                        "config/accounting.toml)")
+    p.add_argument("--station-config", metavar="FILE",
+                   help="the [gaming_day] settings (default config/station.toml)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
     p.add_argument("--to", dest="until", type=parse_time, metavar="TIME",
@@ -66,6 +77,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--printer", metavar="QUEUE", help="print on this CUPS queue instead")
     p.add_argument("--paper", choices=("A4", "letter"),
                    help="paper size (default: config/station.toml, else A4)")
+    p.add_argument("--json", action="store_true",
+                   help="master-game: one JSON object per table per gaming day instead of "
+                        "the PDF")
+    p.add_argument("--gaming-day", metavar="YYYY-MM-DD",
+                   help="master-game: only this gaming day (default: every one)")
+    p.add_argument("--accounting-config", metavar="FILE",
+                   help="master-game: accounting settings (default config/accounting.toml)")
+    p.add_argument("--station-config", metavar="FILE",
+                   help="master-game: [gaming_day] settings (default config/station.toml)")
     p.set_defaults(func=run)
 
 
@@ -76,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.reports.printing import load_print_settings, print_pdf
     from dealer_station.reports.source import Period, gaming_period, pick_table
 
+    if args.kind in ACCOUNTING_KINDS:
+        from dealer_station.cli._master_game import run as master_game
+
+        return master_game(args)
     if args.kind == "recall" and (args.since or args.until or args.gaming_day):
         raise StationError("the recall report takes --round, not a period")
     if (args.gaming_day or args.shift) and (args.since or args.until):
@@ -94,7 +118,10 @@ def run(args: argparse.Namespace) -> int:
     paper = args.paper or settings.paper
     period, period_name = Period(args.since, args.until), ""
     if args.gaming_day or args.shift:
-        period, period_name = gaming_period(args.gaming_day, args.shift)
+        from dealer_station.gameconfig import load_gaming_calendar
+
+        period, period_name = gaming_period(args.gaming_day, args.shift,
+                                            load_gaming_calendar(args.station_config))
     if args.kind == "card-room" and args.json:
         from dealer_station.cli._card_room import print_card_room_json
 

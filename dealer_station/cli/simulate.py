@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description=__doc__)
     p.add_argument("--game", choices=games.names(), default=games.names()[0])
     p.add_argument("--rounds", type=int, default=100, metavar="N",
-                   help="rounds (La Pair'e) or hands (Bourré) to play (default 100)")
+                   help="rounds (La Pair'e) or hands (Bourré) to play (default 100); per "
+                        "gaming day with --gaming-days")
     p.add_argument("--seed", type=int, default=None, metavar="S",
                    help="seed for repeatable wagers, play and shuffles")
     p.add_argument("--config", metavar="FILE", help="table configuration file")
@@ -36,6 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "tournament, common, cash; default tournament)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
+    p.add_argument("--gaming-days", type=int, metavar="D",
+                   help="play D whole gaming days of --rounds rounds each, with the table's "
+                        "accounting: opener, buy-ins to the drop, fills and credits, closer "
+                        "and the soft count's drop, on a simulated clock (banked games)")
+    p.add_argument("--mispay-rate", type=float, default=0.0, metavar="R",
+                   help="with --gaming-days: the dealer mispays this fraction of winning "
+                        "wagers by one chip too many or too few, unseen by the station. The "
+                        "summary prints 'mispaid N' in minor units: positive when the dealer "
+                        "paid out more than the station settled (the tray is short), so the "
+                        "days' variance (statistical - computed win) sums to -N")
     p.add_argument("--floor", metavar="URL",
                    help="forward the table's journal to this floor database while playing, "
                         "as the station does (the floor being down never stops play)")
@@ -47,6 +58,12 @@ def run(args: argparse.Namespace) -> int:
 
     if args.rounds < 1:
         raise StationError(f"--rounds must be at least 1, got {args.rounds}")
+    if args.gaming_days is not None and args.gaming_days < 1:
+        raise StationError(f"--gaming-days must be at least 1, got {args.gaming_days}")
+    if args.gaming_days is None and args.mispay_rate:
+        raise StationError("--mispay-rate needs --gaming-days (mispays show in the tray)")
+    if not 0 <= args.mispay_rate <= 1:
+        raise StationError(f"--mispay-rate must be from 0 to 1, got {args.mispay_rate}")
     _refuse_memory_database(args.db or os.environ.get("DEALER_STATION_DB"))
     with open_store(args) as store:
         return _simulate(args, store.journal)
@@ -95,16 +112,31 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
     if forwarder is not None:
         forwarder.start()
     start = time.perf_counter()
+    days_note = ""
     try:
-        played = part(journal, table, args.rounds, seed=args.seed, config_path=args.config,
-                      quiet=args.quiet, **extra)
+        if args.gaming_days is not None:
+            if extra:
+                raise StationError("--profile and --gaming-days do not go together: whole "
+                                   "gaming days are played with the table's accounting, for a "
+                                   "banked game")
+            days = game.part("simulate_days")(
+                journal, table, args.rounds, days=args.gaming_days,
+                mispay_rate=args.mispay_rate, seed=args.seed, config_path=args.config,
+                quiet=args.quiet)
+            played = days.rounds
+            days_note = (f", {days.days} gaming days {days.first_day} to {days.last_day}, "
+                         f"mispaid {days.mispaid}")
+        else:
+            played = part(journal, table, args.rounds, seed=args.seed,
+                          config_path=args.config, quiet=args.quiet, **extra)
     finally:
         if forwarder is not None:
             forwarder.stop()
     took = time.perf_counter() - start
     unit = game.units
     print(f"simulated {played} {unit} at table {table} in {took:.1f} s "
-          f"({played / took if took else 0:.0f} {unit}/s); journal: {journal.db.url}")
+          f"({played / took if took else 0:.0f} {unit}/s){days_note}; journal: "
+          f"{journal.db.url}")
     if forwarder is None:
         return 0
     # What the running forwarder had not sent yet goes now; a floor that is down keeps it

@@ -100,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from dealer_station.audit.schema import ROLES
+
     p = sub.add_parser("users", help="add, list and manage station users and their PINs")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     common = store_options()
@@ -113,7 +115,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add = actions.add_parser("add", parents=[common], help="add a user")
     add.add_argument("user_id")
     add.add_argument("--name", required=True)
-    add.add_argument("--role", required=True, choices=["dealer", "supervisor", "operator"])
+    add.add_argument("--role", required=True, choices=list(ROLES))
     actions.add_parser("list", parents=[common], help="list users")
     pw = actions.add_parser("passwd", parents=[common], help="set a user's PIN")
     pw.add_argument("user_id")
@@ -125,6 +127,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     de.add_argument("--reason", required=True)
     ro = actions.add_parser("role", parents=[common], help="change a user's role")
     ro.add_argument("user_id")
-    ro.add_argument("--role", required=True, choices=["dealer", "supervisor", "operator"])
+    ro.add_argument("--role", required=True, choices=list(ROLES))
     ro.add_argument("--reason", required=True)
     p.set_defaults(func=run)

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from dealer_station import games as registry
-from dealer_station.audit.journal import ConfigVersion, Journal, Record
+from dealer_station.accounting.figures import round_money
+from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
 from dealer_station.reports import charts
 from dealer_station.reports.source import (
     Coverage,
@@ -39,7 +40,6 @@ from dealer_station.reports.text import (
     local,
     local_short,
     percent,
-    percent_range,
     ratio,
     short_hash,
     zone_name,
@@ -83,6 +83,11 @@ class Figures:
     def hold(self) -> Fraction | None:
         return ratio(self.house_win, self.wagered)
 
+    @property
+    def returned(self) -> int:
+        """Stakes handed back with a win: wagered - returned - paid = house win."""
+        return self.wagered - self.paid - self.house_win
+
     def plus(self, other: Figures) -> Figures:
         return Figures(self.rounds + other.rounds, self.wagered + other.wagered,
                        self.paid + other.paid, self.house_win + other.house_win)
@@ -94,6 +99,22 @@ class DealerShift:
     rounds: int = 0
     first: str = ""
     last: str = ""
+
+    @property
+    def per_hour(self) -> Fraction | None:
+        """Game pace: rounds per hour, from the first round opened to the last closed."""
+        return pace(self.rounds, self.first, self.last)
+
+
+def pace(rounds: int, first: str, last: str) -> Fraction | None:
+    if not rounds or not first or not last:
+        return None
+    seconds = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
+    return Fraction(rounds * 3600) / Fraction(seconds) if seconds > 0 else None
+
+
+def pace_text(value: Fraction | None) -> str:
+    return "-" if value is None else f"{float(value):,.1f}"
 
 
 @dataclass
@@ -116,6 +137,12 @@ class ShiftData:
     dealers: list[DealerShift] = field(default_factory=list)
     versions: dict[str, int] = field(default_factory=dict)
     theoretical: dict[str, tuple[Fraction, Fraction]] = field(default_factory=dict)
+    #: Per wager kind and in total: (stakes settled, theoretical win), each wager at its own
+    #: spot's house edge (the game's ``wins`` part); the exact edge is their ratio.
+    exact: dict[str, tuple[int, Fraction]] = field(default_factory=dict)
+    #: The first round opened and the last closed in the period (game pace).
+    first_open: str = ""
+    last_close: str = ""
     exceptions: list[Record] = field(default_factory=list)
     version_info: dict[str, ConfigVersion] = field(default_factory=dict)
     #: The first config.change record of each version (who recorded it, when, why).
@@ -128,6 +155,15 @@ class ShiftData:
     @property
     def total(self) -> Figures:
         return self.kinds.get(TOTAL, Figures())
+
+    def edge(self, kind: str) -> Fraction | None:
+        """The exact theoretical edge of ``kind`` (or TOTAL) over the wagers made."""
+        found = self.exact.get(kind)
+        return None if found is None or not found[0] else found[1] / found[0]
+
+    @property
+    def per_hour(self) -> Fraction | None:
+        return pace(self.rounds_played, self.first_open, self.last_close)
 
 
 def _edges(content: Mapping[str, Any], game: str) -> dict[str, tuple[Fraction, Fraction]]:
@@ -241,6 +277,10 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         data.versions[version] = data.versions.get(version, 0) + 1
         if TOTAL in meters:
             wins[hour_of(ts)] += meters[TOTAL]["house_win"]
+        if not data.first_open or opened < data.first_open:
+            data.first_open = opened
+        if ts > data.last_close:
+            data.last_close = ts
         d = dealers.get(dealer)
         if d is None:
             d = dealers[dealer] = DealerShift(dealer, 0, opened, ts)
@@ -263,10 +303,36 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     data.hourly, data.hourly_title = _hour_buckets(wins)
     data.dealers = sorted(dealers.values(), key=lambda d: d.first)
     data.theoretical = _theoretical(by_version, data.version_info)
+    data.exact = _exact(journal, table, period, data.games)
     data.exceptions = journal.events(table, period.since, period.until, EXCEPTION_KINDS)
     if cov.last is not None:
         data.exceptions = [e for e in data.exceptions if e.seq <= cov.last.seq]
     return data
+
+
+def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
+           ) -> dict[str, tuple[int, Fraction]]:
+    """Stakes and theoretical win per wager kind and in total, from each settled wager and
+    its own spot's edge (games whose ``wins`` part knows them)."""
+    sums: dict[str, list[Any]] = defaultdict(lambda: [0, Fraction(0)])
+    try:
+        for game in games:
+            found = registry.REGISTRY.get(game)
+            if found is None:
+                continue
+            # The report's own verification (on every page) proves these records, as it does
+            # the closing records its other figures come from.
+            for w in found.part("wins")(journal, table, period.since, period.until,
+                                        check_hashes=False):
+                for kind, staked, theo in w.by_kind:
+                    for key in (kind, TOTAL):
+                        sums[key][0] += staked
+                        sums[key][1] += theo
+    except (JournalTampered, KeyError, ValueError, TypeError):
+        # A record the station did not write (the verification on every page says so):
+        # no theoretical figure rather than no report.
+        return {}
+    return {k: (v[0], v[1]) for k, v in sums.items()}
 
 
 def _theoretical(handle: Mapping[tuple[str, str], int], versions: Mapping[str, Any]
@@ -302,21 +368,30 @@ def _only_unbanked(data: ShiftData) -> bool:
         g in registry.REGISTRY and not registry.REGISTRY[g].banked for g in data.games)
 
 
+def _theo_win(data: ShiftData, kind: str) -> str:
+    found = data.exact.get(kind)
+    return "-" if found is None else data.money.fmt(round_money(found[1]))
+
+
+def _edge_text(data: ShiftData, kind: str) -> str:
+    edge = data.edge(kind)
+    return percent(edge) if edge is not None else "-"
+
+
 def _figures_rows(data: ShiftData) -> list[list[str]]:
     fmt = data.money.fmt
     rows = []
     for kind, f in data.kinds.items():
         if kind == TOTAL:
             continue
-        lo_hi = data.theoretical.get(kind)
-        rows.append([kind_label(kind), f"{f.rounds:,}", fmt(f.wagered), fmt(f.paid),
-                     fmt(f.house_win), "n/a" if _unbanked_meter(kind) else percent(f.hold),
-                     percent_range(*lo_hi) if lo_hi else "-"])
+        rows.append([kind_label(kind), f"{f.rounds:,}", fmt(f.wagered), fmt(f.returned),
+                     fmt(f.paid), fmt(f.house_win),
+                     "n/a" if _unbanked_meter(kind) else percent(f.hold),
+                     _edge_text(data, kind), _theo_win(data, kind)])
     t = data.total
-    lo_hi = data.theoretical.get(TOTAL)
-    rows.append(["Total", f"{t.rounds:,}", fmt(t.wagered), fmt(t.paid), fmt(t.house_win),
-                 "n/a" if _only_unbanked(data) else percent(t.hold),
-                 percent_range(*lo_hi) if lo_hi else "-"])
+    rows.append(["Total", f"{t.rounds:,}", fmt(t.wagered), fmt(t.returned), fmt(t.paid),
+                 fmt(t.house_win), "n/a" if _only_unbanked(data) else percent(t.hold),
+                 _edge_text(data, TOTAL), _theo_win(data, TOTAL)])
     return rows
 
 
@@ -341,7 +416,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
                       period=cov.label, subject=games, paper=paper)
     w = r.width
     t = data.total
-    th = data.theoretical.get(TOTAL)
+    theo = data.exact.get(TOTAL)
     dealers = ", ".join(f"{d.dealer} ({d.rounds:,})" for d in data.dealers) or "none"
     rounds = (f"{data.rounds_played:,} ({data.rounds_settled:,} settled, "
               f"{data.rounds_voided:,} voided)")
@@ -351,26 +426,35 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
         ("Table", data.table), ("Game", games), ("Period", cov.label),
         ("Dealers on shift (rounds)", dealers),
         ("Rounds played", rounds),
-        ("Wagered", money.full(t.wagered)), ("Paid to players", money.full(t.paid)),
-        ("House win", money.full(t.house_win)),
+        ("Game pace", f"{pace_text(data.per_hour)} rounds per hour (first round opened to "
+                      f"last closed)"),
+        ("Wagered", money.full(t.wagered)),
+        ("Returned stakes", money.full(t.returned)),
+        ("Paid to players", money.full(t.paid)),
+        ("House win", f"{money.full(t.house_win)} (wagered - returned stakes - paid)"),
         ("Actual hold", "not applicable: a pot game between players; the house's win is its "
                         "collection (see the card-room report)" if _only_unbanked(data)
          else percent(t.hold)),
-        ("Theoretical edge", percent_range(*th) if th else "-"),
+        ("Theoretical edge", _edge_text(data, TOTAL)),
+        ("Theoretical win", "-" if theo is None else
+         f"{money.full(round_money(theo[1]))}; actual - theoretical "
+         f"{money.full(t.house_win - round_money(theo[1]))}"),
         ("Exceptions", f"{len(data.exceptions):,} (listed below)"),
     ]
     r.add(facts(summary))
     r.heading(f"Wagered, paid and won by wager kind ({money.label})")
-    r.add(grid(["Wager kind", "Rounds", "Wagered", "Paid", "House win", "Actual hold",
-                "Theoretical edge"], _figures_rows(data),
-               [w * 0.19, w * 0.08, w * 0.14, w * 0.14, w * 0.14, w * 0.13, w * 0.18],
-               numeric=(1, 2, 3, 4, 5, 6), bold_last=True))
-    r.add(p("Paid: what players won beyond their returned stakes. House win: stakes lost "
-            "less amounts paid. Actual hold: house win / wagered. Theoretical edge: the par "
-            "sheet of the configuration version each round was played under, weighted by the "
-            "amount wagered; where a kind's spots are priced differently, the range from all "
-            "its wagers on its lowest-edge spot to all on its highest. Voided rounds count "
-            "with the stages settled before the void; returned wagers count nowhere."
+    r.add(grid(["Wager kind", "Rounds", "Wagered", "Returned", "Paid", "House win", "Hold",
+                "Theor. edge", "Theor. win"], _figures_rows(data),
+               [w * 0.15, w * 0.06, w * 0.12, w * 0.11, w * 0.11, w * 0.11, w * 0.08,
+                w * 0.12, w * 0.12],
+               numeric=(1, 2, 3, 4, 5, 6, 7, 8), bold_last=True))
+    r.add(p("Returned: the stakes of winning wagers, handed back with the win. Paid: what "
+            "players won beyond their returned stakes. House win = wagered - returned - paid "
+            "(stakes lost less amounts paid). Hold: house win / wagered. Theoretical win: "
+            "each settled wager times its own spot's house edge, from the par sheet of the "
+            "configuration version its round was played under; theoretical edge: "
+            "theoretical win / wagered, exact over the wagers actually made. Voided rounds "
+            "count with the stages settled before the void; returned wagers count nowhere."
             + "".join(f" {g.meters_note}" for g in map(registry.REGISTRY.get, sorted(data.games))
                       if g is not None and g.meters_note), "note"))
     if data.hourly:
@@ -385,10 +469,14 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
                    [[label, fmt(v)] for label, v in data.hourly], [w * 0.2, w * 0.2],
                    numeric=(1,)))
     r.heading("Dealers on shift")
-    r.add(grid(["Dealer", "Rounds", "First round opened", "Last round closed"],
-               [[d.dealer, f"{d.rounds:,}", local(d.first), local(d.last)]
-                for d in data.dealers] or [["none", "", "", ""]],
-               [w * 0.3, w * 0.12, w * 0.29, w * 0.29], numeric=(1,)))
+    r.add(grid(["Dealer", "Rounds", "Rounds per hour", "First round opened",
+                "Last round closed"],
+               [[d.dealer, f"{d.rounds:,}", pace_text(d.per_hour), local(d.first),
+                 local(d.last)] for d in data.dealers] or [["none", "", "", "", ""]],
+               [w * 0.26, w * 0.1, w * 0.14, w * 0.25, w * 0.25], numeric=(1, 2)))
+    r.add(p(f"Game pace at the table: {pace_text(data.per_hour)} rounds per hour. A "
+            f"dealer's pace runs from the first round they opened to the last they closed in "
+            f"the period.", "note"))
     r.heading(f"Meters at open and close ({money.label})")
     meter_rows = []
     for k, c in data.meters_close.items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from typing import TYPE_CHECKING, Any
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import LAPAIRE_DECK
@@ -12,6 +13,9 @@ from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.settlement.lapaire_config import LaPaireConfig, SpotWager
 from dealer_station.table.base import TableError, Update
+
+if TYPE_CHECKING:
+    from dealer_station.table.lapaire_table import LaPaireTable
 
 FIRST_KINDS = ("straight", "split", "three", "corner")
 OPTIONAL_KINDS = ("red", "black", "lapaire", "any_pair", "poker")
@@ -87,30 +91,7 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
     done = 0
     try:
         while done < rounds:
-            if table.halt is not None:
-                raise TableError(f"table {table_id} is stopped ({table.halt.reason}): a "
-                                 f"supervisor must resolve it before simulating")
-            if table.current is None:
-                table.place_many(random_wagers(rng, table.config))
-            rb = table.current
-            assert rb is not None
-            dealt = {(c.rank, c.suit) for c in rb.engine.cards if not c.is_joker}
-            jokers = sum(c.is_joker for c in rb.engine.cards)
-            deck = [c for c in LAPAIRE_DECK.shuffled(rng)
-                    if (c.rank, c.suit) not in dealt and not (c.is_joker and c.copy < jokers)]
-            shoe.simulator.set_order(deck)
-            while not rb.engine.is_complete:
-                settled.clear()
-                shoe.simulator.deal()
-                if not settled.wait(STAGE_TIMEOUT):
-                    raise TableError(f"no card arrived from the simulated shoe within "
-                                     f"{STAGE_TIMEOUT:.0f} s")
-                with table.lock:
-                    pass    # the table's worker has finished with the card
-                if problems:
-                    raise TableError(f"the round stopped: {problems[-1]}")
-            while table.unconfirmed():   # the dealer pays each stage in turn
-                table.confirm_payout(table.unconfirmed()[0])
+            play_round(table, shoe, rng, settled, problems)
             done += 1
             if not quiet:
                 closed = table.last_closed
@@ -124,6 +105,36 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
         table.devices.clear()
         table.shutdown()
     return done
+
+
+def play_round(table: LaPaireTable, shoe: Any, rng: random.Random, settled: threading.Event,
+               problems: list[str], wagers: list[Wager] | None = None) -> None:
+    """Deal one round to its end (finishing the one the journal left open, if any) and pay
+    every stage. ``settled`` is set by the caller's listener after each stage or halt."""
+    if table.halt is not None:
+        raise TableError(f"table {table.table_id} is stopped ({table.halt.reason}): a "
+                         f"supervisor must resolve it before simulating")
+    if table.current is None:
+        table.place_many(wagers if wagers is not None else random_wagers(rng, table.config))
+    rb = table.current
+    assert rb is not None
+    dealt = {(c.rank, c.suit) for c in rb.engine.cards if not c.is_joker}
+    jokers = sum(c.is_joker for c in rb.engine.cards)
+    deck = [c for c in LAPAIRE_DECK.shuffled(rng)
+            if (c.rank, c.suit) not in dealt and not (c.is_joker and c.copy < jokers)]
+    shoe.simulator.set_order(deck)
+    while not rb.engine.is_complete:
+        settled.clear()
+        shoe.simulator.deal()
+        if not settled.wait(STAGE_TIMEOUT):
+            raise TableError(f"no card arrived from the simulated shoe within "
+                             f"{STAGE_TIMEOUT:.0f} s")
+        with table.lock:
+            pass    # the table's worker has finished with the card
+        if problems:
+            raise TableError(f"the round stopped: {problems[-1]}")
+    while table.unconfirmed():   # the dealer pays each stage in turn
+        table.confirm_payout(table.unconfirmed()[0])
 
 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,

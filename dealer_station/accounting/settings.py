@@ -1,0 +1,74 @@
+"""The accounting settings (``config/accounting.toml``), validated with file, key and reason.
+
+```toml
+[accounting]
+currency = "USD"
+minor_units = 100
+denominations = [100, 500, 2500, 10000, 50000]   # chips the trays hold, minor units
+variance_threshold = 2500         # |statistical - computed win| above this is an exception
+inventory_tolerance = 0           # |opener - previous closer| above this is an exception
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dealer_station.tomlconfig import ConfigError, Section, load_toml
+
+DEFAULT_DENOMINATIONS = (100, 500, 2500, 10000, 50000)
+
+
+@dataclass(frozen=True, slots=True)
+class AccountingSettings:
+    currency: str = "USD"
+    minor_units: int = 100
+    denominations: tuple[int, ...] = DEFAULT_DENOMINATIONS
+    variance_threshold: int = 0
+    inventory_tolerance: int = 0
+
+    def money(self, amount: int) -> str:
+        """``125000`` -> ``1,250.00 USD`` (exact, from the integer)."""
+        digits = len(str(self.minor_units)) - 1
+        if self.minor_units != 10**digits:
+            return f"{amount} minor units of {self.currency}"
+        sign = "-" if amount < 0 else ""
+        whole, frac = divmod(abs(amount), self.minor_units)
+        return (f"{sign}{whole:,}.{frac:0{digits}d} {self.currency}" if digits else
+                f"{sign}{whole:,} {self.currency}")
+
+
+def settings_from(sec: Section) -> AccountingSettings:
+    currency = sec.str("currency", "USD").strip()
+    if not currency:
+        raise sec.error("currency", "must not be empty")
+    minor = sec.int("minor_units", 100, minimum=1)
+    raw = sec.list("denominations", list(DEFAULT_DENOMINATIONS))
+    if not raw:
+        raise sec.error("denominations", "needs at least one chip denomination")
+    denoms: list[int] = []
+    for i, d in enumerate(raw):
+        if isinstance(d, bool) or not isinstance(d, int) or d <= 0:
+            raise sec.error(f"denominations[{i}]", f"must be a whole number of minor units "
+                                                   f"above 0, got {d!r}")
+        if d in denoms:
+            raise sec.error(f"denominations[{i}]", f"{d} is listed twice")
+        denoms.append(d)
+    threshold = sec.int("variance_threshold", 0, minimum=0)
+    tolerance = sec.int("inventory_tolerance", 0, minimum=0)
+    sec.finish()
+    return AccountingSettings(currency, minor, tuple(sorted(denoms)), threshold, tolerance)
+
+
+def load_settings(path: Path | str | None) -> AccountingSettings:
+    """``[accounting]`` of the file at ``path``; the defaults when the file is missing."""
+    if path is None or not Path(path).exists():
+        return AccountingSettings()
+    data = load_toml(path)
+    if "accounting" not in data:
+        raise ConfigError(str(path), "accounting", "is required (the [accounting] table)")
+    top = Section(data, str(path))
+    sec = top.section("accounting")
+    top.finish()
+    return settings_from(sec)

@@ -1,0 +1,284 @@
+"""``dealer-station accounting``: the table's chip tray and slips (docs/accounting.md).
+
+``opener``, ``closer``, ``fill`` and ``credit`` are signed by a dealer (``--dealer``) and a
+supervisor or operator (``--supervisor``); ``drop`` (the soft count's figure for a gaming day
+that has closed) by two different accounting users (``--counter`` twice); ``void`` by a
+supervisor with a reason; ``buy-in`` by the dealer. Each signer's PIN is asked for, or read
+with ``--pin-stdin`` one per line in the order the signers are named. Chips are written
+``500x20,2500x8`` (denomination in minor units x number of chips) or ``500=10000`` (the value
+in that denomination). Bad input is refused before anyone signs in, and nothing is journaled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from dealer_station.cli.audit import open_store, store_options
+from dealer_station.errors import StationError
+
+if TYPE_CHECKING:
+    from dealer_station.accounting.chips import Chips
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.users import User
+    from dealer_station.table.accounting import TableAccounting
+
+CHIPS_HELP = ("chips by denomination: DENOMxCOUNT,... in minor units, e.g. 500x20,2500x8 (or "
+              "DENOM=VALUE, e.g. 500=10000)")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("accounting", help="chip trays, fills, credits, buy-ins, drop and "
+                                          "voids (two-person slips)",
+                       description=__doc__)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    common = store_options()
+    common.add_argument("--table", required=True, help="the table id, e.g. T1")
+    common.add_argument("--accounting-config", metavar="FILE",
+                        help="accounting settings (default config/accounting.toml)")
+    common.add_argument("--station-config", metavar="FILE",
+                        help="station settings with [gaming_day] (default config/station.toml)")
+    common.add_argument("--pin-stdin", action="store_true",
+                        help="read the signers' PINs from standard input, one per line, in "
+                             "the order the signers are named (for scripts)")
+    pair = argparse.ArgumentParser(add_help=False)
+    pair.add_argument("--dealer", metavar="ID", help="the dealer signing (PIN asked for)")
+    pair.add_argument("--supervisor", metavar="ID",
+                      help="the supervisor (or operator) signing (PIN asked for)")
+    counted = argparse.ArgumentParser(add_help=False)
+    counted.add_argument("--chips", required=True, help=CHIPS_HELP)
+
+    actions.add_parser("opener", parents=[common, pair, counted],
+                       help="the tray counted at the start of the gaming day")
+    actions.add_parser("closer", parents=[common, pair, counted],
+                       help="the tray counted at the end of the gaming day")
+    for kind, what in (("fill", "chips brought from the cage to the tray"),
+                       ("credit", "chips taken from the tray to the cage")):
+        s = actions.add_parser(kind, parents=[common, pair, counted], help=what)
+        s.add_argument("--number", type=int, metavar="N",
+                       help="the pre-printed slip's number (must be the next in sequence); "
+                            "numbered by the station when left out")
+        s.add_argument("--note", help="why (e.g. 'tray low on 2500s')")
+    b = actions.add_parser("buy-in", parents=[common, counted],
+                           help="cash or a marker exchanged for chips (to the drop)")
+    b.add_argument("--dealer", metavar="ID", required=True, help="the dealer (PIN asked for)")
+    b.add_argument("--amount", type=int, required=True,
+                   help="the cash or marker, in minor units")
+    b.add_argument("--marker", metavar="NUMBER", help="a marker's number (tender: marker)")
+    b.add_argument("--seat", type=int, help="the player's seat")
+    d = actions.add_parser("drop", parents=[common],
+                           help="the soft count's drop of one gaming day (two accounting users)")
+    d.add_argument("--gaming-day", required=True, metavar="YYYY-MM-DD")
+    d.add_argument("--cash", type=int, required=True, help="cash counted, minor units")
+    d.add_argument("--markers", type=int, default=0, help="markers counted, minor units")
+    d.add_argument("--counter", metavar="ID", action="append", default=[],
+                   help="an accounting user counting (give two)")
+    v = actions.add_parser("void", parents=[common],
+                           help="void a fill or credit slip (it keeps its number)")
+    v.add_argument("--slip", required=True, choices=["fill", "credit"])
+    v.add_argument("--number", type=int, required=True)
+    v.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
+    v.add_argument("--supervisor", metavar="ID", required=True)
+    v.add_argument("--reason", required=True, help="why (journaled with your name)")
+    pr = actions.add_parser("print", parents=[common],
+                            help="write a slip as a PDF: a fill or credit slip (--slip, "
+                                 "--number) or the table inventory slip (--inventory, "
+                                 "--gaming-day)")
+    pr.add_argument("--slip", choices=["fill", "credit"])
+    pr.add_argument("--number", type=int)
+    pr.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
+    pr.add_argument("--inventory", choices=["opener", "closer"])
+    pr.add_argument("--gaming-day", metavar="YYYY-MM-DD")
+    pr.add_argument("--out", metavar="FILE.pdf", required=True)
+    pr.add_argument("--paper", choices=("A4", "letter"), default="A4")
+    s = actions.add_parser("slips", parents=[common], help="list the table's slips")
+    s.add_argument("--year", type=int)
+    s.add_argument("--json", action="store_true", help="one JSON object per slip")
+    p.set_defaults(func=run)
+
+
+def _book(journal: Journal, args: argparse.Namespace) -> TableAccounting:
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
+    from dealer_station.table.accounting import TableAccounting
+
+    return TableAccounting(journal, args.table, load_accounting_settings(args.accounting_config),
+                           load_gaming_calendar(args.station_config))
+
+
+def _chips(book: TableAccounting, text: str, what: str) -> Chips:
+    from dealer_station.accounting.chips import parse_chips
+
+    return parse_chips(text, book.settings.denominations, what=what)
+
+
+def _signers(args: argparse.Namespace, journal: Journal, ids: list[tuple[str, str | None]],
+             ) -> list[User]:
+    """Sign each named person in by PIN, at the table (each attempt is journaled)."""
+    from dealer_station.accounting.ledger import AccountingRefused
+    from dealer_station.audit.users import Users
+    from dealer_station.cli.users import _PinSource
+
+    missing = [what for what, uid in ids if not uid]
+    if missing:
+        raise AccountingRefused(f"{args.action} needs two signatures: {' and '.join(missing)} "
+                                f"not given (--{missing[0].split()[0]} ID)")
+    named = [uid for _, uid in ids]
+    if len(set(named)) != len(named):
+        raise AccountingRefused(f"{args.action} needs two different people; {named[0]} cannot "
+                                f"sign twice")
+    users = Users(journal)
+    pins = _PinSource(args.pin_stdin)
+    out = []
+    for _, uid in ids:
+        assert uid is not None
+        out.append(users.authenticate(uid, pins.read(f"PIN for {uid}: "), table_id=args.table))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.table or not args.table.strip():
+        raise StationError("--table: give a table id, e.g. --table T1")
+    with open_store(args, write=args.action not in ("slips", "print")) as store:
+        book = _book(store.journal, args)
+        return _ACTIONS[args.action](args, store.journal, book)
+
+
+def _money(book: TableAccounting, amount: int) -> str:
+    return book.settings.money(amount)
+
+
+def _tray(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    chips = _chips(book, args.chips, args.action)
+    book.check(args.action, chips=chips)
+    dealer, sup = _signers(args, journal, [("dealer", args.dealer),
+                                           ("supervisor", args.supervisor)])
+    if args.action == "opener":
+        records = book.opener(chips, dealer, sup)
+        print(f"opener of gaming day {records[0].payload['gaming_day']} at table {args.table}: "
+              f"{chips} = {_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
+        for r in records[1:]:
+            print(f"EXCEPTION: the opener differs from the previous closer by "
+                  f"{_money(book, int(r.payload['difference']))} (record {r.seq})")
+    else:
+        r = book.closer(chips, dealer, sup)
+        print(f"closer of gaming day {r.payload['gaming_day']} at table {args.table}: {chips} "
+              f"= {_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
+    return 0
+
+
+def _slip(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    chips = _chips(book, args.chips, args.action)
+    book.check(args.action, chips=chips, number=args.number)
+    dealer, sup = _signers(args, journal, [("dealer", args.dealer),
+                                           ("supervisor", args.supervisor)])
+    r = book.slip(args.action, chips, dealer, sup, number=args.number, note=args.note)
+    print(f"{args.action} slip {r.payload['number']} of {r.payload['year']} at table "
+          f"{args.table}: {chips} = {_money(book, chips.total)}, signed {dealer.actor} and "
+          f"{sup.actor}")
+    return 0
+
+
+def _buy_in(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.audit.users import Users
+    from dealer_station.cli.users import _PinSource
+
+    chips = _chips(book, args.chips, "buy-in")
+    book.check("buy-in", chips=chips)
+    tender = "marker" if args.marker else "cash"
+    if chips.total != args.amount:
+        raise StationError(f"buy-in: the chips given are worth {chips.total}, the {tender} is "
+                           f"{args.amount}; they must be equal")
+    pin = _PinSource(args.pin_stdin).read(f"PIN for {args.dealer}: ")
+    dealer = Users(journal).authenticate(args.dealer, pin, table_id=args.table)
+    book.buy_in(tender, args.amount, chips, dealer, seat=args.seat, marker=args.marker)
+    print(f"buy-in at table {args.table}: {tender} {_money(book, args.amount)} for {chips}")
+    return 0
+
+
+def _drop(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    try:
+        day = date.fromisoformat(args.gaming_day)
+    except ValueError:
+        raise StationError(f"--gaming-day: {args.gaming_day!r} is not a date like "
+                           f"2026-11-25") from None
+    for name in ("cash", "markers"):
+        if getattr(args, name) < 0:
+            raise StationError(f"--{name}: must be 0 or more minor units")
+    book.check("drop", gaming_day=day)
+    counters = list(args.counter) + [None] * (2 - len(args.counter))
+    if len(args.counter) > 2:
+        raise StationError("--counter: give exactly two accounting users")
+    a, b = _signers(args, journal, [("first counter", counters[0]),
+                                    ("second counter", counters[1])])
+    book.drop(day, args.cash, args.markers, a, b)
+    print(f"drop of gaming day {day} at table {args.table}: cash "
+          f"{_money(book, args.cash)}, markers {_money(book, args.markers)}, counted by "
+          f"{a.actor} and {b.actor}")
+    return 0
+
+
+def _void(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.audit.users import Users
+    from dealer_station.cli.users import _PinSource
+
+    year = args.year or book.today().year
+    book.ledger().slip(args.slip, year, args.number)
+    if not args.reason.strip():
+        raise StationError("--reason: a void needs a reason")
+    pin = _PinSource(args.pin_stdin).read(f"PIN for {args.supervisor}: ")
+    sup = Users(journal).authenticate(args.supervisor, pin, table_id=args.table)
+    book.void(args.slip, args.number, year, sup, args.reason)
+    print(f"{args.slip} slip {args.number} of {year} at table {args.table}: voided by "
+          f"{sup.actor} ({args.reason.strip()})")
+    return 0
+
+
+def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    ledger = book.ledger()
+    for (kind, year, number), s in sorted(ledger.slips.items(), key=lambda kv: kv[1].seq):
+        if args.year and year != args.year:
+            continue
+        row: dict[str, Any] = {"table": args.table, "slip": kind, "year": year,
+                               "number": number, "gaming_day": s.event.gaming_day,
+                               "chips": s.event.chips, "total": s.event.total,
+                               "signers": list(s.event.signers), "seq": s.seq, "ts": s.ts,
+                               "voided": s.void is not None,
+                               "void_reason": s.void.reason if s.void else None}
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False, sort_keys=True))
+        else:
+            state = f"  VOID ({s.void.reason})" if s.void else ""
+            print(f"{kind:<6} {year}-{number:05d}  {s.event.gaming_day}  "
+                  f"{_money(book, s.event.total):>16}  {' + '.join(s.event.signers)}{state}")
+    return 0
+
+
+def _print(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.reports.accounting_pdf import build_inventory_pdf, build_slip_pdf
+
+    if not str(args.out).lower().endswith(".pdf"):
+        raise StationError(f"--out {args.out}: give a file name ending in .pdf")
+    ledger = book.ledger()
+    if args.slip and args.number is not None and not args.inventory:
+        built = build_slip_pdf(journal, ledger, book.settings, args.slip,
+                               args.year or book.today().year, args.number, out=args.out,
+                               paper=args.paper)
+    elif args.inventory and args.gaming_day and not args.slip:
+        try:
+            date.fromisoformat(args.gaming_day)
+        except ValueError:
+            raise StationError(f"--gaming-day: {args.gaming_day!r} is not a date like "
+                               f"2026-11-25") from None
+        built = build_inventory_pdf(journal, ledger, book.settings, args.inventory,
+                                    args.gaming_day, out=args.out, paper=args.paper)
+    else:
+        raise StationError("print: give --slip fill|credit --number N, or --inventory "
+                           "opener|closer --gaming-day YYYY-MM-DD")
+    print(f"wrote {built.title.lower()} to {built.path}")
+    return 0
+
+
+_ACTIONS = {"opener": _tray, "closer": _tray, "fill": _slip, "credit": _slip,
+            "buy-in": _buy_in, "drop": _drop, "void": _void, "slips": _slips, "print": _print}

@@ -1,0 +1,148 @@
+"""Table-games accounting record kinds, journaled in the table's own chain.
+
+Chips are ``{"denomination": count}`` (minor units as text keys); ``total`` is their value.
+``gaming_day`` (``YYYY-MM-DD``) is the gaming day the station placed the action in when it was
+taken, so a later change of the day's start never moves a slip. ``signers`` are the people who
+signed, as ``user_id/role``, in the order the slip prints them. Fill and credit slips carry a
+``number`` that counts 1, 2, 3... within ``year`` (the gaming day's year) per table and kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from dealer_station.events.base import Codec, Event, JsonObject, optional
+
+
+@dataclass(frozen=True, slots=True)
+class TrayOpened(Event):
+    """The opener: the tray counted at the start of the gaming day by two people."""
+
+    KIND = "tray.open"
+    gaming_day: str
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+    #: The previous closer's record (its seq) and total, when there is one.
+    previous_seq: int | None = optional()
+    previous_total: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class TrayClosed(Event):
+    """The closer: the tray counted at the end of the gaming day; the next day's opener."""
+
+    KIND = "tray.close"
+    gaming_day: str
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrayDifference(Event):
+    """An exception: the opener differs from the previous closer by more than the tolerance.
+    Journaled with the opener, as the record right after it."""
+
+    KIND = "tray.difference"
+    gaming_day: str
+    opener_total: int
+    previous_seq: int
+    previous_total: int
+    difference: int
+    #: Per denomination, opener count minus closer count (only those that differ).
+    chips: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class FillSlip(Event):
+    """Chips brought from the cage to the tray."""
+
+    KIND = "fill"
+    number: int
+    year: int
+    gaming_day: str
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+    note: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class CreditSlip(Event):
+    """Chips taken from the tray back to the cage."""
+
+    KIND = "credit"
+    number: int
+    year: int
+    gaming_day: str
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+    note: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class BuyIn(Event):
+    """Cash or a marker exchanged for chips at the table: the cash or marker goes into the
+    drop box, the chips given leave the tray."""
+
+    KIND = "buyin"
+    gaming_day: str
+    tender: str            # "cash" or "marker"
+    amount: int
+    chips: JsonObject
+    seat: int | None = optional()
+    marker: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class DropCounted(Event):
+    """The soft count's figure for the table's drop box of one gaming day, entered by two
+    accounting users after the day closed."""
+
+    KIND = "drop.count"
+    gaming_day: str
+    cash: int
+    markers: int
+    total: int
+    signers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SlipVoided(Event):
+    """A fill or credit slip voided by a supervisor, with the reason; it keeps its number and
+    no longer counts."""
+
+    KIND = "slip.void"
+    slip: str              # "fill" or "credit"
+    number: int
+    year: int
+    slip_seq: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DayPlayed(Event):
+    """What the station settled in the gaming day, summed from its rounds when the closer was
+    counted and journaled right after it: the count room's figures meet the station's in one
+    place, and a month's report reads one record per table per day. ``through_seq`` is the
+    last record it covers; ``theoretical`` is exact, ``"numerator/denominator"``."""
+
+    KIND = "day.play"
+    gaming_day: str
+    rounds: int
+    wagered: int
+    returned: int
+    paid: int
+    computed_win: int
+    theoretical: str
+    through_seq: int
+
+
+EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayDifference, FillSlip,
+                                   CreditSlip, BuyIn, DropCounted, SlipVoided, DayPlayed)
+KINDS: tuple[str, ...] = tuple(e.KIND for e in EVENTS)
+SLIP_KINDS = {FillSlip.KIND: FillSlip, CreditSlip.KIND: CreditSlip}
+
+CODEC = Codec(EVENTS)

@@ -1,0 +1,263 @@
+"""The accounting PDFs: the master game report, the discrepancy report, and the printed slips
+(fill, credit, and the table inventory slip of an opener or closer), each with its number and
+two signature lines naming the people who signed in the journal.
+
+Built on the report template (PDF/A, page N of M, the journal's verification on the last page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.lib.units import mm
+from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
+
+from dealer_station.accounting.chips import Chips
+from dealer_station.accounting.figures import TableDay, hold
+from dealer_station.accounting.ledger import Ledger, Slip
+from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.audit.journal import Journal, Record, VerifyResult
+from dealer_station.audit.users import Users
+from dealer_station.errors import StationError
+from dealer_station.events.base import Committed
+from dealer_station.reports.master_game import MasterGame
+from dealer_station.reports.template import (
+    FONT,
+    GREY,
+    INK,
+    MIN_TEXT_PT,
+    BuiltReport,
+    ReportBuilder,
+    facts,
+    grid,
+    p,
+    rich,
+)
+from dealer_station.reports.text import local
+
+
+def _pct(value: Fraction | None) -> str:
+    if value is None:
+        return "-"
+    scaled = value * 10000
+    n = int(abs(scaled) + Fraction(1, 2))
+    sign = "-" if scaled < 0 and n else ""
+    return f"{sign}{n // 100}.{n % 100:02d}%"
+
+
+def _verify(journal: Journal, tables: Sequence[str]) -> VerifyResult:
+    """Every table's chain verified; one result that fails where the first table fails."""
+    records = 0
+    checkpoints = 0
+    last: VerifyResult | None = None
+    for t in tables:
+        r = journal.verify_table(t)
+        if not r.ok:
+            return r
+        records += r.records
+        checkpoints += r.checkpoints
+        last = r
+    name = tables[0] if len(tables) == 1 else f"{len(tables)} tables"
+    return VerifyResult(name, True, records, last.last_seq if last else 0,
+                        last.last_hash if last else None, checkpoints)
+
+
+def _money_cols(settings: AccountingSettings) -> str:
+    return f"amounts in {settings.currency}"
+
+
+def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | str,
+                          paper: str = "A4") -> BuiltReport:
+    s = report.settings
+    days = report.days
+    tables = sorted({d.table for d in days}) or sorted(report.ledgers)
+    if not tables:
+        raise StationError("no table has accounting records: nothing to report")
+    period = (f"gaming days {days[0].gaming_day} to {max(d.gaming_day for d in days)}"
+              if days else "no gaming day")
+    r = ReportBuilder(kind="master-game", title="Master game report",
+                      table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
+                      period=period, subject=_money_cols(s), paper=paper,
+                      landscape_pages=True)
+    w = r.width
+    m = s.money
+
+    def amt(v: int | None) -> str:
+        return "-" if v is None else m(v).rsplit(" ", 1)[0]
+
+    total_win = sum(d.win or 0 for d in days)
+    total_drop = sum(d.drop or 0 for d in days if d.win is not None)
+    r.add(facts([
+        ("Tables", ", ".join(tables)),
+        ("Period", period),
+        ("Statistical win", f"{m(total_win)} on a drop of {m(total_drop)} (hold "
+                            f"{_pct(hold(total_win, total_drop))})"),
+        ("Computed win", m(sum(d.play.computed_win for d in days))),
+        ("Theoretical win", m(sum(d.theoretical_win for d in days))),
+        ("Formulas", "win = drop + credits - fills + (closer - opener); hold = win / drop; "
+                     "computed win = stakes lost - amounts paid; variance = win - computed "
+                     "win (negative: the tray is short of what the station settled); "
+                     "theoretical = each wager x its spot's house edge"),
+    ], widths=(40 * mm, w - 40 * mm)))
+    r.heading("By table and gaming day")
+    headers = ["Table", "Gaming day", "Opener", "Closer", "Fills", "Credits", "Drop", "Win",
+               "Hold", "Computed", "Variance", "Theor. win", "MTD win", "MTD hold",
+               "YTD win", "YTD hold"]
+    rows = [[d.table, d.gaming_day.isoformat(), amt(d.opener), amt(d.closer), amt(d.fills),
+             amt(d.credits), amt(d.drop), amt(d.win), _pct(d.hold), amt(d.play.computed_win),
+             amt(d.variance), amt(d.theoretical_win), amt(d.mtd_win),
+             _pct(hold(d.mtd_win, d.mtd_drop)), amt(d.ytd_win),
+             _pct(hold(d.ytd_win, d.ytd_drop))] for d in days]
+    rows.append(["Total", "", "", "", amt(sum(d.fills for d in days)),
+                 amt(sum(d.credits for d in days)), amt(sum(d.drop or 0 for d in days)),
+                 amt(total_win), _pct(hold(total_win, total_drop)),
+                 amt(sum(d.play.computed_win for d in days)),
+                 amt(sum(d.variance or 0 for d in days)),
+                 amt(sum(d.theoretical_win for d in days)), "", "", "", ""])
+    widths = [0.035, 0.075, 0.065, 0.065, 0.065, 0.065, 0.065, 0.065, 0.06, 0.065, 0.06,
+              0.065, 0.065, 0.06, 0.065, 0.06]
+    r.add(grid(headers, rows, [w * x for x in widths], numeric=tuple(range(2, 16)),
+               bold_last=True))
+    r.add(p("Win: statistical win. Hold is win / drop. Computed: the station's win from the "
+            "rounds it settled. Theor. win: theoretical win. MTD and YTD are month and year to "
+            "date up to each gaming day. A dash: not known yet (the drop not counted, or the "
+            "tray not closed).", "note"))
+    _discrepancies(r, days, s)
+    last = journal.last(tables[0]) if len(tables) == 1 else None
+    built = r.build(out, _verify(journal, tables), None, last,
+                    note="The report covers the accounting and round records of the tables "
+                         "named; each table's chain was verified in full.",
+                    data=days, signatures=("Prepared by", "Reviewed by"))
+    return built
+
+
+def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSettings) -> None:
+    r.heading("Discrepancies")
+    rows = [[d.table, d.gaming_day.isoformat(), e] for d in days for e in d.exceptions]
+    r.add(p(f"Variance threshold {s.money(s.variance_threshold)}; opener-to-previous-closer "
+            f"tolerance {s.money(s.inventory_tolerance)} (config/accounting.toml).", "small"))
+    if rows:
+        w = r.width
+        r.add(grid(["Table", "Gaming day", "Exception"], rows, [w * 0.08, w * 0.13, w * 0.79],
+                   wrap=(2,)))
+    else:
+        r.add(p("None: every table's variance is within the threshold, every opener matches "
+                "the previous closer, and no slip was voided."))
+
+
+def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | str,
+                          paper: str = "A4") -> BuiltReport:
+    days = report.days
+    tables = sorted({d.table for d in days}) or sorted(report.ledgers)
+    if not tables:
+        raise StationError("no table has accounting records: nothing to report")
+    period = (f"gaming days {days[0].gaming_day} to {max(d.gaming_day for d in days)}"
+              if days else "no gaming day")
+    r = ReportBuilder(kind="discrepancies", title="Discrepancy report",
+                      table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
+                      period=period, subject=_money_cols(report.settings), paper=paper)
+    _discrepancies(r, days, report.settings)
+    last = journal.last(tables[0]) if len(tables) == 1 else None
+    return r.build(out, _verify(journal, tables), None, last, data=days,
+                   signatures=("Reviewed by",))
+
+
+# --- slips ---------------------------------------------------------------------------------
+
+def _signers(journal: Journal, actors: Sequence[str], roles: Sequence[str], width: float
+             ) -> KeepTogether:
+    """Two signature lines, each with the role, the signer's name and id as journaled."""
+    users = Users(journal)
+    body = []
+    for actor, role in zip(actors, roles, strict=False):
+        user_id = actor.split("/")[0]
+        u = users.get(user_id)
+        name = f"{u.name} ({user_id})" if u is not None else user_id
+        body.append([p(role, "small"), p(escape(name)), "", ""])
+    t = Table([["", "Name (as signed in)", "", "Signature"], *body],
+              colWidths=[width * 0.2, width * 0.38, width * 0.04, width * 0.38],
+              rowHeights=[12] + [30] * len(body), hAlign="LEFT")
+    t.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),
+        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
+        ("TEXTCOLOR", (0, 1), (-1, -1), INK),
+        ("VALIGN", (0, 1), (-1, -1), "BOTTOM"),
+        ("LINEBELOW", (3, 1), (3, -1), 0.5, INK),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    ]))
+    return KeepTogether([Spacer(1, 6 * mm), rich("Signatures", "h2"), t])
+
+
+def _chip_rows(chips: Chips, s: AccountingSettings) -> list[list[str]]:
+    rows = [[s.money(d).rsplit(" ", 1)[0], f"{chips.count(d):,}",
+             s.money(d * chips.count(d)).rsplit(" ", 1)[0]] for d in s.denominations]
+    rows.append(["Total", f"{chips.chip_count:,}", s.money(chips.total).rsplit(" ", 1)[0]])
+    return rows
+
+
+def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int, ts: str,
+              actor_list: Sequence[str], roles: Sequence[str], chips: Chips,
+              extra: list[tuple[str, str]], s: AccountingSettings, out: Path | str,
+              paper: str) -> BuiltReport:
+    record = next(journal.records(table, from_seq=seq, to_seq=seq))
+    r = ReportBuilder(kind="slip", title=title, table=table, period=f"number {number}",
+                      subject=_money_cols(s), paper=paper)
+    w = r.width
+    r.add(rich(f"<b>{escape(title)} {escape(number)}</b>", "h1"))
+    r.add(facts([("Table", table), ("Number", number), *extra,
+                 ("Recorded", f"{local(ts)} (journal record {seq})"),
+                 ("Signed in the journal by", " and ".join(actor_list))],
+                widths=(50 * mm, w - 50 * mm)))
+    r.heading("Chips by denomination")
+    r.add(grid(["Denomination", "Chips", "Value"], _chip_rows(chips, s),
+               [w * 0.3, w * 0.2, w * 0.3], numeric=(0, 1, 2), bold_last=True))
+    r.add(_signers(journal, actor_list, roles, w))
+    return r.build(out, journal.verify_table(table), record, record, evidence=[record])
+
+
+def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings, kind: str,
+                   year: int, number: int, *, out: Path | str, paper: str = "A4"
+                   ) -> BuiltReport:
+    """A printed fill or credit slip, voided or not."""
+    slip: Slip | None = ledger.slips.get((kind, year, number))
+    if slip is None:
+        raise StationError(f"no {kind} slip number {number} of {year} at table {ledger.table}")
+    e = slip.event
+    extra = [("Gaming day", e.gaming_day)]
+    if e.note:
+        extra.append(("Note", e.note))
+    if slip.void is not None:
+        extra.append(("VOID", f"voided by {slip.void_actor}: {slip.void.reason} (it keeps its "
+                              f"number and counts nothing)"))
+    return _slip_pdf(journal, ledger.table, title=f"{kind.title()} slip",
+                     number=f"{e.year}-{e.number:05d}", seq=slip.seq, ts=slip.ts,
+                     actor_list=list(e.signers), roles=("Dealer", "Supervisor"),
+                     chips=slip.chips, extra=extra, s=settings, out=out, paper=paper)
+
+
+def build_inventory_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings,
+                        which: str, gaming_day: str, *, out: Path | str, paper: str = "A4"
+                        ) -> BuiltReport:
+    """The table inventory slip of a gaming day's opener or closer."""
+    from datetime import date
+
+    day = ledger.days.get(date.fromisoformat(gaming_day))
+    c: Committed | None = None
+    if day is not None:
+        c = day.opener if which == "opener" else day.closer
+    if c is None:
+        raise StationError(f"no {which} of gaming day {gaming_day} at table {ledger.table}")
+    e = c.event
+    chips = Chips.from_payload(e.chips)  # type: ignore[attr-defined]
+    return _slip_pdf(journal, ledger.table, title=f"Table inventory slip ({which})",
+                     number=f"{gaming_day}-{which}", seq=c.seq, ts=c.ts,
+                     actor_list=list(e.signers),  # type: ignore[attr-defined]
+                     roles=("Dealer", "Supervisor"), chips=chips,
+                     extra=[("Gaming day", gaming_day)], s=settings, out=out, paper=paper)
+
+
+__all__ = ["Record", "build_discrepancy_pdf", "build_inventory_pdf", "build_master_game_pdf",
+           "build_slip_pdf"]

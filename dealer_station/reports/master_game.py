@@ -1,0 +1,169 @@
+"""The master game report's figures: per table per gaming day, the count room's win beside
+the station's (docs/accounting.md).
+
+The statistical figures (opener, closer, fills, credits, drop, win, hold, month and year to
+date) come from the table's accounting records; computed and theoretical win from the rounds
+that closed in the gaming day (the game's ``wins`` part). Every record is checked against its
+keyed hash as it is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Any
+
+from sqlalchemy import and_, or_, select
+
+from dealer_station.accounting.figures import Play, TableDay, fraction_json, hold, to_dates
+from dealer_station.accounting.ledger import Ledger
+from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.audit import schema
+from dealer_station.audit.journal import Journal, iso_utc
+from dealer_station.audit.lease import RESERVED_TABLE_IDS
+from dealer_station.audit.projections import CLOSING_KINDS
+from dealer_station.errors import StationError
+from dealer_station.events.accounting import DayPlayed, TrayDifference
+from dealer_station.gaming_day import GamingCalendar
+from dealer_station.table.accounting import TableAccounting, table_wins
+
+J = schema.journal
+
+
+@dataclass
+class MasterGame:
+    """The rows of the report and what they were read with."""
+
+    days: list[TableDay]
+    settings: AccountingSettings
+    calendar: GamingCalendar
+    ledgers: dict[str, Ledger]
+
+
+def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalendar, *,
+           tables: Iterable[str] | None = None, first: date | None = None,
+           last: date | None = None, recompute: bool = False) -> MasterGame:
+    """Rows for every table (or ``tables``) and every gaming day with accounting records
+    from ``first`` to ``last`` (both included; default: all of them).
+
+    A closed day's play is its ``day.play`` record (summed when the closer was counted),
+    unless a round closed in the day after it, or ``recompute``: then it is summed again
+    from the rounds."""
+    names = list(tables) if tables is not None else [
+        t for t in journal.tables() if t not in RESERVED_TABLE_IDS]
+    rows: list[TableDay] = []
+    ledgers: dict[str, Ledger] = {}
+    for table in names:
+        ledger = TableAccounting(journal, table, settings, calendar).ledger()
+        ledgers[table] = ledger
+        wanted = sorted(d for d in ledger.days
+                        if (first is None or d >= first) and (last is None or d <= last))
+        if not wanted:
+            continue
+        # Month and year to date need every day since the first January before the first row.
+        since_jan = date(wanted[0].year, 1, 1)
+        all_days = [_statistical(table, ledger, d, settings)
+                    for d in sorted(ledger.days) if since_jan <= d <= wanted[-1]]
+        to_dates(all_days)
+        mine = [d for d in all_days if d.gaming_day in set(wanted)]
+        _add_play(journal, table, mine, calendar, ledger, recompute)
+        for d in mine:
+            d.check(settings.variance_threshold, settings.money)
+        rows += mine
+    return MasterGame(rows, settings, calendar, ledgers)
+
+
+def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettings) -> TableDay:
+    day = ledger.days[d]
+    opening = ledger.opening_count(d)
+    row = TableDay(table, d,
+                   opener=opening.event.total if opening else None,  # type: ignore[attr-defined]
+                   closer=day.closer.event.total if day.closer else None,  # type: ignore[attr-defined]
+                   fills=day.fills, credits=day.credits,
+                   drop=day.drop.event.total if day.drop else None,  # type: ignore[attr-defined]
+                   buyins=day.buyin_cash + day.buyin_markers)
+    for c in day.differences:
+        e = c.event
+        assert isinstance(e, TrayDifference)
+        m = settings.money
+        row.exceptions.append(f"opener differs from the previous closer by "
+                              f"{m(e.difference)} (opener {m(e.opener_total)}, previous "
+                              f"closer {m(e.previous_total)}; record {c.seq})")
+    for s in day.slips:
+        if s.void is not None:
+            row.exceptions.append(f"{s.kind} slip {s.event.number} of {s.event.year} voided by "
+                                  f"{s.void_actor}: {s.void.reason}")
+    return row
+
+
+def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: GamingCalendar,
+              ledger: Ledger, recompute: bool) -> None:
+    live: dict[date, TableDay] = {}
+    stale = set() if recompute else _closed_after(journal, table, calendar, [
+        s for s in (ledger.days[row.gaming_day].play for row in days) if s is not None])
+    for row in days:
+        summary = ledger.days[row.gaming_day].play
+        if summary is None or recompute or row.gaming_day in stale:
+            live[row.gaming_day] = row
+            continue
+        num, _, den = summary.theoretical.partition("/")
+        row.play = Play(summary.rounds, summary.wagered, summary.returned, summary.paid,
+                        summary.computed_win, Fraction(int(num), int(den or 1)))
+    if not live:
+        return
+    wins = table_wins(journal, table)
+    if wins is None:
+        return
+    start = calendar.day(min(live)).start
+    end = calendar.day(max(live)).end
+    for w in wins(journal, table, start, end):
+        found = live.get(calendar.day_of(datetime.fromisoformat(w.closed)))
+        if found is not None:
+            found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
+                              w.theoretical_win))
+
+
+def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
+                  summaries: list[DayPlayed]) -> set[date]:
+    """The gaming days in which a round closed after the day's summary was made (one query
+    for the table; normally it finds nothing)."""
+    if not summaries:
+        return set()
+    spans = [(s, calendar.day(date.fromisoformat(s.gaming_day))) for s in summaries]
+    late = or_(*(and_(J.c.seq > s.through_seq, J.c.ts >= iso_utc(span.start),
+                      J.c.ts < iso_utc(span.end)) for s, span in spans))
+    with journal.db.read() as conn:
+        times = conn.execute(select(J.c.ts).where(
+            J.c.table_id == table, J.c.kind.in_(list(CLOSING_KINDS)), late)).scalars().all()
+    return {calendar.day_of(datetime.fromisoformat(ts)) for ts in times}
+
+
+def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
+    """The ``report master-game --json`` object of one table's gaming day (money in minor
+    units; hold as a fraction, null when nothing was dropped)."""
+    return {
+        "table": d.table, "gaming_day": d.gaming_day.isoformat(),
+        "currency": settings.currency, "minor_units": settings.minor_units,
+        "opener": d.opener, "closer": d.closer, "fills": d.fills, "credits": d.credits,
+        "drop": d.drop, "buyins": d.buyins, "win": d.win, "hold": fraction_json(d.hold),
+        "computed_win": d.play.computed_win, "variance": d.variance,
+        "theoretical_win": d.theoretical_win,
+        "actual_vs_theoretical": d.play.computed_win - d.theoretical_win,
+        "rounds": d.play.rounds, "wagered": d.play.wagered, "returned": d.play.returned,
+        "paid": d.play.paid,
+        "mtd_win": d.mtd_win, "mtd_drop": d.mtd_drop,
+        "mtd_hold": fraction_json(hold(d.mtd_win, d.mtd_drop)),
+        "ytd_win": d.ytd_win, "ytd_drop": d.ytd_drop,
+        "ytd_hold": fraction_json(hold(d.ytd_win, d.ytd_drop)),
+        "exceptions": list(d.exceptions),
+    }
+
+
+def check_tables(journal: Journal, table: str | None) -> list[str] | None:
+    if table is None:
+        return None
+    if table not in journal.tables():
+        raise StationError(f"no table {table!r} in this journal")
+    return [table]

@@ -1,0 +1,330 @@
+"""A table's chip tray and slips, journaled in the table's own chain (docs/accounting.md).
+
+Every action is checked against the chain as it stands (the :class:`Ledger` of the table's
+accounting records, each checked against its keyed hash as it is read) before anything is
+written, and again inside the write: if another writer added an accounting record in between,
+the action is decided again, so two slips never take one number.
+
+Two people sign every slip: the opener, closer, fills and credits a dealer and a supervisor (an
+operator may stand for the supervisor); the soft count's drop two different accounting users;
+a void a supervisor or operator, with a reason. The callers sign them in by PIN
+(``Users.authenticate``) and hand over the signed-in users.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from dealer_station.accounting.chips import Chips, ChipsError, check_denominations
+from dealer_station.accounting.figures import Play
+from dealer_station.accounting.ledger import AccountingRefused, Ledger
+from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.audit import schema
+from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.projections import CLOSING_KINDS
+from dealer_station.audit.users import User
+from dealer_station.events.accounting import (
+    CODEC,
+    KINDS,
+    BuyIn,
+    CreditSlip,
+    DayPlayed,
+    DropCounted,
+    FillSlip,
+    SlipVoided,
+    TrayClosed,
+    TrayDifference,
+    TrayOpened,
+)
+from dealer_station.events.base import Event
+from dealer_station.gaming_day import GamingCalendar
+
+J = schema.journal
+SUPERVISING = ("supervisor", "operator")
+TENDERS = ("cash", "marker")
+MAX_NOTE = 500
+
+
+class _Changed(Exception):
+    """Another writer added an accounting record while this one was deciding."""
+
+
+def two_signers(first: User | None, second: User | None, *, first_roles: Sequence[str],
+                second_roles: Sequence[str], action: str) -> tuple[User, User]:
+    """Refuse unless two different people of the right roles signed."""
+    if first is None or second is None:
+        raise AccountingRefused(f"{action} needs two signatures ({'/'.join(first_roles)} and "
+                                f"{'/'.join(second_roles)}); only one was given")
+    if first.user_id == second.user_id:
+        raise AccountingRefused(f"{action} needs two different people; {first.user_id} "
+                                f"cannot sign twice")
+    for user, roles in ((first, first_roles), (second, second_roles)):
+        if user.role not in roles:
+            article = "an" if roles[0][0] in "aeiou" else "a"
+            raise AccountingRefused(f"{action}: {user.user_id} is a {user.role}; this "
+                                    f"signature is for {article} {' or '.join(roles)} user")
+        if not user.active:
+            raise AccountingRefused(f"{action}: {user.user_id} is not an active user")
+    return first, second
+
+
+def _actor(*users: User) -> str:
+    return "+".join(u.actor for u in users)
+
+
+def table_game(journal: Journal, table_id: str) -> str | None:
+    """The game the table last started up with (None: never started)."""
+    startups = journal.events(table_id, kinds=["startup"])
+    game = startups[-1].payload.get("game") if startups else None
+    return game if isinstance(game, str) else None
+
+
+def table_wins(journal: Journal, table_id: str) -> Callable[..., list[Any]] | None:
+    """The ``wins`` part of the table's game, if it has one."""
+    from dealer_station import games
+
+    game = table_game(journal, table_id)
+    found = games.REGISTRY.get(game) if game is not None else None
+    if found is None or "wins" not in dict(found.parts):
+        return None
+    wins: Callable[..., list[Any]] = found.part("wins")
+    return wins
+
+
+class TableAccounting:
+    """The accounting of one table: read from its chain, written to it."""
+
+    def __init__(self, journal: Journal, table_id: str, settings: AccountingSettings,
+                 calendar: GamingCalendar) -> None:
+        self.journal = journal
+        self.table_id = table_id
+        self.settings = settings
+        self.calendar = calendar
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def ledger(self) -> Ledger:
+        records = self.journal.events(self.table_id, kinds=list(KINDS))
+        return Ledger.of(self.table_id, (
+            CODEC.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
+            for r in sorted(records, key=lambda r: r.seq)))
+
+    def now(self) -> datetime:
+        return self.journal.clock()
+
+    def today(self) -> date:
+        return self.calendar.day_of(self.now())
+
+    def chips(self, chips: Chips, what: str) -> Chips:
+        check_denominations(chips, self.settings.denominations, what)
+        return chips
+
+    # -- checks without signatures (a command refuses bad input before anyone signs in) ----
+
+    def check(self, action: str, *, chips: Chips | None = None, number: int | None = None,
+              gaming_day: date | None = None) -> None:
+        ledger = self.ledger()
+        day = self.today()
+        if chips is not None:
+            self.chips(chips, action)
+        if action == "opener":
+            ledger.check_opener(day)
+        elif action == "closer":
+            ledger.check_closer(day)
+        elif action in ("fill", "credit"):
+            if chips is not None and chips.total <= 0:
+                raise ChipsError(f"{action}: no chips given")
+            ledger.check_open_day(day, action)
+            ledger.check_number(action, day.year, number)
+        elif action == "buy-in":
+            ledger.check_open_day(day, "buy-in")
+        elif action == "drop":
+            assert gaming_day is not None
+            ledger.check_drop(gaming_day, day_over=self.now() >= self.calendar.day(
+                gaming_day).end)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _write(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]) -> list[Record]:
+        for _ in range(5):
+            ledger = self.ledger()
+            events = decide(ledger, self.today())
+            facts = [Fact(e.KIND, e.to_payload(), actor) for e, actor in events]
+            want = ledger.count + len(facts)
+            through = [e.through_seq for e, _ in events if isinstance(e, DayPlayed)]
+
+            def guard(conn: Connection, want: int = want, through: list[int] = through
+                      ) -> None:
+                have = conn.execute(select(func.count()).select_from(J).where(
+                    J.c.table_id == self.table_id, J.c.kind.in_(list(KINDS)))).scalar_one()
+                if have != want:
+                    raise _Changed
+                if through and conn.execute(select(func.count()).select_from(J).where(
+                        J.c.table_id == self.table_id, J.c.kind.in_(list(CLOSING_KINDS)),
+                        J.c.seq > through[0])).scalar_one():
+                    raise _Changed   # a round closed while the day was being summed
+
+            try:
+                records = self.journal.append_many(self.table_id, facts, also=guard)
+            except _Changed:
+                continue
+            self.journal.anchor(records[-1])
+            return records
+        raise AccountingRefused(f"table {self.table_id}: other accounting records kept "
+                                f"arriving while this one was decided; try again")
+
+    def opener(self, chips: Chips, dealer: User | None, supervisor: User | None) -> list[Record]:
+        d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
+                           second_roles=SUPERVISING, action="the opener")
+        self.chips(chips, "the opener")
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            ledger.check_opener(day)
+            prev = ledger.closer_before(day)
+            prev_total = prev.event.total if prev is not None else None  # type: ignore[attr-defined]
+            out: list[tuple[Event, str]] = [(TrayOpened(
+                day.isoformat(), chips.to_payload(), chips.total, (d.actor, s.actor),
+                prev.seq if prev is not None else None, prev_total), _actor(d, s))]
+            if prev is not None:
+                before = Chips.from_payload(prev.event.chips)  # type: ignore[attr-defined]
+                diff = chips.total - before.total
+                by_denom = {str(k): chips.count(k) - before.count(k)
+                            for k in sorted(set(chips.as_dict()) | set(before.as_dict()))
+                            if chips.count(k) != before.count(k)}
+                if abs(diff) > self.settings.inventory_tolerance or (
+                        by_denom and self.settings.inventory_tolerance == 0):
+                    out.append((TrayDifference(day.isoformat(), chips.total, prev.seq,
+                                               before.total, diff, by_denom), "station"))
+            return out
+
+        return self._write(decide)
+
+    def closer(self, chips: Chips, dealer: User | None, supervisor: User | None) -> Record:
+        """The closer, and right after it what the station settled in the day (``day.play``,
+        for a game whose rounds the house banks)."""
+        d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
+                           second_roles=SUPERVISING, action="the closer")
+        self.chips(chips, "the closer")
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            ledger.check_closer(day)
+            out: list[tuple[Event, str]] = [(TrayClosed(
+                day.isoformat(), chips.to_payload(), chips.total, (d.actor, s.actor)),
+                _actor(d, s))]
+            played = self.day_played(day)
+            if played is not None:
+                out.append((played, "station"))
+            return out
+
+        return self._write(decide)[0]
+
+    def day_played(self, day: date) -> DayPlayed | None:
+        """The day's settled rounds summed (None for a game without a ``wins`` part)."""
+        wins = table_wins(self.journal, self.table_id)
+        if wins is None:
+            return None
+        head = self.journal.last(self.table_id)
+        through = head.seq if head is not None else 0
+        span = self.calendar.day(day)
+        play = Play()
+        for w in wins(self.journal, self.table_id, span.start, span.end):
+            play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
+                          w.theoretical_win))
+        return DayPlayed(day.isoformat(), play.rounds, play.wagered, play.returned, play.paid,
+                         play.computed_win, play.theoretical_text(), through)
+
+    def slip(self, kind: str, chips: Chips, dealer: User | None, supervisor: User | None, *,
+             number: int | None = None, note: str | None = None) -> Record:
+        """A fill or credit slip; ``number`` (a pre-printed slip's) must be the next one."""
+        if kind not in ("fill", "credit"):
+            raise AccountingRefused(f"unknown slip {kind!r}: fill or credit")
+        d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
+                           second_roles=SUPERVISING, action=f"a {kind}")
+        self.chips(chips, kind)
+        if chips.total <= 0:
+            raise ChipsError(f"{kind}: no chips given")
+        if note is not None:
+            note = note.strip() or None
+            if note is not None and len(note) > MAX_NOTE:
+                raise AccountingRefused(f"{kind}: the note is longer than {MAX_NOTE} "
+                                        f"characters")
+        cls = FillSlip if kind == "fill" else CreditSlip
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            ledger.check_open_day(day, kind)
+            n = ledger.check_number(kind, day.year, number)
+            return [(cls(n, day.year, day.isoformat(), chips.to_payload(), chips.total,
+                         (d.actor, s.actor), note), _actor(d, s))]
+
+        return self._write(decide)[0]
+
+    def buy_in(self, tender: str, amount: int, chips: Chips, dealer: User | str, *,
+               seat: int | None = None, marker: str | None = None) -> Record:
+        """Cash or a marker for chips: the chips given must be worth the amount."""
+        if tender not in TENDERS:
+            raise AccountingRefused(f"buy-in: tender {tender!r} is not one of "
+                                    f"{', '.join(TENDERS)}")
+        if type(amount) is not int or amount <= 0:
+            raise AccountingRefused(f"buy-in: the amount must be a whole number of minor "
+                                    f"units above 0, got {amount!r}")
+        self.chips(chips, "buy-in")
+        if chips.total != amount:
+            raise AccountingRefused(f"buy-in: the chips given are worth {chips.total}, the "
+                                    f"{tender} is {amount}; they must be equal")
+        if tender == "marker" and not (marker or "").strip():
+            raise AccountingRefused("buy-in: a marker needs its number (--marker)")
+        actor = dealer if isinstance(dealer, str) else dealer.actor
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            ledger.check_open_day(day, "buy-in")
+            return [(BuyIn(day.isoformat(), tender, amount, chips.to_payload(), seat,
+                           marker.strip() if marker else None), actor)]
+
+        return self._write(decide)[0]
+
+    def drop(self, gaming_day: date, cash: int, markers: int, first: User | None,
+             second: User | None) -> Record:
+        a, b = two_signers(first, second, first_roles=("accounting",),
+                           second_roles=("accounting",), action="the soft count's drop")
+        for name, value in (("cash", cash), ("markers", markers)):
+            if type(value) is not int or value < 0:
+                raise AccountingRefused(f"drop: {name} must be a whole number of minor units "
+                                        f">= 0, got {value!r}")
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            ledger.check_drop(gaming_day,
+                              day_over=self.now() >= self.calendar.day(gaming_day).end)
+            return [(DropCounted(gaming_day.isoformat(), cash, markers, cash + markers,
+                                 (a.actor, b.actor)), _actor(a, b))]
+
+        return self._write(decide)[0]
+
+    def void(self, kind: str, number: int, year: int, supervisor: User, reason: str
+             ) -> Record:
+        if supervisor.role not in SUPERVISING:
+            raise AccountingRefused(f"a void: {supervisor.user_id} is a {supervisor.role}; "
+                                    f"only a supervisor or operator may void a slip")
+        if not isinstance(reason, str) or not reason.strip():
+            raise AccountingRefused("a void needs a reason (it is journaled with your name)")
+        why = reason.strip()
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            slip = ledger.slip(kind, year, number)
+            return [(SlipVoided(kind, number, year, slip.seq, why), supervisor.actor)]
+
+        return self._write(decide)[0]
+
+
+def no_wins(*_: Any, **__: Any) -> list[Any]:
+    """The ``wins`` part of a game the house does not bank: nothing to compute."""
+    return []
+
+
+def no_gaming_days(*_: Any, **__: Any) -> Any:
+    """The ``simulate_days`` part of a game without a chip tray at the table."""
+    raise AccountingRefused("--gaming-days simulates a banked table's chip tray; this game "
+                            "has none (its card room keeps its own accounting)")

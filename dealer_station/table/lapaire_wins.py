@@ -1,0 +1,200 @@
+"""Each La Pair'e round's computed and theoretical win, from its journal records.
+
+Computed win is the round's closing meters (stakes lost - amounts paid; a void's returned
+wagers count nothing, stages settled before it stand). Theoretical win is each settled wager's
+stake x the house edge of its own spot, from the exact par sheet of the configuration version
+the round was opened under. Records are checked against their keyed hashes as they are read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import json.scanner
+import struct
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+from sqlalchemy import func, select
+
+from dealer_station.audit import schema
+from dealer_station.audit.hashing import RECORD_DOMAIN, record_hash
+from dealer_station.audit.journal import Journal, JournalTampered, hashed_kind, iso_utc
+from dealer_station.audit.keys import JournalKey
+from dealer_station.settlement.lapaire_config import parse_lapaire_config
+from dealer_station.settlement.lapaire_math import par_sheet
+
+J = schema.journal
+CLOSE_KINDS = ("round.close", "void")
+READ_KINDS = ("round.open", "wager.place", "stage.settle", *CLOSE_KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundWin:
+    round_no: int
+    opened: str
+    closed: str
+    dealer: str
+    status: str
+    wagered: int
+    paid: int
+    computed_win: int
+    theoretical_win: Fraction
+    #: Per wager kind: (stakes settled, theoretical win).
+    by_kind: tuple[tuple[str, int, Fraction], ...] = ()
+
+    @property
+    def returned(self) -> int:
+        """Stakes of winning wagers, handed back with the win."""
+        return self.wagered - self.paid - self.computed_win
+
+
+class EdgeBook:
+    """Each spot's house edge per configuration version (computed once per version), scaled
+    to whole numbers over one denominator per version, so that summing a month of wagers
+    stays in integers."""
+
+    def __init__(self, journal: Journal, table_id: str) -> None:
+        self.versions = {cv.version: cv for cv in journal.config_versions(table_id)}
+        self._edges: dict[str, tuple[dict[tuple[str, tuple[str, ...]], int], int]] = {}
+
+    def edges(self, version: str) -> tuple[dict[tuple[str, tuple[str, ...]], int], int]:
+        """({(bet, values): edge x denominator}, denominator)."""
+        found = self._edges.get(version)
+        if found is None:
+            cv = self.versions.get(version)
+            rows = {} if cv is None else {
+                (row.bet, tuple(row.values)): row.house_edge
+                for row in par_sheet(parse_lapaire_config(dict(cv.content), "<journal>"))}
+            den = 1
+            for e in rows.values():
+                den = lcm(den, e.denominator)
+            found = ({k: int(e * den) for k, e in rows.items()}, den)
+            self._edges[version] = found
+        return found
+
+
+def _hasher(journal: Journal, table_id: str) -> Callable[..., str]:
+    """``record_hash`` of one table with the HMAC state after its fixed prefix computed once
+    (checked against ``record_hash`` before use, which is used if they ever differ)."""
+    key = journal.key
+    secret = key.secret if isinstance(key, JournalKey) else bytes(key)
+    size = struct.Struct(">Q").pack
+    table = table_id.encode()
+    base = hmac.new(secret, RECORD_DOMAIN + size(len(table)) + table, hashlib.sha256)
+
+    def fast(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
+             prev_hash: str) -> str:
+        m = base.copy()
+        parts = (str(seq), ts, actor, kind if round_no is None else f"{kind}#{round_no}",
+                 payload, prev_hash)
+        m.update(b"".join(size(len(b)) + b for b in (x.encode() for x in parts)))
+        return m.hexdigest()
+
+    def slow(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
+             prev_hash: str) -> str:
+        return record_hash(secret, table_id=table_id, seq=seq, ts=ts, actor=actor,
+                           kind=hashed_kind(kind, round_no), payload=payload,
+                           prev_hash=prev_hash)
+
+    sample = (12, "2026-01-31T20:15:00.000001+00:00", "ann/dealer", "wager.place", 3,
+              '{"a":"\u00e9"}', "0" * 64)
+    return fast if fast(*sample) == slow(*sample) else slow
+
+
+def _rows(journal: Journal, table_id: str, lo: int, hi: int) -> Iterator[tuple[Any, ...]]:
+    """The rounds' records as plain tuples through the driver (a row object per record costs
+    more than checking its hash)."""
+    engine = journal.db.engine
+    mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+    kinds = ", ".join(f"'{k}'" for k in READ_KINDS)   # constants, not input
+    sql = (f"SELECT seq, ts, actor, kind, round_no, payload, prev_hash, hash FROM journal "
+           f"WHERE table_id = {mark} AND round_no >= {mark} AND round_no <= {mark} "
+           f"AND kind IN ({kinds}) ORDER BY seq")
+    raw = engine.raw_connection()
+    try:
+        cur = (raw.cursor(name="lapaire_wins") if engine.dialect.name == "postgresql"
+               else raw.cursor())
+        cur.execute(sql, (table_id, lo, hi))
+        while True:
+            rows = cur.fetchmany(5000)
+            if not rows:
+                break
+            yield from rows
+        cur.close()
+    finally:
+        raw.close()
+
+
+def round_wins(journal: Journal, table_id: str, since: datetime | None,
+               until: datetime | None, edges: EdgeBook | None = None, *,
+               check_hashes: bool = True) -> list[RoundWin]:
+    """The rounds of ``table_id`` that closed in ``[since, until)`` (None: open-ended), in
+    order. Raises JournalTampered on a record that does not match its keyed hash, unless
+    ``check_hashes`` is off (a report that verifies the whole chain itself and prints the
+    result on every page, as the shift report does)."""
+    s = iso_utc(since) if since is not None else ""
+    u = iso_utc(until) if until is not None else "~"   # after every stored time
+    with journal.db.read() as conn:
+        lo, hi = conn.execute(select(func.min(J.c.round_no), func.max(J.c.round_no)).where(
+            J.c.table_id == table_id, J.c.kind.in_(CLOSE_KINDS), J.c.ts >= s,
+            J.c.ts < u)).one()
+    if lo is None:
+        return []
+    book = edges or EdgeBook(journal, table_id)
+    hasher = _hasher(journal, table_id)
+    # The station writes canonical JSON (no leading space): its C scanner reads it directly.
+    scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+    def loads(text: str) -> Any:
+        return scan(text, 0)[0]
+    out: list[RoundWin] = []
+    opened: dict[int, tuple[str, str, str]] = {}
+    stakes: dict[int, tuple[int, str, tuple[str, ...]]] = {}
+    edge: dict[tuple[str, tuple[str, ...]], int] = {}
+    den = 1
+    theo = 0
+    kinds: dict[str, list[int]] = {}
+    current = -1
+    for seq, ts, actor, kind, round_no, payload, prev_hash, h in _rows(journal, table_id, lo,
+                                                                      hi):
+        if check_hashes and hasher(seq, ts, actor, kind, round_no, payload, prev_hash) != h:
+            raise JournalTampered(
+                f"table {table_id} record {seq} ({kind}) does not match its hash: the "
+                f"journal was changed without the key (or --key is not this journal's key); "
+                f"run `dealer-station audit verify`")
+        n = int(round_no)
+        p: Any = loads(payload)
+        if kind == "round.open":
+            opened[n] = (ts, str(p["config_version"]), str(p["dealer"]))
+            stakes, theo, kinds, current = {}, 0, {}, n
+            edge, den = book.edges(opened[n][1])
+        elif n != current:
+            continue    # the end of a round opened before the first one asked for
+        elif kind == "wager.place":
+            stakes[p["wager_id"]] = (p["amount"], p["bet"], tuple(p["values"]))
+        elif kind == "stage.settle":
+            for res in p["results"]:
+                amount, bet, values = stakes[res["wager_id"]]
+                t = amount * edge.get((bet, values), 0)
+                theo += t
+                k = kinds.get(bet)
+                if k is None:
+                    kinds[bet] = [amount, t]
+                else:
+                    k[0] += amount
+                    k[1] += t
+        elif s <= ts < u:
+            total = p.get("meters", {}).get("total", {})
+            out.append(RoundWin(n, opened[n][0], ts, opened[n][2],
+                                "settled" if kind == "round.close" else "voided",
+                                int(total.get("wagered", 0)), int(total.get("paid", 0)),
+                                int(total.get("house_win", 0)), Fraction(theo, den),
+                                tuple((b, v[0], Fraction(v[1], den))
+                                      for b, v in sorted(kinds.items()))))
+    return out

@@ -1,0 +1,116 @@
+"""Simulated gaming days: the win identity, and mispays that the variance catches exactly."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from accounting_support import CAL, SETTINGS, Clock, Setup
+
+from dealer_station.accounting.figures import statistical_win
+from dealer_station.cli.main import main
+from dealer_station.reports.master_game import gather, row_json
+from dealer_station.table.lapaire_days import simulate_days
+from dealer_station.table.lapaire_sim import simulate_lapaire
+
+START = date(2026, 3, 1)
+
+
+def play(url: str, tmp_path: Path, *, days: int, rounds: int, rate: float, seed: int
+         ) -> tuple[Setup, int]:
+    s = Setup(url, tmp_path / "journal.key", clock=Clock(CAL.day(START).start), people=False)
+    result = simulate_days(s.journal, "T1", rounds, days=days, mispay_rate=rate, seed=seed,
+                           settings=SETTINGS, calendar=CAL, start=START, quiet=True)
+    assert (result.days, result.rounds) == (days, days * rounds)
+    return s, result.mispaid
+
+
+def test_win_identity_on_simulated_days(tmp_path: Path) -> None:
+    s, mispaid = play(f"sqlite:///{tmp_path / 'j.db'}", tmp_path, days=3, rounds=25, rate=0,
+                      seed=11)
+    assert mispaid == 0
+    report = gather(s.journal, SETTINGS, CAL)
+    assert [d.gaming_day for d in report.days] == [date(2026, 3, i) for i in (1, 2, 3)]
+    # Each closer journaled the day's play; summed again from the rounds, it is the same.
+    again = gather(s.journal, SETTINGS, CAL, recompute=True)
+    assert [d.play for d in again.days] == [d.play for d in report.days]
+    assert all(s.book.ledger().days[d.gaming_day].play is not None for d in report.days)
+    slips = 0
+    for d in report.days:
+        assert d.win == statistical_win(drop=d.drop or 0, credits=d.credits, fills=d.fills,
+                                        opener=d.opener or 0, closer=d.closer or 0)
+        # Nothing was mispaid: the count room's win is exactly what the station settled.
+        assert d.win == d.play.computed_win and d.variance == 0
+        assert d.play.rounds == 25 and d.exceptions == []
+        assert d.play.wagered - d.play.returned - d.play.paid == d.play.computed_win
+        slips += d.fills + d.credits
+    assert slips > 0, "the tray should have needed a fill or credit in three days"
+    # Each day opens with the previous closer.
+    for a, b in zip(report.days, report.days[1:], strict=False):
+        assert a.closer == b.opener
+    last = report.days[-1]
+    assert last.mtd_win == sum(d.win or 0 for d in report.days)
+    assert last.ytd_drop == sum(d.drop or 0 for d in report.days)
+    assert main(["audit", "verify", "--db", s.url, "--key", str(s.key_path)]) == 0
+    # A round played after the closer, still in the gaming day: the day's summary is stale,
+    # and the report sums that day again from its rounds.
+    s.clock.moment = CAL.day(date(2026, 3, 3)).end - timedelta(minutes=5)
+    assert simulate_lapaire(s.journal, "T1", rounds=1, seed=1, quiet=True) == 1
+    late = gather(s.journal, SETTINGS, CAL)
+    assert [d.play.rounds for d in late.days] == [25, 25, 26]
+    assert late.days[2].play == gather(s.journal, SETTINGS, CAL,
+                                       recompute=True).days[2].play
+    s.close()
+
+
+def test_mispays_show_as_variance_exactly(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
+    (tmp_path / "station.toml").write_text('[gaming_day]\nstarts = "06:00"\n'
+                                           'timezone = "UTC"\n')
+    (tmp_path / "accounting.toml").write_text("[accounting]\nvariance_threshold = 0\n")
+    lapaire = Path(__file__).resolve().parents[1] / "config" / "lapaire.toml"
+    (tmp_path / "lapaire.toml").write_text(lapaire.read_text())
+    db, key = f"sqlite:///{tmp_path / 'j.db'}", str(tmp_path / "j.key")
+    store = ["--db", db, "--key", key]
+    assert main(["simulate", "--game", "lapaire", "--rounds", "25", "--gaming-days", "2",
+                 "--mispay-rate", "0.3", "--seed", "5", "--quiet", "--table", "T1",
+                 *store]) == 0
+    out = capsys.readouterr().out
+    found = re.search(r"mispaid (-?\d+)", out)
+    assert found, out
+    mispaid = int(found.group(1))
+    assert mispaid != 0
+    assert main(["report", "master-game", "--json", *store]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 2
+    for row in rows:
+        for k in ("table", "gaming_day", "opener", "closer", "fills", "credits", "drop",
+                  "win", "hold", "computed_win", "variance", "theoretical_win", "mtd_win",
+                  "ytd_win", "mtd_drop", "ytd_drop"):
+            assert k in row
+        assert row["hold"] == pytest.approx(row["win"] / row["drop"])
+        assert row["variance"] == row["win"] - row["computed_win"]
+        if row["variance"]:
+            assert any("variance" in e for e in row["exceptions"])
+    # A dealer who paid out more than settled left the tray short: the variance is negative.
+    assert sum(r["variance"] for r in rows) == -mispaid
+    assert main(["report", "master-game", "--json", "--gaming-day",
+                 rows[1]["gaming_day"], *store]) == 0
+    (only,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert only == rows[1]
+
+
+@pytest.mark.postgres
+def test_master_game_on_postgresql(pg_db_url: str, tmp_path: Path) -> None:
+    s, mispaid = play(pg_db_url, tmp_path, days=2, rounds=10, rate=0.5, seed=3)
+    report = gather(s.journal, SETTINGS, CAL)
+    rows = [row_json(d, SETTINGS) for d in report.days]
+    assert [r["gaming_day"] for r in rows] == ["2026-03-01", "2026-03-02"]
+    assert sum(r["variance"] for r in rows) == -mispaid
+    assert all(r["theoretical_win"] > 0 for r in rows)
+    s.close()
