@@ -77,15 +77,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--printer", metavar="QUEUE", help="print on this CUPS queue instead")
     p.add_argument("--paper", choices=("A4", "letter"),
                    help="paper size (default: config/station.toml, else A4)")
-    p.add_argument("--json", action="store_true",
-                   help="master-game: one JSON object per table per gaming day instead of "
-                        "the PDF")
-    p.add_argument("--gaming-day", metavar="YYYY-MM-DD",
-                   help="master-game: only this gaming day (default: every one)")
-    p.add_argument("--accounting-config", metavar="FILE",
-                   help="master-game: accounting settings (default config/accounting.toml)")
-    p.add_argument("--station-config", metavar="FILE",
-                   help="master-game: [gaming_day] settings (default config/station.toml)")
     p.set_defaults(func=run)
 
 
