@@ -23,22 +23,18 @@ failure reads exactly as ``audit verify`` reports it.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
-import struct
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
-from typing import Any
 
 from sqlalchemy import select
 
 from dealer_station.audit import schema
-from dealer_station.audit.hashing import RECORD_DOMAIN, record_hash
-from dealer_station.audit.journal import Journal, VerifyResult, hashed_kind
+from dealer_station.audit.hashing import table_record_hasher
+from dealer_station.audit.journal import Journal, VerifyResult
 from dealer_station.audit.keys import JournalKey
+from dealer_station.audit.raw_rows import raw_rows
 from dealer_station.errors import StationError
 
 #: Chains longer than this are checked in parallel (starting processes costs ~0.5 s).
@@ -52,45 +48,12 @@ def _secret(journal: Journal) -> bytes:
     return key.secret if isinstance(key, JournalKey) else bytes(key)
 
 
-def _hasher(secret: bytes, table_id: str) -> Callable[..., str]:
-    """``record_hash`` for one table as ``hasher(seq, ts, actor, kind, round_no, payload,
-    prev_hash)``, with the HMAC state after the fixed prefix (domain and table) computed once.
-    Checked against ``record_hash`` before use; if they ever differ, ``record_hash`` itself is
-    used."""
-    size = struct.Struct(">Q").pack
-    table = table_id.encode()
-    base = hmac.new(secret, RECORD_DOMAIN + size(len(table)) + table, hashlib.sha256)
-
-    def fast(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
-             prev_hash: str) -> str:
-        m = base.copy()
-        s = str(seq).encode()
-        t = ts.encode()
-        a = actor.encode()
-        k = (kind if round_no is None else f"{kind}#{round_no}").encode()
-        p = payload.encode()
-        h = prev_hash.encode()
-        m.update(b"".join((size(len(s)), s, size(len(t)), t, size(len(a)), a, size(len(k)), k,
-                           size(len(p)), p, size(len(h)), h)))
-        return m.hexdigest()
-
-    def slow(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
-             prev_hash: str) -> str:
-        return record_hash(secret, table_id=table_id, seq=seq, ts=ts, actor=actor,
-                           kind=hashed_kind(kind, round_no), payload=payload,
-                           prev_hash=prev_hash)
-
-    sample = (12, "2026-01-31T20:15:00.000001+00:00", "ann/dealer", "wager.place", 3,
-              '{"a":"\u00e9"}', "0" * 64)
-    return fast if fast(*sample) == slow(*sample) else slow
-
-
 def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool, str | None]:
     """Check records ``lo..hi`` of a table (see the module's description).
 
     Returns (intact, hash of record ``hi``).
     """
-    hasher = _hasher(_secret(journal), table_id)
+    hasher = table_record_hasher(_secret(journal), table_id)
     if lo == 1:
         prev = journal.genesis(table_id)
     else:
@@ -101,8 +64,8 @@ def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool
             return False, None
         prev = str(before)
     expected = lo
-    for seq, ts, actor, kind, round_no, payload, prev_hash, h in _rows(journal, table_id, lo,
-                                                                      hi):
+    for seq, ts, actor, kind, round_no, payload, prev_hash, h in raw_rows(
+            journal, table_id, seqs=(lo, hi), cursor="report_verify"):
         if seq != expected or prev_hash != prev:
             return False, None
         if hasher(seq, ts, actor, kind, round_no, payload, prev_hash) != h:
@@ -110,29 +73,6 @@ def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool
         prev = h
         expected += 1
     return expected == hi + 1, prev
-
-
-def _rows(journal: Journal, table_id: str, lo: int, hi: int) -> Iterator[tuple[Any, ...]]:
-    """Records ``lo..hi`` as plain tuples, through the database driver itself: a result row
-    object per record costs more than hashing it."""
-    engine = journal.db.engine
-    mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-    sql = (f"SELECT seq, ts, actor, kind, round_no, payload, prev_hash, hash FROM {J.name} "
-           f"WHERE table_id = {mark} AND seq >= {mark} AND seq <= {mark} ORDER BY seq")
-    raw = engine.raw_connection()
-    try:
-        # PostgreSQL: a server-side cursor, so a million records are not all held at once.
-        cur = (raw.cursor(name="report_verify") if engine.dialect.name == "postgresql"
-               else raw.cursor())
-        cur.execute(sql, (table_id, lo, hi))
-        while True:
-            rows = cur.fetchmany(5000)
-            if not rows:
-                break
-            yield from rows
-        cur.close()
-    finally:
-        raw.close()
 
 
 def _child_main() -> int:

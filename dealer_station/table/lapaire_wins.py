@@ -8,12 +8,8 @@ the round was opened under. Records are checked against their keyed hashes as th
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import json.scanner
-import struct
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -23,9 +19,10 @@ from typing import Any
 from sqlalchemy import func, select
 
 from dealer_station.audit import schema
-from dealer_station.audit.hashing import RECORD_DOMAIN, record_hash
-from dealer_station.audit.journal import Journal, JournalTampered, hashed_kind, iso_utc
+from dealer_station.audit.hashing import table_record_hasher
+from dealer_station.audit.journal import Journal, JournalTampered, iso_utc
 from dealer_station.audit.keys import JournalKey
+from dealer_station.audit.raw_rows import raw_rows
 from dealer_station.settlement.lapaire_config import parse_lapaire_config
 from dealer_station.settlement.lapaire_math import par_sheet
 
@@ -79,58 +76,6 @@ class EdgeBook:
         return found
 
 
-def _hasher(journal: Journal, table_id: str) -> Callable[..., str]:
-    """``record_hash`` of one table with the HMAC state after its fixed prefix computed once
-    (checked against ``record_hash`` before use, which is used if they ever differ)."""
-    key = journal.key
-    secret = key.secret if isinstance(key, JournalKey) else bytes(key)
-    size = struct.Struct(">Q").pack
-    table = table_id.encode()
-    base = hmac.new(secret, RECORD_DOMAIN + size(len(table)) + table, hashlib.sha256)
-
-    def fast(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
-             prev_hash: str) -> str:
-        m = base.copy()
-        parts = (str(seq), ts, actor, kind if round_no is None else f"{kind}#{round_no}",
-                 payload, prev_hash)
-        m.update(b"".join(size(len(b)) + b for b in (x.encode() for x in parts)))
-        return m.hexdigest()
-
-    def slow(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
-             prev_hash: str) -> str:
-        return record_hash(secret, table_id=table_id, seq=seq, ts=ts, actor=actor,
-                           kind=hashed_kind(kind, round_no), payload=payload,
-                           prev_hash=prev_hash)
-
-    sample = (12, "2026-01-31T20:15:00.000001+00:00", "ann/dealer", "wager.place", 3,
-              '{"a":"\u00e9"}', "0" * 64)
-    return fast if fast(*sample) == slow(*sample) else slow
-
-
-def _rows(journal: Journal, table_id: str, lo: int, hi: int) -> Iterator[tuple[Any, ...]]:
-    """The rounds' records as plain tuples through the driver (a row object per record costs
-    more than checking its hash)."""
-    engine = journal.db.engine
-    mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
-    kinds = ", ".join(f"'{k}'" for k in READ_KINDS)   # constants, not input
-    sql = (f"SELECT seq, ts, actor, kind, round_no, payload, prev_hash, hash FROM journal "
-           f"WHERE table_id = {mark} AND round_no >= {mark} AND round_no <= {mark} "
-           f"AND kind IN ({kinds}) ORDER BY seq")
-    raw = engine.raw_connection()
-    try:
-        cur = (raw.cursor(name="lapaire_wins") if engine.dialect.name == "postgresql"
-               else raw.cursor())
-        cur.execute(sql, (table_id, lo, hi))
-        while True:
-            rows = cur.fetchmany(5000)
-            if not rows:
-                break
-            yield from rows
-        cur.close()
-    finally:
-        raw.close()
-
-
 def round_wins(journal: Journal, table_id: str, since: datetime | None,
                until: datetime | None, edges: EdgeBook | None = None, *,
                check_hashes: bool = True) -> list[RoundWin]:
@@ -147,7 +92,9 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
     if lo is None:
         return []
     book = edges or EdgeBook(journal, table_id)
-    hasher = _hasher(journal, table_id)
+    key = journal.key
+    hasher = table_record_hasher(key.secret if isinstance(key, JournalKey) else bytes(key),
+                                 table_id)
     # The station writes canonical JSON (no leading space): its C scanner reads it directly.
     scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
@@ -161,8 +108,8 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
     theo = 0
     kinds: dict[str, list[int]] = {}
     current = -1
-    for seq, ts, actor, kind, round_no, payload, prev_hash, h in _rows(journal, table_id, lo,
-                                                                      hi):
+    for seq, ts, actor, kind, round_no, payload, prev_hash, h in raw_rows(
+            journal, table_id, rounds=(lo, hi), kinds=READ_KINDS, cursor="lapaire_wins"):
         if check_hashes and hasher(seq, ts, actor, kind, round_no, payload, prev_hash) != h:
             raise JournalTampered(
                 f"table {table_id} record {seq} ({kind}) does not match its hash: the "
