@@ -79,13 +79,13 @@ def fit_widths(headers: Sequence[str], rows: Sequence[Sequence[object]], total: 
 
 
 def fitted(headers: Sequence[str], rows: Sequence[Sequence[str]], total: float,
-           flex: Sequence[int], also_wrap: Sequence[int] = ()) -> tuple[list[float],
-                                                                      list[list[object]]]:
+           flex: Sequence[int], also_wrap: Sequence[int] = (),
+           widths: Sequence[float] | None = None) -> tuple[list[float], list[list[object]]]:
     """Widths as :func:`fit_widths` (measured on every column but ``flex`` and
-    ``also_wrap``), and the rows with those columns set as wrapped paragraphs."""
+    ``also_wrap``) or as given, and the rows with those columns set as wrapped paragraphs."""
     skip = set(flex) | set(also_wrap)
     measured = [[c if i not in skip else "" for i, c in enumerate(row)] for row in rows]
-    widths = fit_widths(headers, measured, total, flex)
+    widths = list(widths) if widths is not None else fit_widths(headers, measured, total, flex)
     out: list[list[object]] = [[wrapped(c, widths[i]) if i in skip else c
                                 for i, c in enumerate(row)] for row in rows]
     return widths, out
