@@ -26,6 +26,8 @@ from dealer_station.reports.charts import lines_per_step
 from dealer_station.reports.shift import exception_rows
 from dealer_station.reports.source import Period, config_in_force, covered_records
 from dealer_station.reports.template import (
+    FONT,
+    MIN_TEXT_PT,
     BuiltReport,
     ReportBuilder,
     facts,
@@ -151,7 +153,8 @@ def _players(s: Session, money: MoneyUnit, width: float) -> Flowable:
 
 def _chart(s: Session, width: float, height: float) -> Flowable:
     track = s.chips_track()
-    series = [(f"seat {seat}: {s.players.get(seat, seat)}",
+    # The legend names the seat; the players table beside the chart names who sat there.
+    series = [(f"seat {seat}",
                [(n, chips.get(seat, 0)) for n, chips in track]) for seat in s.seats]
     return lines_per_step(series, width, height, title="Chips after each hand",
                           x_label="hand (the first point: chips at the start)",
@@ -252,7 +255,8 @@ def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
     # The session's heading, facts, players and chart stay together.
     top = Table([[[_summary(s, money, w * 0.55), _players(s, money, w * 0.55)],
                   _chart(s, w * 0.43, 165)]], colWidths=[w * 0.57, w * 0.43], hAlign="LEFT")
-    top.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+    top.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),   # not Helvetica
+                             ("VALIGN", (0, 0), (-1, -1), "TOP"),
                              ("LEFTPADDING", (0, 0), (-1, -1), 0),
                              ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                              ("TOPPADDING", (0, 0), (-1, -1), 0)]))
@@ -274,7 +278,7 @@ def _sessions_list(sessions: Sequence[Session], money: MoneyUnit, width: float) 
                      str(len(s.settled)), fmt(int(s.opened.payload.get("pot", 0))),
                      pot_at_end(s, fmt), winners or "-"])
     headers = ["Session", "Started", "Ended", "Hands", "Pot in",
-               f"Pot at the end ({money.label})", "Winners"]
+               f"Pot left ({money.label})", "Winners"]
     widths, cells = fitted(headers, rows, width, flex=(5, 6))
     return grid(headers, cells, widths, numeric=(3, 4))
 
