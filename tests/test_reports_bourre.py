@@ -25,6 +25,7 @@ from dealer_station.gameconfig import config_dir, load_bourre_profiles
 from dealer_station.reports.bourre_session import build_bourre_session_report
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
+from dealer_station.reports.text import local
 from dealer_station.table.bourre_table import BourreTable
 
 TABLE = "T1"
@@ -86,7 +87,12 @@ def test_every_page_and_both_sessions(built) -> None:  # type: ignore[no-untyped
         assert f"Session {o.payload['session_id']}" in text
     assert "Hands 30 settled, 0 voided" in text
     assert "Hands 3 settled, 1 voided" in text       # the second session, with the void
-    assert "not ended in the period (under way)" in text
+    # The open session says since when, and what is in its pot.
+    second = opens[1]
+    last = [c for c in _kinds(journal, "hand.close") if c.round_no <= HANDS][-1]
+    assert (f"not ended: under way since {local(second.ts)}; last hand settled: "
+            f"{last.round_no}") in text
+    assert f"{last.payload['pot']} in the pot after the last settled hand" in text
 
 
 def test_pots_and_chips_after_every_hand_match_the_journal(built) -> None:  # type: ignore[no-untyped-def]
@@ -101,35 +107,37 @@ def test_pots_and_chips_after_every_hand_match_the_journal(built) -> None:  # ty
         chips.update({str(k): int(v) for k, v in p["chips"].items()})
         taken = f"seat {p['winner']}" if p["winner"] else ("dead hand" if p["dead"]
                                                           else "carried")
-        bourre = ", ".join(p["bourre"]) or "-"
-        row = (f"{c.round_no} {opens[c.round_no].payload['dealer_seat']} {p['pot_before']} "
-               f"{p['pot_end']} {taken} {p['won']} {bourre} "
-               f"{sum(p['penalties'].values())} {p['house']} {p['pot']} "
-               + " ".join(str(chips[s]) for s in seats))
-        assert row in text, row
+        head = (f"{c.round_no} {opens[c.round_no].payload['dealer_seat']} {p['pot_before']} "
+                f"{p['pot_end']} {taken} {p['won']} ")
+        tail = f" {p['house']} {p['pot']} " + " ".join(str(chips[s]) for s in seats)
+        assert head in text and tail in text, (head, tail)
+        # Each penalty says what it was for.
+        renegers = {str(m["seat"]) for m in p["reneges"]}
+        for seat, chips_paid in p["penalties"].items():
+            why = " and ".join(w for w, yes in (("renege", seat in renegers),
+                                                 ("bourré", seat in p["bourre"])) if yes)
+            assert f"seat {seat} {why} {chips_paid}" in text
     won = [c for c in closes if c.payload["winner"]]
     carried = [c for c in closes if not c.payload["winner"] and not c.payload["dead"]]
-    assert (f"Pots {len(won)} won ({sum(c.payload['won'] for c in won)} chips), "
+    assert (f"pots: {len(won)} won ({sum(c.payload['won'] for c in won)}), "
             f"{len(carried)} carried") in text
 
 
 def test_bourres_reneges_penalties_and_house_collection(built) -> None:  # type: ignore[no-untyped-def]
     journal, _, text = built
-    reneges = _kinds(journal, "renege")
+    reneges = [r for r in _kinds(journal, "renege") if r.round_no <= 30]
     assert reneges, "the simulation plays some reneges"
+    first_names = _kinds(journal, "session.open")[0].payload["players"]
     for r in reneges:
         p = r.payload
-        assert (f"renege on trick {p['trick']} with {p['card']}: "
-                f"{' '.join(p['reason'].split())}") in text
+        assert (f"{r.round_no} seat {p['seat']} ({first_names[str(p['seat'])]}) "
+                f"{p['trick']} {p['card']} renege: {' '.join(p['reason'].split())}") in text
     closes = [r for r in _kinds(journal, "hand.close") if r.round_no <= 30]
     house = sum(c.payload["house"] for c in closes)
     assert house > 0
     taking = sum(1 for c in closes if c.payload["house"])
-    assert (f"{house} chips collected in {taking} of 30 hands (the House column above), kept "
-            f"apart from the pots. Rule: 10% of each pot won, rounded down, at most 3 "
-            f"chip(s).") in text
-    bourres = sum(len(c.payload["bourre"]) for c in closes)
-    assert text.count("bourré (stayed and took no trick)") >= bourres
+    assert (f"{house} in {taking} of 30 hands (the House column), kept apart from the pots. "
+            f"Rule: 10% of each pot won, rounded down, at most 3 chip(s).") in text
 
 
 def test_standings_tags_and_the_void(built) -> None:  # type: ignore[no-untyped-def]
@@ -137,10 +145,9 @@ def test_standings_tags_and_the_void(built) -> None:  # type: ignore[no-untyped-
     (closed,) = _kinds(journal, "session.close")
     tags = closed.payload["tags"]
     for st in closed.payload["standings"]:
-        assert (f"{st['seat']} {st['player']} {st['chips']} {st['outcome']} "
+        assert (f"{st['seat']} {st['player']} 100 {st['chips']} - {st['outcome']} "
                 f"{tags.get(st['player'], 0)}") in text
-    assert "Eliminated from the tournament (three game tags): nobody." in text
-    assert f"void sue/supervisor {VOID_REASON}" in text
+    assert f"voided {VOID_REASON} (sue/supervisor)" in text
     last = journal.last(TABLE)
     assert last is not None
     assert f"Last record hash {last.hash}" in pdf_text(report.path, report.pages - 1)

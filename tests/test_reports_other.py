@@ -22,7 +22,12 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.reports.config_history import build_config_history_report, differences
-from dealer_station.reports.events import build_events_report, event_kinds
+from dealer_station.reports.events import (
+    USER_KINDS,
+    build_events_report,
+    event_kinds,
+    kind_words,
+)
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import MoneyUnit
@@ -96,14 +101,21 @@ def test_events_report_lists_every_significant_event(opened: Journal, tmp_path: 
     built = build_events_report(opened, TABLE, out=tmp_path / "e.pdf")
     check_every_page(built.path, "Significant events")
     events = opened.events(TABLE, kinds=event_kinds())
+    users = opened.events("station", kinds=list(USER_KINDS))   # user administration too
     text = pdf_text(built.path)
-    assert f"Events {len(events):,}" in text
+    assert users
+    assert (f"Events {len(events) + len(users):,} ({len(users):,} of them user "
+            f"administration, from the station's chain)") in text
     for e in events:
         assert f"{e.seq:,} " in text and e.kind in text
+    for u in users:
+        assert f"station {u.seq:,} " in text and f"{kind_words(u.kind)} {u.actor}" in text
+        assert "pin_mac" not in text
     for kind in ("startup", "shutdown", "login", "config.change", "void", "correction",
                  "halt", "checkpoint", "device.fault"):
         assert kind in [e.kind for e in events]
-    assert f"config.change olga/operator game: lapaire; reason: {CONFIG_REASON}" in text
+    assert (f"Configuration changed olga/operator game: lapaire; reason: {CONFIG_REASON}"
+            in text)
 
 
 def test_events_report_for_a_quiet_period(report_journal, opened: Journal,  # type: ignore[no-untyped-def]  # noqa: F811

@@ -1,34 +1,32 @@
 """The Bourré session report: each session of a period as its journal records tell it.
 
-For every session: the players and their chips after every hand (a table and a chart), pots
-won and carried, bourrés and reneges with their penalties, busts, eliminations and game tags,
-and any house collection, with the exceptions of the session. Figures are read from the
-``session.open``, ``hand.open``, ``hand.close``, ``void``, ``renege`` and ``session.close``
-records, which carry every amount as settled; nothing is taken from the station's memory.
+First a list of the sessions; then for every session the players (chips at the start and the
+end, busts, outcome, game tags), a chart of their chips after every hand, a table of every hand
+(pots won and carried, each penalty and what it was for, the house's collection, chips after),
+every misplay with what was charged for it, and the session's other exceptions. Sessions follow
+one another on the page (a session does not start a new page), tables repeat their header row
+on every page they run over, and a caption is never left at the foot of a page without its
+table. The figures come from :mod:`dealer_station.reports.bourre_session_data`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, String
-from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Table, TableStyle
 
-from dealer_station.audit.journal import Journal, Record
+from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
-from dealer_station.reports.shift import EXCEPTION_KINDS, exception_rows
-from dealer_station.reports.source import Period, config_in_force, coverage, covered_records
+from dealer_station.reports.bourre_session_data import Hand, Session, gather, hand_misplays
+from dealer_station.reports.cells import fitted
+from dealer_station.reports.charts import lines_per_step
+from dealer_station.reports.shift import exception_rows
+from dealer_station.reports.source import Period, config_in_force, covered_records
 from dealer_station.reports.template import (
     FONT,
-    FONT_BOLD,
-    INK,
     MIN_TEXT_PT,
     BuiltReport,
     ReportBuilder,
@@ -38,160 +36,12 @@ from dealer_station.reports.template import (
 )
 from dealer_station.reports.text import MoneyUnit, local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
+from dealer_station.table.recall_model import record_label
 
-SESSION_KINDS = ("session.open", "session.close", "hand.open", "hand.close", "void")
-LINE_COLOURS = ["#2e5d8a", "#c0504d", "#4f7f5a", "#8064a2", "#d08a2c", "#3b9aa8", "#7f7f7f",
-                "#b5487a", "#5a5a2e", "#1f3f6e"]
-
-
-@dataclass
-class Hand:
-    number: int
-    opened: Record
-    closed: Record | None = None
-    voided: Record | None = None
-    reneges: list[Record] = field(default_factory=list)
-
-
-@dataclass
-class Session:
-    """One session as the journal has it."""
-
-    opened: Record
-    hands: list[Hand] = field(default_factory=list)
-    closed: Record | None = None
-    exceptions: list[Record] = field(default_factory=list)
-    journal: Journal | None = field(default=None, repr=False)
-
-    @property
-    def session_id(self) -> str:
-        return str(self.opened.payload.get("session_id", ""))
-
-    @property
-    def seats(self) -> list[str]:
-        return [str(s) for s in self.opened.payload.get("seats", [])]
-
-    @property
-    def players(self) -> dict[str, str]:
-        return {str(k): str(v) for k, v in self.opened.payload.get("players", {}).items()}
-
-    @property
-    def settled(self) -> list[Hand]:
-        return [h for h in self.hands if h.closed is not None]
-
-    def chips_track(self) -> list[dict[str, int]]:
-        """Chips per seat at the start and after every settled hand (a seat out of a hand keeps
-        what it had)."""
-        now = {s: int(v) for s, v in self.opened.payload.get("chips", {}).items()}
-        track = [dict(now)]
-        for h in self.settled:
-            assert h.closed is not None
-            for s, v in h.closed.payload.get("chips", {}).items():
-                now[str(s)] = int(v)
-            track.append(dict(now))
-        return track
-
-    def profile_content(self) -> dict[str, Any]:
-        """The session's rule profile as its configuration version stores it."""
-        if self.journal is None:
-            return {}
-        v = self.journal.config(self.opened.table_id,
-                                str(self.opened.payload.get("config_version")))
-        profiles = (v.content if v else {}).get("profiles", {})
-        return dict(profiles.get(str(self.opened.payload.get("profile")), {}))
-
-    @property
-    def house(self) -> int:
-        return sum(int(h.closed.payload.get("house", 0)) for h in self.settled
-                   if h.closed is not None)
-
-
-def gather(journal: Journal, table: str, period: Period) -> tuple[list[Session], Any]:
-    """The sessions that were under way at some moment of the period."""
-    cov = coverage(journal, table, period)
-    if cov.last is None:
-        return [], cov
-    sessions: list[Session] = []
-    current: Session | None = None
-    hands: dict[int, Hand] = {}
-    since, until = period.since_iso, period.until_iso
-    kinds = SESSION_KINDS + tuple(k for k in EXCEPTION_KINDS if k != "void")
-    for rec in journal.records(table, to_seq=cov.last.seq, kinds=kinds):
-        if until is not None and rec.ts >= until:
-            continue
-        if rec.kind == "session.open":
-            current = Session(rec, journal=journal)
-            sessions.append(current)
-            hands = {}
-            continue
-        if current is None:
-            continue
-        if rec.kind == "session.close":
-            current.closed = rec
-            current = None
-            continue
-        if rec.kind in EXCEPTION_KINDS:
-            current.exceptions.append(rec)
-        n = rec.round_no
-        if n is None:
-            continue
-        if rec.kind == "hand.open":
-            hands[n] = Hand(n, rec)
-            current.hands.append(hands[n])
-        elif n in hands:
-            h = hands[n]
-            if rec.kind == "hand.close":
-                h.closed = rec
-            elif rec.kind == "void":
-                h.voided = rec
-            elif rec.kind == "renege":
-                h.reneges.append(rec)
-    if since is not None:
-        sessions = [s for s in sessions
-                    if s.closed is None or s.closed.ts >= since]
-    return sessions, cov
-
-
-def chips_chart(session: Session, width: float, height: float = 170) -> Drawing:
-    """Each player's chips after every hand."""
-    track = session.chips_track()
-    seats = session.seats
-    players = session.players
-    d = Drawing(width, height)
-    d.add(String(0, height - 10, "Chips after each hand", fontName=FONT_BOLD, fontSize=8.5,
-                 fillColor=INK))
-    plot = LinePlot()
-    plot.x, plot.y = 36, 26
-    plot.width, plot.height = width - 170, height - 46
-    plot.data = [[(i, t.get(s, 0)) for i, t in enumerate(track)] for s in seats]
-    top = max((v for t in track for v in t.values()), default=1)
-    plot.xValueAxis.valueMin = 0
-    plot.xValueAxis.valueMax = max(1, len(track) - 1)
-    plot.xValueAxis.valueStep = max(1, (len(track) - 1) // 15 or 1)
-    plot.yValueAxis.valueMin = 0
-    plot.yValueAxis.valueMax = top * 1.1 if top else 1
-    for axis in (plot.xValueAxis, plot.yValueAxis):
-        axis.labels.fontName = FONT
-        axis.labels.fontSize = MIN_TEXT_PT
-    plot.yValueAxis.visibleGrid = True
-    plot.yValueAxis.gridStrokeColor = colors.HexColor("#dddddd")
-    plot.yValueAxis.gridStrokeWidth = 0.4
-    for i in range(len(seats)):
-        plot.lines[i].strokeColor = colors.HexColor(LINE_COLOURS[i % len(LINE_COLOURS)])
-        plot.lines[i].strokeWidth = 1.2
-    d.add(plot)
-    d.add(String(plot.x + plot.width / 2, 4, "hand", fontName=FONT, fontSize=MIN_TEXT_PT,
-                 fillColor=INK, textAnchor="middle"))
-    legend = Legend()
-    legend.x, legend.y = plot.x + plot.width + 14, plot.y + plot.height
-    legend.fontName = FONT
-    legend.fontSize = MIN_TEXT_PT
-    legend.alignment = "right"
-    legend.columnMaximum = 12
-    legend.colorNamePairs = [(colors.HexColor(LINE_COLOURS[i % len(LINE_COLOURS)]),
-                              f"seat {s}: {players.get(s, s)}") for i, s in enumerate(seats)]
-    d.add(legend)
-    return d
+#: A caption is kept with its table's header and at least this much of it.
+CAPTION_ROOM = 24 * mm
+#: Tables of at most this many rows are kept whole with their caption.
+KEEP_WHOLE_ROWS = 14
 
 
 def house_rule(profile: dict[str, Any]) -> str:
@@ -206,12 +56,51 @@ def house_rule(profile: dict[str, Any]) -> str:
     return "no house collection"
 
 
-def _seat_list(values: Sequence[Any]) -> str:
-    return ", ".join(str(v) for v in values) or "-"
+def _tight(t: Table) -> Table:
+    """A long table's rows a little closer (still 8 pt text), so a session's hands take less
+    than a page."""
+    t.setStyle(TableStyle([("TOPPADDING", (0, 1), (-1, -1), 1.0),
+                           ("BOTTOMPADDING", (0, 1), (-1, -1), 0.8)]))
+    return t
 
 
-def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
-    w = r.width
+def captioned(r: ReportBuilder, caption: str, table: Flowable, rows: int) -> None:
+    """A caption and its table: kept whole when short, else the caption is only set where its
+    header and the first rows fit under it (the header repeats on every later page)."""
+    head = p(caption, "h2")
+    if rows <= KEEP_WHOLE_ROWS:
+        r.add(KeepTogether([head, table]))
+    else:
+        r.add(CondPageBreak(CAPTION_ROOM + 12 * mm), head, table)
+
+
+def pot_at_end(s: Session, fmt: Any) -> str:
+    """What became of the pot: under way, carried to the next session, or returned."""
+    pot = s.pot_now
+    if s.closed is None:
+        return f"{fmt(pot)} in the pot after the last settled hand (the session is under way)"
+    pot = int(s.closed.payload.get("pot", pot))
+    if s.returned is not None:
+        return (f"{fmt(pot)}, returned to the players by {s.returned.actor} at "
+                f"{local_short(s.returned.ts)}: {s.returned.payload.get('reason', '')}")
+    if s.carried is not None:
+        return f"{fmt(pot)}, carried to the next session"
+    return f"{fmt(pot)}" + (" (not recorded as carried or returned)" if pot else "")
+
+
+def _ended(s: Session, fmt: Any) -> str:
+    if s.closed is not None:
+        return f"{local(s.closed.ts)} by {s.closed.actor}"
+    settled = s.settled
+    last = (f"; last hand settled: {settled[-1].number} at "
+            f"{local_short(settled[-1].closed.ts)}" if settled and settled[-1].closed else "")
+    going = s.under_way
+    now = f"; hand {going[-1].number} in play" if going else ""
+    return (f"not ended: under way since {local(s.opened.ts)}{last}{now}; "
+            f"{fmt(s.pot_now)} in the pot after the last settled hand")
+
+
+def _summary(s: Session, money: MoneyUnit, width: float) -> Flowable:
     fmt = money.fmt
     o = s.opened.payload
     settled = s.settled
@@ -219,109 +108,179 @@ def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
     won = [h for h in settled if h.closed and h.closed.payload.get("winner")]
     carried = [h for h in settled if h.closed and not h.closed.payload.get("winner")
                and not h.closed.payload.get("dead")]
-    last_pot = int(settled[-1].closed.payload.get("pot", 0)) if settled and \
-        settled[-1].closed else int(o.get("pot", 0))
     won_total = sum(int(h.closed.payload.get("won", 0)) for h in won if h.closed)
-    r.heading(f"Session {s.session_id}", level=1)
-    r.add(facts([
-        ("Profile", f"{o.get('profile')} (configuration {str(o.get('config_version'))[:16]}"
-                    f"...)"),
-        ("Started", f"{local(s.opened.ts)} by {s.opened.actor}"),
-        ("Ended", local(s.closed.ts) if s.closed else "not ended in the period (under way)"),
-        ("Players", "; ".join(f"seat {seat}: {name}" for seat, name in s.players.items())),
-        ("Starting chips", ", ".join(f"seat {k}: {fmt(int(v))}" for k, v in
-                                     o.get("chips", {}).items())),
-        ("Hands", f"{len(settled)} settled, {len(voided)} voided"
-                  + (f", {len(s.hands) - len(settled) - len(voided)} under way"
-                     if len(s.hands) > len(settled) + len(voided) else "")),
-        ("Pots", f"{len(won)} won ({fmt(won_total)} {money.label}), {len(carried)} carried; "
-                 f"pot left at the end {fmt(last_pot)}"),
-        ("House collection", f"{fmt(s.house)} {money.label}" if s.house else
-                             "none collected"),
-    ]))
-    r.add(chips_chart(s, w))
-    seats = s.seats
-    rows = []
-    track = s.chips_track()
-    for i, h in enumerate(settled, 1):
-        c = h.closed.payload if h.closed else {}
-        rows.append([str(h.number), str(h.opened.payload.get("dealer_seat", "")),
-                     fmt(int(c.get("pot_before", 0))), fmt(int(c.get("pot_end", 0))),
-                     f"seat {c['winner']}" if c.get("winner") else (
-                         "dead hand" if c.get("dead") else "carried"),
-                     fmt(int(c.get("won", 0))), _seat_list(c.get("bourre", [])),
-                     fmt(sum(int(v) for v in c.get("penalties", {}).values())),
-                     fmt(int(c.get("house", 0))), fmt(int(c.get("pot", 0))),
-                     *[fmt(track[i].get(seat, 0)) for seat in seats]])
-    narrow = (w * 0.44) / max(1, len(seats))
-    r.heading(f"Hands: pots and chips after each hand ({money.label})")
-    r.add(grid(["Hand", "Dealer", "Pot in", "Pot", "Taken by", "Won", "Bourré", "Penalties",
-                "House", "Next pot", *[f"Seat {x}" for x in seats]],
-               rows or [["-"] + [""] * (9 + len(seats))],
-               [w * 0.045, w * 0.05, w * 0.05, w * 0.05, w * 0.075, w * 0.05, w * 0.06,
-                w * 0.065, w * 0.05, w * 0.06, *[narrow * 0.97] * len(seats)],
-               numeric=tuple([0, 1, 2, 3, 5, 7, 8, 9, *range(10, 10 + len(seats))]),
-               ))
-    r.heading("Bourrés and reneges, with penalties")
-    pen_rows = []
-    for h in settled:
-        c = h.closed.payload if h.closed else {}
-        penalties = c.get("penalties", {})
-        reneges = {str(m["seat"]): m for m in c.get("reneges", [])}
-        for seat in sorted(set(map(str, c.get("bourre", []))) | set(reneges),
-                           key=lambda x: int(x)):
-            what = []
-            if seat in map(str, c.get("bourre", [])):
-                what.append("bourré (stayed and took no trick)")
-            if seat in reneges:
-                m = reneges[seat]
-                what.append(f"renege on trick {m['trick']} with {m['card']}: {m['reason']}")
-            pen_rows.append([str(h.number), f"seat {seat} ({s.players.get(seat, seat)})",
-                             "; ".join(what), fmt(int(penalties.get(seat, 0)))])
-        for m in c.get("retractions", []):
-            pen_rows.append([str(h.number), f"seat {m['seat']} "
-                             f"({s.players.get(str(m['seat']), m['seat'])})",
-                             f"retraction on trick {m['trick']} ({m['card']}): {m['reason']}",
-                             "0"])
-    r.add(grid(["Hand", "Player", "What", f"Penalty ({money.label}, into the next pot)"],
-               pen_rows or [["-", "", "none", ""]],
-               [w * 0.07, w * 0.22, w * 0.53, w * 0.18], numeric=(0, 3), wrap=(1, 2)))
-    busts = [(h.number, seat) for h in settled if h.closed
-             for seat in h.closed.payload.get("eliminated", [])]
-    r.heading("Eliminations and game tags")
-    if busts:
-        r.add(p("Out of chips: " + "; ".join(f"seat {seat} ({s.players.get(str(seat), seat)}) "
-                                            f"in hand {n}" for n, seat in busts) + "."))
-    if s.closed is not None:
-        c = s.closed.payload
-        r.add(grid(["Seat", "Player", "Chips at the end", "Outcome", "Game tags now"],
-                   [[str(st["seat"]), str(st["player"]), fmt(int(st["chips"])),
-                     str(st["outcome"]), str(c.get("tags", {}).get(st["player"], 0))]
-                    for st in c.get("standings", [])],
-                   [w * 0.08, w * 0.3, w * 0.17, w * 0.15, w * 0.15], numeric=(0, 2, 4)))
-        eliminated = c.get("eliminated", [])
-        r.add(p("Eliminated from the tournament (three game tags): "
-                + (", ".join(map(str, eliminated)) if eliminated else "nobody") + "."))
-    else:
-        r.add(p("The session had not ended by the end of the period: no standings or game "
-                "tags yet."))
-    r.heading("House collection")
+    going = len(s.under_way)
     collected = [h for h in settled if h.closed and h.closed.payload.get("house")]
-    rule = house_rule(s.profile_content())
-    if collected:
-        r.add(p(f"{fmt(s.house)} {money.label} collected in {len(collected)} of "
-                f"{len(settled)} hands (the House column above), kept apart from the pots. "
-                f"Rule: {rule}."))
+    house = (f"{fmt(s.house)} in {len(collected)} of {len(settled)} hands (the House column), "
+             f"kept apart from the pots" if s.house else "none collected")
+    label = 0.2 * width
+    return facts([
+        ("Profile", f"{o.get('profile')} (configuration {str(o.get('config_version'))[:12]})"),
+        ("Started", f"{local(s.opened.ts)} by {s.opened.actor}"),
+        ("Ended", _ended(s, fmt)),
+        ("Hands", f"{len(settled)} settled, {len(voided)} voided"
+                  + (f", {going} under way" if going else "")
+                  + f"; pots: {len(won)} won ({fmt(won_total)}), {len(carried)} carried to "
+                    f"the next hand"),
+        ("Pot", f"{fmt(int(o.get('pot', 0)))} carried in; at the end {pot_at_end(s, fmt)}"),
+        ("House", f"{house}. Rule: {house_rule(s.profile_content())}."),
+    ], widths=(label, width - label))
+
+
+def _players(s: Session, money: MoneyUnit, width: float) -> Flowable:
+    fmt = money.fmt
+    start = {str(k): int(v) for k, v in s.opened.payload.get("chips", {}).items()}
+    end = s.chips_track()[-1][1]
+    busted = s.busted()
+    standing: dict[str, dict[str, Any]] = {}
+    tags: dict[str, Any] = {}
+    if s.closed is not None:
+        standing = {str(st["seat"]): st for st in s.closed.payload.get("standings", [])}
+        tags = s.closed.payload.get("tags", {})
+    rows = []
+    for seat in s.seats:
+        name = s.players.get(seat, seat)
+        st = standing.get(seat)
+        rows.append([seat, name, fmt(start.get(seat, 0)),
+                     fmt(int(st["chips"]) if st else end.get(seat, 0)),
+                     f"hand {busted[seat]}" if seat in busted else "-",
+                     str(st["outcome"]) if st else "under way",
+                     str(tags.get(name, 0)) if st else "-"])
+    headers = ["Seat", "Player", "Start", "End", "Bust", "Outcome", "Tags"]
+    widths, cells = fitted(headers, rows, width, flex=(1,))
+    return grid(headers, cells, widths, numeric=(0, 2, 3, 6))
+
+
+def _chart(s: Session, width: float, height: float) -> Flowable:
+    track = s.chips_track()
+    # The legend names the seat; the players table beside the chart names who sat there.
+    series = [(f"seat {seat}",
+               [(n, chips.get(seat, 0)) for n, chips in track]) for seat in s.seats]
+    return lines_per_step(series, width, height, title="Chips after each hand",
+                          x_label="hand (the first point: chips at the start)",
+                          y_label="chips")
+
+
+def penalty_text(c: dict[str, Any]) -> str:
+    """Each penalty of a hand and what it was for: "seat 3 bourré 10; seat 2 renege 10"."""
+    bourre = set(map(str, c.get("bourre", [])))
+    renegers = {str(m.get("seat")) for m in c.get("reneges", [])}
+    parts = []
+    for seat, chips in sorted(c.get("penalties", {}).items(), key=lambda kv: int(kv[0])):
+        why = " and ".join(w for w, yes in (("renege", seat in renegers),
+                                             ("bourré", seat in bourre)) if yes)
+        parts.append(f"seat {seat} {why or 'penalty'} {chips}")
+    return "; ".join(parts) or "-"
+
+
+def _hand_row(h: Hand, chips: dict[str, int], seats: Sequence[str], fmt: Any) -> list[str]:
+    o = h.opened.payload
+    dealer = str(o.get("dealer_seat", ""))
+    if h.closed is None:
+        what = "voided" if h.voided is not None else "in play"
+        return [str(h.number), dealer, fmt(int(o.get("pot", 0))), "", what, "",
+                f"{h.voided.payload.get('reason', '')} ({h.voided.actor})"
+                if h.voided else "", "", "",
+                *[fmt(chips.get(seat, 0)) for seat in seats]]
+    c = h.closed.payload
+    taken = (f"seat {c['winner']}" if c.get("winner") else
+             "dead hand" if c.get("dead") else "carried")
+    return [str(h.number), dealer, fmt(int(c.get("pot_before", 0))),
+            fmt(int(c.get("pot_end", 0))), taken, fmt(int(c.get("won", 0))),
+            penalty_text(c), fmt(int(c.get("house", 0))),
+            fmt(int(c.get("pot", 0))), *[fmt(chips.get(seat, 0)) for seat in seats]]
+
+
+def _hands(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
+    seats = s.seats
+    after = dict(s.chips_track())
+    now = s.chips_track()[0][1]
+    rows = []
+    for h in s.hands:
+        now = after.get(h.number, now)
+        rows.append(_hand_row(h, now, seats, money.fmt))
+    headers = ["Hand", "Dealer", "Pot in", "Pot", "Taken by", "Won", "Penalties (what for)",
+               "House", "Next pot", *seats]
+    widths, cells = fitted(headers, rows or [["-"] + [""] * (8 + len(seats))], r.width,
+                           flex=(6,))
+    chips = "chips, seat by seat" if len(seats) > 3 else "seats"
+    table = _tight(grid(headers, cells, widths,
+                        numeric=(0, 1, 2, 3, 5, 7, 8, *range(9, 9 + len(seats))),
+                        groups=[(chips, 9, 8 + len(seats))] if seats else ()))
+    captioned(r, f"Hands: pots, penalties and chips after each hand ({money.label})", table,
+              len(rows))
+
+
+def _misplays(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
+    w = r.width
+    found = [m for h in s.hands for m in hand_misplays(h)]
+    rows = []
+    for m in found:
+        if not m.penalised:
+            cost = "none: a retraction (the card went back), no penalty"
+        elif m.charged is not None:
+            cost = f"{money.fmt(m.charged)} charged (into the next pot)"
+        elif m.charged_for:
+            cost = f"not charged again: one penalty a hand, charged for {m.charged_for}"
+        else:
+            cost = "not settled (the hand did not end)"
+        rows.append([str(m.hand), s.player(m.seat), str(m.trick), m.card,
+                     ("renege: " if m.penalised else "retraction: ") + m.reason, cost])
+    headers = ["Hand", "Player", "Trick", "Card", "Misplay", f"Penalty ({money.label})"]
+    widths, cells = fitted(headers, rows or [["-", "", "", "", "none", ""]], w * 0.999,
+                           flex=(4, 5))
+    table = grid(headers, cells, widths, numeric=(0, 2))
+    captioned(r, f"Every misplay ({len(found)}), and the penalty charged for it", table,
+              len(rows))
+
+
+def _exceptions(r: ReportBuilder, s: Session) -> None:
+    """Exceptions other than reneges (those are the misplays above)."""
+    w = r.width
+    others = [e for e in s.exceptions if e.kind != "renege"]
+    headers = ["Time", "Hand", "What", "Who", "Why", "Detail"]
+    widths, rows = fitted(headers, [[t, n, record_label(kind), who, why, detail]
+                                    for t, n, kind, who, why, detail in exception_rows(others)],
+                          w, flex=(3, 4, 5))
+    if rows:
+        captioned(r, f"Other exceptions ({len(rows)})",
+                  grid(headers, rows, widths, numeric=(1,)), len(rows))
     else:
-        r.add(p(f"Nothing collected. Rule: {rule}."))
-    r.heading(f"Exceptions ({len(s.exceptions)})")
-    if s.exceptions:
-        r.add(grid(["Time", "Hand", "What", "Who", "Why", "Detail"],
-                   exception_rows(s.exceptions),
-                   [w * 0.13, w * 0.05, w * 0.08, w * 0.14, w * 0.3, w * 0.3],
-                   wrap=(3, 4, 5), numeric=(1,)))
-    else:
-        r.add(p("None."))
+        r.add(p("Other exceptions (voids, stops, corrections, device faults): none.",
+                "small"))
+
+
+def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
+    w = r.width
+    # The session's heading, facts, players and chart stay together.
+    top = Table([[[_summary(s, money, w * 0.55), _players(s, money, w * 0.55)],
+                  _chart(s, w * 0.43, 165)]], colWidths=[w * 0.57, w * 0.43], hAlign="LEFT")
+    top.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),   # not Helvetica
+                             ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                             ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                             ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                             ("TOPPADDING", (0, 0), (-1, -1), 0)]))
+    r.add(KeepTogether([p(f"Session {s.session_id}: {local_short(s.opened.ts)}", "h1"), top]))
+    _hands(r, s, money)
+    _misplays(r, s, money)
+    _exceptions(r, s)
+
+
+def _sessions_list(sessions: Sequence[Session], money: MoneyUnit, width: float) -> Flowable:
+    fmt = money.fmt
+    rows = []
+    for s in sessions:
+        winners = ", ".join(str(st["player"]) for st in (s.closed.payload.get("standings", [])
+                                                          if s.closed else [])
+                            if st.get("outcome") == "win")
+        rows.append([s.session_id, local_short(s.opened.ts),
+                     local_short(s.closed.ts) if s.closed else "under way",
+                     str(len(s.settled)), fmt(int(s.opened.payload.get("pot", 0))),
+                     pot_at_end(s, fmt), winners or "-"])
+    headers = ["Session", "Started", "Ended", "Hands", "Pot in",
+               f"Pot left ({money.label})", "Winners"]
+    widths, cells = fitted(headers, rows, width, flex=(5, 6))
+    return grid(headers, cells, widths, numeric=(3, 4))
 
 
 def build_bourre_session_report(journal: Journal, table: str, period: Period | None = None,
@@ -340,14 +299,12 @@ def build_bourre_session_report(journal: Journal, table: str, period: Period | N
         money = MoneyUnit.of(version.content if version else None)
         r = ReportBuilder(kind="bourre-session", title="Bourré sessions", table=table,
                           period=cov.label, subject=f"{len(sessions)} session(s)",
-                          paper=paper, landscape_pages=True)
+                          paper=paper)
         r.add(facts([("Table", table), ("Period", cov.label),
-                     ("Sessions", ", ".join(f"{s.session_id} ({local_short(s.opened.ts)})"
-                                            for s in sessions)),
-                     ("Amounts", f"in {money.label}")], widths=(40 * mm, 200 * mm)))
-        for i, s in enumerate(sessions):
-            if i:
-                r.add(PageBreak())
+                     ("Sessions", f"{len(sessions)}, listed below, then each in turn"),
+                     ("Amounts", f"in {money.label}")], widths=(40 * mm, r.width - 40 * mm)))
+        captioned(r, "Sessions", _sessions_list(sessions, money, r.width), len(sessions))
+        for s in sessions:
             _session_section(r, s, money)
         return r.build(out, verification.result(), cov.first, cov.last,
                        data=sessions, evidence=covered_records(journal, table, cov.first, cov.last),

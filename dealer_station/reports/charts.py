@@ -1,14 +1,26 @@
 """Charts drawn with reportlab's own graphics (vector, so they print sharp): the house's win by
-hour and the handle by wager kind. Amounts are drawn in major units; the exact figures are
-always printed beside them in a table."""
+hour, the handle by wager kind and lines of a count per hand (a Bourré session's chips). Amounts
+are drawn in major units; the exact figures are always printed beside them in a table.
+
+Every value axis has whole-number ticks, each label different from the next, whatever the range
+(all zero, one chip, millions): reportlab's own choice labels a 0-to-1 axis "0, 0, 0, 1, 1, 1"
+once rounded."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from reportlab.graphics.charts.axes import ValueAxis
 from reportlab.graphics.charts.barcharts import HorizontalBarChart, VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
 from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
+from reportlab.lib.validators import Auto
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from dealer_station.reports.template import FONT, FONT_BOLD, GREY, INK, MIN_TEXT_PT
 from dealer_station.reports.text import MoneyUnit
@@ -16,6 +28,61 @@ from dealer_station.reports.text import MoneyUnit
 WIN = colors.HexColor("#2e5d8a")
 LOSS = colors.HexColor("#c0504d")
 HANDLE = colors.HexColor("#4f7f5a")
+
+
+#: A line per series: colour, dash pattern and marker all differ, so two series that run
+#: together (or a page printed in grey) still show each one.
+LINE_COLOURS = ("#2e5d8a", "#c0504d", "#4f7f5a", "#8064a2", "#d08a2c", "#3b9aa8", "#7f7f7f",
+                "#b5487a", "#5a5a2e", "#1f3f6e")
+LINE_DASHES: tuple[tuple[float, ...] | None, ...] = (
+    None, (5, 2), (1.2, 1.8), (6, 2, 1.2, 2), (3, 3), (9, 3), (1.2, 1.8, 1.2, 4), (6, 4),
+    (2, 1), (4, 2, 4, 6))
+LINE_MARKERS = ("FilledCircle", "FilledSquare", "FilledTriangle", "FilledDiamond", "Circle",
+                "Square", "Triangle", "Diamond", "Cross", "FilledStarFive")
+
+
+@dataclass(frozen=True)
+class Ticks:
+    """A value axis: from ``low`` to ``high`` in whole ``step``s (every tick a whole number)."""
+
+    low: int
+    high: int
+    step: int
+
+    def label(self) -> Callable[[float], str]:
+        """Tick labels that never repeat: thousands or millions only in whole steps of them."""
+        big = max(abs(self.low), abs(self.high))
+        if big >= 1_000_000 and self.step % 1_000_000 == 0:
+            return lambda v: f"{v / 1_000_000:,.0f}M"
+        if big >= 10_000 and self.step % 1000 == 0:
+            return lambda v: f"{v / 1000:,.0f}k"
+        return lambda v: f"{v:,.0f}"
+
+
+def nice_ticks(low: float, high: float, most: int = 6) -> Ticks:
+    """Whole-number ticks covering ``low`` to ``high`` (zero always inside), at most ``most``
+    intervals of 1, 2 or 5 times a power of ten: all zero is 0 to 1, a range of 3 is 0 to 3."""
+    low, high = min(0.0, low), max(0.0, high)
+    if high - low < 1:
+        high = low + 1
+    raw = (high - low) / max(1, most)
+    step = 1
+    for power in range(0, 16):
+        for m in (1, 2, 5):
+            step = m * 10 ** power
+            if step >= raw:
+                break
+        else:
+            continue
+        break
+    return Ticks(math.floor(low / step) * step, math.ceil(high / step) * step, step)
+
+
+def set_ticks(axis: ValueAxis, ticks: Ticks) -> None:
+    axis.valueMin, axis.valueMax, axis.valueStep = ticks.low, ticks.high, ticks.step
+    axis.labelTextFormat = ticks.label()
+    axis.labels.fontName = FONT
+    axis.labels.fontSize = MIN_TEXT_PT
 
 
 def _axis_label(value: float) -> str:
@@ -48,14 +115,9 @@ def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: flo
             chart.bars[(0, i)].fillColor = LOSS
     chart.barSpacing = 0.5
     chart.groupSpacing = 1.5 if len(values) > 30 else 4
-    lo, hi = min(0.0, *values), max(0.0, *values)
-    if lo == hi:
-        hi = 1.0
-    chart.valueAxis.valueMin = lo
-    chart.valueAxis.valueMax = hi + (hi - lo) * 0.05
-    chart.valueAxis.labels.fontName = FONT
-    chart.valueAxis.labels.fontSize = MIN_TEXT_PT
-    chart.valueAxis.labelTextFormat = _axis_label
+    ticks = nice_ticks(min(values), max(values))
+    lo = ticks.low
+    set_ticks(chart.valueAxis, ticks)
     chart.valueAxis.visibleGrid = True
     chart.valueAxis.gridStrokeColor = colors.HexColor("#dddddd")
     chart.valueAxis.gridStrokeWidth = 0.4
@@ -99,11 +161,7 @@ def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: fl
     chart.bars[0].strokeColor = None
     chart.barSpacing = 1
     chart.groupSpacing = 4
-    chart.valueAxis.valueMin = 0
-    chart.valueAxis.valueMax = max(values) * 1.05 if max(values) > 0 else 1
-    chart.valueAxis.labels.fontName = FONT
-    chart.valueAxis.labels.fontSize = MIN_TEXT_PT
-    chart.valueAxis.labelTextFormat = _axis_label
+    set_ticks(chart.valueAxis, nice_ticks(0, max(values)))
     chart.valueAxis.visibleGrid = True
     chart.valueAxis.gridStrokeColor = colors.HexColor("#dddddd")
     chart.valueAxis.gridStrokeWidth = 0.4
@@ -123,3 +181,69 @@ def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: fl
     d.add(String(width, height - 10, f"wagered, {money.currency}", fontName=FONT,
                  fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d
+
+
+def lines_per_step(series: Sequence[tuple[str, Sequence[tuple[int, int]]]], width: float,
+                   height: float, *, title: str, x_label: str, y_label: str) -> Drawing:
+    """A line per series over whole-numbered steps (hands), each in its own colour, dash and
+    marker, named in a legend on the right. ``series``: (name, [(step, value), ...])."""
+    d = Drawing(width, height)
+    _title(d, title, height - 10)
+    d.add(String(width, height - 10, y_label, fontName=FONT, fontSize=MIN_TEXT_PT,
+                 fillColor=GREY, textAnchor="end"))
+    names = [name for name, _ in series]
+    widest = max((stringWidth(n, FONT, MIN_TEXT_PT) for n in names), default=0)
+    legend_width = min(width * 0.42, 22 + widest)
+    plot = LinePlot()
+    plot.x, plot.y = 34, 26
+    plot.width, plot.height = width - plot.x - legend_width - 16, height - 46
+    points = [list(pts) or [(0, 0)] for _, pts in series] or [[(0, 0)]]
+    plot.data = points
+    xs = [x for pts in points for x, _ in pts]
+    ys = [y for pts in points for _, y in pts]
+    first, last = min(xs), max(xs)
+    # Whole steps under the axis, about one label per 28 points, starting at the first step.
+    span = max(1, last - first)
+    x_step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10**9)
+                  if span / s <= plot.width / 28)
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = first, max(last, first + 1)
+    plot.xValueAxis.valueSteps = list(range(first, max(last, first + 1) + 1, x_step))
+    plot.xValueAxis.labelTextFormat = "%d"
+    plot.xValueAxis.labels.fontName = FONT
+    plot.xValueAxis.labels.fontSize = MIN_TEXT_PT
+    set_ticks(plot.yValueAxis, nice_ticks(0, max(ys, default=0), most=5))
+    plot.yValueAxis.visibleGrid = True
+    plot.yValueAxis.gridStrokeColor = colors.HexColor("#dddddd")
+    plot.yValueAxis.gridStrokeWidth = 0.4
+    dense = len(points[0]) > 40      # markers on every point would blot a long line
+    for i, name in enumerate(names):
+        line = plot.lines[i]
+        line.strokeColor = colors.HexColor(LINE_COLOURS[i % len(LINE_COLOURS)])
+        line.strokeWidth = 1.1
+        dash = LINE_DASHES[i % len(LINE_DASHES)]
+        if dash:
+            line.strokeDashArray = list(dash)
+        marker = makeMarker(LINE_MARKERS[i % len(LINE_MARKERS)])
+        marker.size = 2.5 if dense else 3.6
+        marker.strokeColor = line.strokeColor
+        marker.fillColor = line.strokeColor if "Filled" in LINE_MARKERS[i % len(LINE_MARKERS)] \
+            else colors.white
+        marker.strokeWidth = 0.6
+        line.symbol = marker
+        line.name = name
+    d.add(plot)
+    d.add(String(plot.x + plot.width / 2, 4, x_label, fontName=FONT, fontSize=MIN_TEXT_PT,
+                 fillColor=INK, textAnchor="middle"))
+    if names:
+        legend = Legend()
+        legend.x, legend.y = plot.x + plot.width + 12, plot.y + plot.height
+        legend.fontName = FONT
+        legend.fontSize = MIN_TEXT_PT
+        legend.alignment = "right"
+        legend.dx, legend.dy = 16, 6
+        legend.deltay = 11
+        legend.columnMaximum = 12
+        legend.colorNamePairs = Auto(obj=plot)   # each series' own dash and marker
+        d.add(legend)
+    return d
+
