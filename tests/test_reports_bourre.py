@@ -25,7 +25,7 @@ from dealer_station.gameconfig import config_dir, load_bourre_profiles
 from dealer_station.reports.bourre_session import build_bourre_session_report
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
-from dealer_station.reports.text import local
+from dealer_station.reports.text import local, name_the_player
 from dealer_station.table.bourre_table import BourreTable
 
 TABLE = "T1"
@@ -130,8 +130,9 @@ def test_bourres_reneges_penalties_and_house_collection(built) -> None:  # type:
     first_names = _kinds(journal, "session.open")[0].payload["players"]
     for r in reneges:
         p = r.payload
+        reason = name_the_player(" ".join(p["reason"].split()), f"seat {p['seat']}")
         assert (f"{r.round_no} seat {p['seat']} ({first_names[str(p['seat'])]}) "
-                f"{p['trick']} {p['card']} renege: {' '.join(p['reason'].split())}") in text
+                f"{p['trick']} {p['card']} renege: {reason}") in text
     closes = [r for r in _kinds(journal, "hand.close") if r.round_no <= 30]
     house = sum(c.payload["house"] for c in closes)
     assert house > 0

@@ -25,6 +25,7 @@ from dealer_station.cards import BOURRE_DECK
 from dealer_station.reports.bourre_session import build_bourre_session_report
 from dealer_station.reports.charts import nice_ticks
 from dealer_station.reports.events import build_events_report
+from dealer_station.reports.text import name_the_player
 from dealer_station.settlement.bourre import DrawSource, Phase
 from dealer_station.table.bourre_table import BourreTable
 
@@ -106,8 +107,9 @@ def test_every_misplay_is_listed_with_what_was_charged(journal: Journal,
     for r in reneges:
         p = r.payload
         names = next(o for o in reversed(opens) if o.seq < r.seq).payload["players"]
+        reason = name_the_player(" ".join(p["reason"].split()), f"seat {p['seat']}")
         row = (f"{r.round_no} seat {p['seat']} ({names[str(p['seat'])]}) {p['trick']} "
-               f"{p['card']} renege: {' '.join(p['reason'].split())}")
+               f"{p['card']} renege: {reason}")
         assert row in sessions_text, row
         close = closes.get(r.round_no)
         if close is None:
@@ -120,6 +122,7 @@ def test_every_misplay_is_listed_with_what_was_charged(journal: Journal,
             assert f"{row} not charged again: one penalty a hand, charged for the renege on " \
                    f"trick" in sessions_text
     assert sessions_text.count(" renege: ") == len(reneges)
+    assert " she " not in sessions_text and " her " not in sessions_text
 
 
 def test_an_open_session_says_since_when_and_its_pot(journal: Journal,

@@ -34,7 +34,7 @@ from dealer_station.reports.template import (
     grid,
     p,
 )
-from dealer_station.reports.text import MoneyUnit, local, local_short
+from dealer_station.reports.text import MoneyUnit, local, local_short, name_the_player
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import record_label
 
@@ -225,7 +225,8 @@ def _misplays(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
         else:
             cost = "not settled (the hand did not end)"
         rows.append([str(m.hand), s.player(m.seat), str(m.trick), m.card,
-                     ("renege: " if m.penalised else "retraction: ") + m.reason, cost])
+                     ("renege: " if m.penalised else "retraction: ")
+                     + name_the_player(m.reason, f"seat {m.seat}"), cost])
     headers = ["Hand", "Player", "Trick", "Card", "Misplay", f"Penalty ({money.label})"]
     widths, cells = fitted(headers, rows or [["-", "", "", "", "none", ""]], w * 0.999,
                            flex=(4, 5))

@@ -27,7 +27,7 @@ from dealer_station.events.table import halt_event_text
 from dealer_station.reports.cells import fitted
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
-from dealer_station.reports.text import describe_payload, local_short, zone_name
+from dealer_station.reports.text import describe_payload, local_short, name_the_player, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import record_label
 
@@ -90,8 +90,7 @@ def _details(e: Record, seats: Seats) -> str:
     if isinstance(payload.get("reason"), str) and seat is not None:
         # The rules' text says "she"; the paper names the player.
         who = seats.named(str(seat), e.seq)
-        payload["reason"] = re.sub(r"\bher\b", f"{who}'s",
-                                   re.sub(r"\bshe\b", who, payload["reason"]))
+        payload["reason"] = name_the_player(payload["reason"], who)
     return describe_payload(payload, skip=("meters", "content"))
 
 

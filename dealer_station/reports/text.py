@@ -6,6 +6,7 @@ clock on the wall and a regulator sees which zone it was.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -122,3 +123,8 @@ def describe_payload(payload: Mapping[str, Any], skip: tuple[str, ...] = ()) -> 
             v = ", ".join(f"{a}={b}" for a, b in sorted(v.items()))
         parts.append(f"{k}: {v}")
     return "; ".join(parts)
+
+
+def name_the_player(reason: str, who: str) -> str:
+    """The rules' text says "she" and "her" of the player at fault; the paper names them."""
+    return re.sub(r"\bher\b", f"{who}'s", re.sub(r"\bshe\b", who, reason))
