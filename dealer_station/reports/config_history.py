@@ -354,3 +354,7 @@ def _limits(lim: Any, money: MoneyUnit) -> str:
     if isinstance(lim, list) and len(lim) == 2 and all(type(x) is int for x in lim):
         return f"{money.fmt(lim[0])} to {money.full(lim[1])}"
     return _show(lim)
+
+
+def _mono(text: str) -> Flowable:
+    return rich(f"<font name='{FONT_MONO}'>{text}</font>", "small")

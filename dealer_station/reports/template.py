@@ -348,7 +348,7 @@ class _KeepStart(CondPageBreak):  # type: ignore[misc]  # reportlab has no type 
         for f in self.leads:
             need += f.wrap(width, 10_000)[1] + f.getSpaceBefore() + f.getSpaceAfter()
         for f in self.following:
-            if isinstance(f, Table):
+            if isinstance(f, Table) and hasattr(f, "ds_grid"):   # a grid: its first rows
                 heights = _row_heights(f, width)
                 top = f.repeatRows if isinstance(f.repeatRows, int) else 1
                 return need + sum(heights[:top + LEAD_ROWS])
@@ -383,6 +383,15 @@ def keep_leads(story: Sequence[Flowable]) -> list[Flowable]:
         out.append(_KeepStart(story[i:j], following))
         out.extend(story[i:j])
         i = j
+    return out
+
+
+def _flat(flowables: Iterable[Flowable]) -> list[Flowable]:
+    """The contents of any KeepTogether among ``flowables``: one nested in another asks for
+    an endless height (reportlab's way to force a split), so the outer always breaks."""
+    out: list[Flowable] = []
+    for f in flowables:
+        out.extend(_flat(f._content) if isinstance(f, KeepTogether) else [f])
     return out
 
 
@@ -727,6 +736,7 @@ class ReportBuilder:
         it; then, should that section land alone on a last page, the same story with the
         body's last rows moved over to go with it."""
         body = list(self.story)
+        closing = _flat(closing)
         ended, started = _PageMark(), _PageMark()
         yield ([*keep_leads(body), ended, KeepTogether([started, *closing])], ended, started)
         moved: list[Flowable] = []
@@ -736,13 +746,15 @@ class ReportBuilder:
             head, tail = grid_args.cut(CLOSING_ROWS)
             body[-1:] = [head]
             moved = [tail]
-        else:   # the last paragraphs, with their heading
+        else:   # the last table or paragraphs whole
             while body and len(moved) < 3:
                 moved.insert(0, body.pop())
-                if _is_lead(moved[0]) or isinstance(moved[0], Table):
+                if isinstance(moved[0], Table):
                     break
+        while body and _is_lead(body[-1]):   # with the heading or caption above them
+            moved.insert(0, body.pop())
         ended, started = _PageMark(), _PageMark()
-        yield ([*keep_leads(body), ended, KeepTogether([*moved, started, *closing])],
+        yield ([*keep_leads(body), ended, KeepTogether([*_flat(moved), started, *closing])],
                ended, started)
 
     def _build(self, path: str, story: list[Flowable]) -> None:
