@@ -4,9 +4,10 @@
 
 A La Pair'e table T1 plays an eight-hour shift through the real table service and simulated
 shoe (two dealers, a misread corrected by a supervisor, a device fault and a void, three
-configuration changes, two of them approved by a second person), and a Bourré table B1 plays a 30-minute session and the start of the
-next under a profile with a house collection. Every report is written from that journal, and
-its pages rendered to PNG with pdftoppm where it is installed.
+configuration changes, two of them approved by a second person), and a Bourré table B1 plays
+a 30-minute session and the start of the next under a profile with a house collection. Every
+report is written from that journal, and its pages rendered to PNG with pdftoppm where it is
+installed.
 """
 
 from __future__ import annotations
