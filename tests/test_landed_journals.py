@@ -166,14 +166,26 @@ def test_replay_finds_no_difference_and_the_same_figures(outputs: dict[str, Any]
     assert figures == replayed(EXPECTED["audit"]["replay"]["stdout"]), show(proc)
 
 
-METER_ROW = re.compile(r"^  (\S+) +(-?\d+) +(-?\d+) +(-?\d+) +(-?\d+)$", re.MULTILINE)
+METER_ROW = re.compile(r"^  (\S.*?) +(-?[\d,]+) +(-?[\d,.]+) +(-?[\d,.]+) +(-?[\d,.]+)$",
+                       re.MULTILINE)
 
 
-def meters(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
-    out: dict[str, dict[str, tuple[str, ...]]] = {}
+def _minor(figure: str) -> int:
+    """``-2,571.00`` (money as people read it) or ``-257100`` (the landed code's minor units)
+    -> -257100."""
+    return int(figure.replace(",", "").replace(".", ""))
+
+
+def meters(text: str) -> dict[str, dict[str, tuple[int, ...]]]:
+    """Each table's meters in minor units, by the meter's name on the felt."""
+    from dealer_station.reports.shift import kind_label
+
+    out: dict[str, dict[str, tuple[int, ...]]] = {}
     for block in re.split(r"^table ", text, flags=re.MULTILINE)[1:]:
-        name, _, rows = block.partition(":\n")
-        out[name] = {m[1]: m.groups()[1:] for m in METER_ROW.finditer(rows)}
+        name, _, rows = block.partition("\n")
+        out[name.split(":")[0]] = {kind_label(m[1]) if "_" in m[1] or m[1].islower() else m[1]:
+                                   tuple(_minor(x) for x in m.groups()[1:])
+                                   for m in METER_ROW.finditer(rows)}
     return out
 
 

@@ -142,24 +142,30 @@ def test_config_history_shows_who_when_what_why_and_par_sheets(
     last = changes[-1]
     assert f"Who {last.actor}" in text and f"Why {CONFIG_REASON}" in text
     assert f"Journal record {last.seq:,}, hash {last.hash}" in text
-    # What changed, computed from the stored versions.
-    assert "wagers.poker.offered true false" in text
-    assert "wagers.straight.min 100 200" in text
-    assert "wagers.straight.max 10000 5000" in text
-    # Each version's par sheet, exactly.
-    for v in versions:
-        config = parse_lapaire_config(v.content, "<journal>")
-        for row in par_sheet(config):
-            assert (f"{row.label} {row.payout} {float(row.probability):.6f} "
-                    f"{percent(row.rtp, 3)} {percent(row.house_edge, 3)}") in text
-    assert "3rd Card Poker" in text
+    # What changed, computed from the stored versions: the felt's names, money as money.
+    assert "3rd Card Poker: offered yes no" in text
+    assert "Straight-up: minimum 1.00 USD 2.00 USD" in text
+    assert "Straight-up: maximum 100.00 USD 50.00 USD" in text
+    assert "wagers." not in text
+    # The first version's par sheet whole, exactly; after it, only the spots that changed.
+    first = parse_lapaire_config(versions[0].content, "<journal>")
+    for row in par_sheet(first):
+        assert (f"{row.label} {row.payout} {float(row.probability):.6f} "
+                f"{percent(row.rtp, 3)} {percent(row.house_edge, 3)}") in text
+    assert text.count("Straight-up A 12 to 1") == 1
+    assert "3rd Card Poker" in text and "not offered" in text
 
 
 def test_config_differences_name_every_setting() -> None:
     old = {"a": {"b": 1, "c": [1, 2]}, "gone": True}
     new = {"a": {"b": 2, "c": [1, 2]}, "added": "x"}
-    assert differences(old, new) == [["a.b", "1", "2"], ["added", "(not set)", '"x"'],
-                                     ["gone", "true", "(removed)"]]
+    assert differences(old, new) == [["a.b", "1", "2"], ["added", "(not set)", "x"],
+                                     ["gone", "yes", "(removed)"]]
+    money = {"money": {"currency": "USD", "minor_units": 100}}
+    assert differences({**money, "wagers": {"any_pair": {"max": 5000, "offered": True}}},
+                       {**money, "wagers": {"any_pair": {"max": 2500, "offered": False}}}) \
+        == [["Any Pair'e: maximum", "50.00 USD", "25.00 USD"],
+            ["Any Pair'e: offered", "yes", "no"]]
 
 
 def test_the_other_reports_render_to_png(opened: Journal, tmp_path: Path) -> None:  # noqa: F811

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dealer_station.cli.recall import exception_text, records_text, when
 from dealer_station.table.lapaire_recall import LaPaireRecall
-from dealer_station.table.recall_model import COLLECTED_LABEL, PAID_LABEL
+from dealer_station.table.recall_model import COLLECTED_LABEL, PAID_LABEL, WAGERED_MEANING
 
 
 def format_round(r: LaPaireRecall, *, records: bool = False) -> str:
@@ -31,6 +31,8 @@ def format_round(r: LaPaireRecall, *, records: bool = False) -> str:
                      f"{PAID_LABEL.lower()} {r.amount(s.total_win)}, "
                      f"{COLLECTED_LABEL.lower()} {r.amount(s.total_lost)}; {s.confirmed_label}")
     lines.append(f"totals: {r.totals_text()}")
+    if r.returned() or r.pending():
+        lines.append(f"  ({WAGERED_MEANING})")
     lines.extend(exception_text(r))
     if records:
         lines.extend(records_text(r.records))

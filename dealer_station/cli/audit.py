@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from dealer_station.audit.db import Database
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.keys import JournalKey
+    from dealer_station.reports.text import MoneyUnit
 
 AuditCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 AUDIT_COMMANDS: list[AuditCommand] = []
@@ -358,18 +359,21 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def run_meters(args: argparse.Namespace) -> int:
+    from dealer_station.reports.shift import kind_label
     from dealer_station.table.audit_checks import meter_differences, replay
 
     ok = True
     with open_store(args, write=False) as store:
         for table in _tables(store, args.table):
             meters = store.journal.meters(table)
-            print(f"table {table}:")
-            print(f"  {'meter':<12} {'rounds':>8} {'wagered':>14} {'paid':>14} "
-                  f"{'house win':>14}")
-            for key, m in sorted(meters.items()):
-                print(f"  {key:<12} {m.rounds:>8} {m.wagered:>14} {m.paid:>14} "
-                      f"{m.house_win:>14}")
+            money = table_money(store.journal, table)
+            print(f"table {table}: amounts in {money.label}")
+            print(f"  {'meter':<18} {'rounds':>8} {'wagered':>16} {'paid':>16} "
+                  f"{'house win':>16}")
+            for key, m in sorted(meters.items(),
+                                 key=lambda km: (km[0] == "total", kind_label(km[0]))):
+                print(f"  {kind_label(key):<18} {m.rounds:>8,} {money.fmt(m.wagered):>16} "
+                      f"{money.fmt(m.paid):>16} {money.fmt(m.house_win):>16}")
             problems = meter_differences(store.journal, table, replay(store.journal, table))
             if problems:
                 ok = False
@@ -378,6 +382,20 @@ def run_meters(args: argparse.Namespace) -> int:
             else:
                 print("  meters equal the sums recomputed from the journal")
     return 0 if ok else 1
+
+
+def table_money(journal: Journal, table: str) -> MoneyUnit:
+    """The money a table's meters are counted in: its configuration versions' (minor units
+    of it when versions disagree, so no figure is ever shown in the wrong unit)."""
+    from dealer_station.reports.text import MoneyUnit
+
+    units = {MoneyUnit.of(v.content) for v in journal.config_versions(table)}
+    if len(units) == 1:
+        return units.pop()
+    if not units:
+        return MoneyUnit("chips", 1)
+    # Minor units that are no power of ten print as recorded: "minor units of USD/EUR".
+    return MoneyUnit("/".join(sorted({u.currency for u in units})), 0)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -92,8 +92,9 @@ def exception_text(r: Recall) -> list[str]:
     if r.void_reason:
         lines.append(f"{r.status_label}: {r.void_reason}")
     for e in r.exceptions:
+        detail = r.exception_detail(e)
         lines.append(f"  ! {e.label} by {e.actor} at {when(e.ts)}"
-                     + (f": {e.why}" if e.why else ""))
+                     + (f": {e.why}" if e.why else "") + (f" [{detail}]" if detail else ""))
     for d in r.differences:
         lines.append(f"  !! {DIFFERENCE_LABEL}: {d}")
     return lines

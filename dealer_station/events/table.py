@@ -6,9 +6,18 @@ defines its own class of the same kind in its module; its codec takes that one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from dealer_station.events.base import Event, JsonObject, optional, rest
+from dealer_station.events.base import (
+    VERSION_KEY,
+    Event,
+    JsonObject,
+    Upcaster,
+    optional,
+    rest,
+)
 from dealer_station.events.station import STATION
 
 
@@ -29,14 +38,29 @@ class StationStopped(Event):
 @dataclass(frozen=True, slots=True)
 class ConfigChanged(Event):
     """A configuration version for the table; ``content`` is what it settles under (journals
-    from before the content was chained hold it only in the config table)."""
+    from before the content was chained hold it only in the config table).
+
+    Version 2 adds ``approved_by``: the second person (a supervisor or another operator) who
+    approved the change with their PIN. A change with no second approval is written in its
+    version-1 form, byte for byte what was always written (and what an older station
+    reads); version 1 is a change nobody approved."""
 
     KIND = "config.change"
+    VERSION: ClassVar[int] = 2
+    # Version 1 had no second approval: read as approved_by None.
+    UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {1: lambda d: d}
     version: str
     game: str
     reason: str
     changes: JsonObject
     content: JsonObject | None = optional()
+    approved_by: str | None = optional()
+
+    def to_payload(self) -> dict[str, Any]:
+        out = Event.to_payload(self)
+        if self.approved_by is None:
+            out.pop(VERSION_KEY)
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,12 +28,13 @@ from dealer_station.reports.template import (
     FONT_MONO,
     BuiltReport,
     ReportBuilder,
+    caption,
     facts,
     grid,
     p,
     rich,
 )
-from dealer_station.reports.text import MoneyUnit, describe_payload, local, local_short
+from dealer_station.reports.text import MoneyUnit, local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 
 
@@ -51,55 +52,161 @@ def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
+#: A setting's last part in words.
+FIELD_WORDS = {"min": "minimum", "max": "maximum", "offered": "offered", "pays": "pays",
+               "spot": "spots priced apart", "paytable": "poker paytable",
+               "two_jokers_pays": "two Jokers pay", "currency": "currency",
+               "minor_units": "minor units per unit", "chips": "chip values",
+               "warn_house_edge_above": "warn where the house edge is above"}
+#: Settings that are amounts of money (minor units in the stored content).
+MONEY_FIELDS = frozenset({"min", "max", "chips"})
+
+
+def setting_label(key: str) -> str:
+    """``wagers.any_pair.min`` -> ``Any Pair'e: minimum``; ``poker_paytables.standard.flush``
+    -> ``Poker paytable standard: Flush`` (the felt's names, not the file's keys)."""
+    from dealer_station.settlement.lapaire_config import HAND_LABELS, KIND_LABELS
+
+    parts = key.split(".")
+    if len(parts) == 3 and parts[0] == "wagers":
+        return f"{KIND_LABELS.get(parts[1], parts[1])}: {FIELD_WORDS.get(parts[2], parts[2])}"
+    if len(parts) == 3 and parts[0] == "poker_paytables":
+        return f"Poker paytable {parts[1]}: {HAND_LABELS.get(parts[2], parts[2])}"
+    if len(parts) == 2 and parts[0] in ("money", "par_sheet"):
+        return f"{parts[0].replace('_', ' ').capitalize()}: {FIELD_WORDS.get(parts[1], parts[1])}"
+    return key
+
+
+def setting_value(key: str, value: Any, money: MoneyUnit) -> str:
+    """A setting's value as people read it: money as money, yes/no, spots as on the felt."""
+    last = key.rsplit(".", 1)[-1]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if last in MONEY_FIELDS and type(value) is int:
+        return money.full(value)
+    if last in MONEY_FIELDS and isinstance(value, list) and all(type(v) is int for v in value):
+        return ", ".join(money.fmt(v) for v in value) + f" {money.label}"
+    if last == "spot" and isinstance(value, list):
+        return "; ".join(_spot(s) for s in value) or "none"
+    if isinstance(value, str):
+        return value
+    return _show(value)
+
+
+def _spot(spot: Any) -> str:
+    if not isinstance(spot, Mapping):
+        return _show(spot)
+    values = "-".join(str(v) for v in spot.get("values") or ())
+    offered = "" if spot.get("offered", True) else ", not offered"
+    return f"{values} pays {spot.get('pays', '?')}{offered}"
+
+
 def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[list[str]]:
-    """Rows of [setting, before, after] for every setting that differs."""
+    """Rows of [setting, before, after] for every setting that differs, in words and money
+    (each side in its own version's money)."""
     before = flatten(old) if old is not None else {}
     after = flatten(new)
+    money_before = MoneyUnit.of(old) if old is not None else MoneyUnit.of(new)
+    money_after = MoneyUnit.of(new)
     rows = []
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key, _MISSING), after.get(key, _MISSING)
         if a != b:
-            rows.append([key, "(not set)" if a is _MISSING else _show(a),
-                         "(removed)" if b is _MISSING else _show(b)])
+            rows.append([setting_label(key),
+                         "(not set)" if a is _MISSING else setting_value(key, a, money_before),
+                         "(removed)" if b is _MISSING else setting_value(key, b, money_after)])
     return rows
 
 
 _MISSING = object()
 
 
-def par_sheet_body(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
-    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+def par_sheet_body(r: ReportBuilder, version: ConfigVersion,
+                   previous: ConfigVersion | None = None) -> list[Flowable]:
+    """The registry's ``report_config`` part of La Pair'e: the version's par sheet and limits
+    whole, or (``previous`` given) only the rows that differ from that version's."""
+    from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
     from dealer_station.settlement.lapaire_math import par_sheet, percent
 
     w = r.width
     config = parse_lapaire_config(dict(version.content), "<journal>")
-    rows = []
-    for row in par_sheet(config):
-        rows.append([row.label, row.payout, f"{float(row.probability):.6f}",
-                     percent(row.rtp, 3), percent(row.house_edge, 3),
-                     "!" if row.warning else ""])
     money = MoneyUnit.of(version.content)
-    limits = []
-    for kind in config.wagers():
-        lim = kind.limits
-        limits.append([kind.kind, "yes" if kind.offered else "no", money.fmt(lim.minimum),
-                       money.fmt(lim.maximum)])
-    warnings = [f"! {row.label}: {row.warning}" for row in par_sheet(config) if row.warning]
+    sheet = {row.label: row for row in par_sheet(config)}
+    limits = {k.kind: (KIND_LABELS.get(k.kind, k.kind), "yes" if k.offered else "no",
+                       money.fmt(k.limits.minimum), money.fmt(k.limits.maximum))
+              for k in config.wagers()}
+    warnings = [f"! {row.label}: {row.warning}" for row in sheet.values() if row.warning]
+    if previous is not None:
+        return _par_sheet_changes(r, config, money, sheet, limits, previous) + [
+            p(text, "alert") for text in warnings]
+    rows = [[row.label, row.payout, f"{float(row.probability):.6f}", percent(row.rtp, 3),
+             percent(row.house_edge, 3), "!" if row.warning else ""] for row in sheet.values()]
     out: list[Flowable] = [
-        p(f"Par sheet (exact, per unit staked, 54-card deck); poker paytable "
-          f"{config.poker.paytable!r}; money {money.label}.", "note"),
+        caption(f"Par sheet (exact, per unit staked, 54-card deck); poker paytable "
+                f"{config.poker.paytable!r}; money {money.label}."),
         grid(["Spot", "Payout", "Probability", "RTP", "House edge", ""], rows,
              [w * 0.25, w * 0.33, w * 0.12, w * 0.11, w * 0.12, w * 0.04],
              numeric=(2, 3, 4), wrap=(0, 1)),
-        p(f"Table limits ({money.label}):", "note"),
-        grid(["Wager kind", "Offered", "Minimum", "Maximum"], limits,
-             [w * 0.2, w * 0.1, w * 0.15, w * 0.15], numeric=(2, 3)),
+        caption(f"Table limits ({money.label}):"),
+        grid(["Wager", "Offered", "Minimum", "Maximum"], [list(v) for v in limits.values()],
+             [w * 0.25, w * 0.1, w * 0.15, w * 0.15], numeric=(2, 3)),
     ]
     out += [p(text, "alert") for text in warnings]
     return out
 
 
-def profile_body(r: ReportBuilder, version: ConfigVersion) -> list[Flowable]:
+def _par_sheet_changes(r: ReportBuilder, config: Any, money: MoneyUnit,
+                       sheet: Mapping[str, Any],
+                       limits: Mapping[str, tuple[str, str, str, str]],
+                       previous: ConfigVersion) -> list[Flowable]:
+    """The par sheet rows and limits that differ from ``previous``'s, before and after."""
+    from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
+    from dealer_station.settlement.lapaire_math import par_sheet, percent
+
+    w = r.width
+    old = parse_lapaire_config(dict(previous.content), "<journal>")
+    old_money = MoneyUnit.of(previous.content)
+    old_sheet = {row.label: row for row in par_sheet(old)}
+
+    def said(row: Any) -> str:
+        return "not offered" if row is None else \
+            f"{row.payout}; edge {percent(row.house_edge, 3)}"
+
+    rows = [[label, said(old_sheet.get(label)), said(sheet.get(label))]
+            for label in [*old_sheet, *(k for k in sheet if k not in old_sheet)]
+            if said(old_sheet.get(label)) != said(sheet.get(label))]
+    old_limits = {k.kind: (KIND_LABELS.get(k.kind, k.kind), "yes" if k.offered else "no",
+                           old_money.fmt(k.limits.minimum), old_money.fmt(k.limits.maximum))
+                  for k in old.wagers()}
+    limit_rows = [[name, f"{ob} / {omin} to {omax}", f"{nb} / {nmin} to {nmax}"]
+                  for kind, (name, nb, nmin, nmax) in limits.items()
+                  for (_n, ob, omin, omax) in [old_limits.get(kind, (name, "no", "-", "-"))]
+                  if (ob, omin, omax) != (nb, nmin, nmax)]
+    out: list[Flowable] = []
+    if rows:
+        out += [caption(f"Par sheet: the {len(rows)} spot(s) that changed from version "
+                        f"{previous.version[:16]} (poker paytable {config.poker.paytable!r}); "
+                        f"every other spot is as printed for that version:"),
+                grid(["Spot", "Before: payout; house edge", "After: payout; house edge"],
+                     rows, [w * 0.3, w * 0.35, w * 0.35], wrap=(0, 1, 2))]
+    else:
+        out.append(p(f"Par sheet: no spot's payout or house edge changed from version "
+                     f"{previous.version[:16]}.", "note"))
+    if limit_rows:
+        out += [caption(f"Table limits that changed ({money.label}; offered / minimum to "
+                        f"maximum):"),
+                grid(["Wager", "Before", "After"], limit_rows, [w * 0.3, w * 0.35, w * 0.35])]
+    else:
+        out.append(p("Table limits: none changed.", "note"))
+    return out
+
+
+def profile_body(r: ReportBuilder, version: ConfigVersion,
+                 previous: ConfigVersion | None = None) -> list[Flowable]:
+    """A rule profile's settings: whole, or (``previous`` given) only what the difference
+    table above already lists."""
+    if previous is not None:
+        return [p("Profile: every setting that changed is listed above.", "note")]
     w = r.width
     rows = [[k, _show(v)] for k, v in flatten(version.content).items()]
     return [grid(["Setting", "Value"], rows, [w * 0.5, w * 0.5], wrap=(0, 1))]
@@ -132,10 +239,12 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                       ("Changes recorded", f"{len(changes):,}"),
                       ("Versions stored", f"{len(versions):,} for this table")]))
         r.heading("Changes")
-        rows = [[local_short(c.ts), c.actor, str(c.payload.get("version", ""))[:16],
-                 str(c.payload.get("reason", ""))] for c in changes]
-        r.add(grid(["When", "Who", "Version", "Why"], rows or [["-", "", "", "none"]],
-                   [w * 0.18, w * 0.18, w * 0.2, w * 0.44], wrap=(1, 3)))
+        rows = [[local_short(c.ts), c.actor, approver(c) or "none recorded",
+                 str(c.payload.get("version", ""))[:16], str(c.payload.get("reason", ""))]
+                for c in changes]
+        r.add(grid(["When", "Who", "Approved by", "Version", "Why"],
+                   rows or [["-", "", "", "", "none"]],
+                   [w * 0.17, w * 0.17, w * 0.17, w * 0.17, w * 0.32], wrap=(1, 2, 4)))
         shown: set[str] = set()
         previous: ConfigVersion | None = earlier
         if earlier is not None:
@@ -151,12 +260,14 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
             version_id = str(c.payload.get("version", ""))
             v = by_version.get(version_id)
             r.heading(f"Change {n}: {local(c.ts)}", level=1)
-            said = describe_payload(c.payload.get("changes") or {}) or "-"
-            r.add(facts([("Who", c.actor), ("When", local(c.ts)),
+            money = MoneyUnit.of(v.content if v is not None else None)
+            r.add(facts([("Who", c.actor),
+                         ("Approved by", approver(c) or "no second approval recorded"),
+                         ("When", local(c.ts)),
                          ("Why", str(c.payload.get("reason", ""))),
                          ("Game", game_label(str(c.payload.get("game", "")))),
                          ("Version", _mono(version_id)),
-                         ("What (as entered)", said),
+                         ("What (as entered)", as_entered(c.payload.get("changes"), money)),
                          ("Journal record", f"{c.seq:,}, hash {c.hash}")]))
             if v is None:
                 r.add(p(f"Version {version_id[:16]} is not among the stored configuration "
@@ -168,19 +279,21 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
             else:
                 diff = differences(previous.content if previous else None, v.content)
                 if previous is not None:
-                    r.add(p(f"What differs from the version before ({len(diff)} setting(s); "
-                            f"as stored, amounts in minor units):", "body"))
+                    r.add(caption(f"What differs from the version before ({len(diff)} "
+                                  f"setting(s); amounts in {money.label}):", "body"))
                     r.add(grid(["Setting", "Before", "After"], diff or [["-", "", ""]],
                                [w * 0.34, w * 0.33, w * 0.33], wrap=(0, 1, 2)))
                 else:
-                    r.add(p(f"The first recorded configuration: every setting ({len(diff)}; "
-                            f"as stored, amounts in minor units):", "body"))
+                    r.add(caption(f"The first recorded configuration: every setting "
+                                  f"({len(diff)}; amounts in {money.label}):", "body"))
                     r.add(grid(["Setting", "Value"], [[k, after] for k, _, after in diff],
                                [w * 0.4, w * 0.6], wrap=(0, 1)))
             if v.version in shown:
                 r.add(p(f"Par sheet: as printed above for version {v.version[:16]}.", "note"))
             else:
-                r.add(*_version_body(r, v))
+                # The whole par sheet once; after that only where it changed.
+                same_game = previous is not None and previous.game == v.game
+                r.add(*_version_body(r, v, previous if same_game and shown else None))
                 shown.add(v.version)
             previous = v
         return r.build(out, verification.result(), cov.first, cov.last,
@@ -190,9 +303,57 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
         verification.cancel()
 
 
-def _version_body(r: ReportBuilder, v: ConfigVersion) -> list[Flowable]:
-    body: list[Flowable] = games.game(v.game).part("report_config")(r, v)
+def _version_body(r: ReportBuilder, v: ConfigVersion,
+                  previous: ConfigVersion | None = None) -> list[Flowable]:
+    body: list[Flowable] = games.game(v.game).part("report_config")(r, v, previous)
     return body
+
+
+def approver(change: Record) -> str | None:
+    """Who approved a change as a second person (``approved_by`` in its record), if anyone."""
+    who = change.payload.get("approved_by")
+    return str(who) if who else None
+
+
+def as_entered(changes: Any, money: MoneyUnit) -> str:
+    """What the person changing it entered, with the felt's names and money as money: the
+    operator screen's ``{"offered": {"poker": false}, "limits": {"straight": {"min": 200,
+    "max": 5000}}}`` -> ``3rd Card Poker: withdrawn; Straight-up limits: 2.00 to 50.00 USD``,
+    and free text as entered (``{"poker": "withdrawn"}`` -> ``3rd Card Poker: withdrawn``)."""
+    if not isinstance(changes, Mapping) or not changes:
+        return "-"
+    parts: list[str] = []
+    for k in sorted(changes):
+        v = changes[k]
+        if k == "offered" and isinstance(v, Mapping):
+            parts += [f"{_felt(spot)}: {'offered' if on else 'withdrawn'}"
+                      for spot, on in sorted(v.items())]
+        elif k == "limits" and isinstance(v, Mapping):
+            parts += [f"{_felt(kind)} limits: {_limits(lim, money)}"
+                      for kind, lim in sorted(v.items())]
+        elif k == "poker_paytable":
+            parts.append(f"3rd Card Poker paytable: {v}")
+        elif isinstance(v, bool):
+            parts.append(f"{_felt(k)}: {'offered' if v else 'withdrawn'}")
+        else:
+            parts.append(f"{_felt(k)}: {v if isinstance(v, str) else _show(v)}")
+    return "; ".join(parts)
+
+
+def _felt(key: str) -> str:
+    """``any_pair`` -> ``Any Pair'e``; ``split 7-JK`` -> ``Split 7-JK``."""
+    from dealer_station.settlement.lapaire_config import KIND_LABELS
+
+    kind, _, spot = str(key).partition(" ")
+    return KIND_LABELS.get(kind, kind.replace("_", " ")) + (f" {spot}" if spot else "")
+
+
+def _limits(lim: Any, money: MoneyUnit) -> str:
+    if isinstance(lim, Mapping) and type(lim.get("min")) is int and type(lim.get("max")) is int:
+        return f"{money.fmt(lim['min'])} to {money.full(lim['max'])}"
+    if isinstance(lim, list) and len(lim) == 2 and all(type(x) is int for x in lim):
+        return f"{money.fmt(lim[0])} to {money.full(lim[1])}"
+    return _show(lim)
 
 
 def _mono(text: str) -> Flowable:

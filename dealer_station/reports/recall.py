@@ -27,12 +27,13 @@ from dealer_station.reports.template import (
     p,
     rich,
 )
-from dealer_station.reports.text import MoneyUnit, describe_payload, local, local_short
+from dealer_station.reports.text import MoneyUnit, local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import (
     COLLECTED_LABEL,
     DIFFERENCE_LABEL,
     PAID_LABEL,
+    WAGERED_MEANING,
     Recall,
     RecordLine,
 )
@@ -78,9 +79,7 @@ def _exceptions(r: ReportBuilder, rc: Recall) -> None:
         r.add(p(f"None: no halt, void, correction, misread, renege or device fault in this "
                 f"{rc.unit}."))
         return
-    rows = [[local_short(e.ts), e.label, e.actor, e.why,
-             describe_payload(e.payload, skip=("reason", "detail", "note", "meters",
-                                               "remedy"))]
+    rows = [[local_short(e.ts), e.label, e.actor, e.why, rc.exception_detail(e)]
             for e in rc.exceptions]
     r.add(grid(["Time", "What", "Who", "Why", "Detail"], rows,
                [w * 0.18, w * 0.14, w * 0.2, w * 0.25, w * 0.23], wrap=(1, 2, 3, 4)))
@@ -130,6 +129,7 @@ def lapaire_section(r: ReportBuilder, rc: LaPaireRecall, money: MoneyUnit) -> No
                [w * 0.07, w * 0.08, w * 0.15, w * 0.2, w * 0.13, w * 0.13, w * 0.24],
                numeric=(4, 5), wrap=(2, 3, 6)))
     r.add(p(f"Totals: {rc.totals_text()}."))
+    r.add(p(WAGERED_MEANING, "note"))
 
 
 def bourre_section(r: ReportBuilder, rc: BourreRecall, money: MoneyUnit) -> None:
@@ -215,10 +215,11 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
                                                                    ""),
                           subject=f"{game_label(info.game)}, {unit} {info.round_no}",
                           paper=paper)
+        head = rc.header   # times and dealer from the round's own records
         summary = [("Table", table), ("Game", game_label(info.game)),
                    (unit.capitalize(), f"{info.round_no} - {status}"),
-                   ("Dealer", info.dealer), ("Started", local(info.started_at)),
-                   ("Ended", local(info.ended_at)),
+                   ("Dealer", head.dealer), ("Started", local(head.started_at)),
+                   ("Ended", local(head.ended_at) if head.ended_at else "not closed"),
                    ("Configuration version", rich(f"<font name='{FONT_MONO}'>"
                                                   f"{info.config_version}</font>", "small")),
                    ("Money", money.label)]

@@ -3,11 +3,11 @@
     .venv/bin/python -m dealer_station.reports.samples docs/samples
 
 A La Pair'e table T1 plays an eight-hour shift through the real table service and simulated
-shoe (two dealers, a misread corrected by a supervisor, a device fault and a void, a
-configuration change), and a Bourré table B1 plays ten 30-minute sessions of named players
-(bourrés, reneges, carried pots; the last session left under way) under a profile with a house
-collection. Every report is written from that journal, and
-its pages rendered to PNG with pdftoppm where it is installed.
+shoe (two dealers, a misread corrected by a supervisor, a device fault and a void, three
+configuration changes, two of them approved by a second person), and a Bourré table B1 plays
+ten 30-minute sessions of named players (bourrés, reneges, carried pots; the last session left
+under way) under a profile with a house collection. Every report is written from that journal,
+and its pages rendered to PNG with pdftoppm where it is installed.
 """
 
 from __future__ import annotations
@@ -108,11 +108,24 @@ def _lapaire(journal: Journal, clock: _Clock) -> None:
     finally:
         shoe.close()
         t.devices.clear()
+    # Three changes by the operator: two approved by the supervisor with her PIN, one not.
     new = t.config.with_changes(offered={"poker": False}, limits={"straight": (200, 5000)})
     t.change_config(olga, new, "poker withdrawn for the night; straight-up minimum raised",
-                    {"poker": "withdrawn", "straight": "min 2.00, max 50.00"})
+                    {"offered": {"poker": False}, "limits": {"straight": {"min": 200,
+                                                                         "max": 5000}}},
+                    approver=users.authenticate("sue", "2468", table_id="T1"))
     t.dealer = "bob/dealer"   # the dealers change over at the break
-    _play(t, ROUNDS_PER_DEALER, random.Random(31))
+    _play(t, ROUNDS_PER_DEALER // 2, random.Random(31))
+    new = t.config.with_changes(offered={"poker": True}, poker_paytable="alternative")
+    t.change_config(olga, new, "poker back on the alternative paytable for the late crowd",
+                    {"offered": {"poker": True}, "poker_paytable": "alternative"},
+                    approver=users.authenticate("sue", "2468", table_id="T1"))
+    _play(t, ROUNDS_PER_DEALER // 4, random.Random(32))
+    new = t.config.with_changes(limits={"any_pair": (100, 2500)})
+    t.change_config(olga, new, "Any Pair'e maximum halved after a run of large wagers",
+                    {"limits": {"any_pair": {"min": 100, "max": 2500}}})
+    _play(t, ROUNDS_PER_DEALER - ROUNDS_PER_DEALER // 2 - ROUNDS_PER_DEALER // 4,
+          random.Random(33))
     t.shutdown()
     journal.checkpoint("T1", "console:operator")
 
@@ -207,10 +220,12 @@ def make_samples(out: Path) -> list[Path]:
             _lapaire(journal, clock)
             clock.step = timedelta(seconds=0.8)   # a Bourré hand is ~70 records a minute
             _bourre(journal, where)
-            for kind, table, name in (("shift", "T1", "shift"), ("recall", "T1", "recall"),
-                                      ("events", "T1", "events"), ("config", "T1", "config"),
-                                      ("bourre-session", "B1", "bourre-session")):
-                round_no = ROUNDS_PER_DEALER + 1 if kind == "recall" else None
+            for kind, table, name, round_no in (
+                    ("shift", "T1", "shift", None),
+                    ("recall", "T1", "recall", ROUNDS_PER_DEALER + 1),        # a misread
+                    ("recall", "T1", "recall-void", ROUNDS_PER_DEALER + 2),   # the void
+                    ("events", "T1", "events", None), ("config", "T1", "config", None),
+                    ("bourre-session", "B1", "bourre-session", None)):
                 report = build_report(kind, journal, table, out=out / f"{name}.pdf",
                                       round_no=round_no)
                 written.append(report.path)

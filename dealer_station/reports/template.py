@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -54,6 +54,7 @@ from dealer_station.reports.archival import (
     records_attachment,
 )
 from dealer_station.reports.text import local
+from dealer_station.table.recall_model import record_label
 
 PAGE_SIZES = {"A4": A4, "letter": LETTER}
 MARGIN = 16 * mm
@@ -147,21 +148,92 @@ def rich(markup: str, style: str = "body") -> Paragraph:
 
 Cell: TypeAlias = "str | Flowable"
 
+#: Where a word may break when it does not fit its column: after these, as people read
+#: ``device:shoe:`` ``SIMSHOE``, ``bourre.`` ``discard``, ``2026-03-06``.
+BREAK_AFTER = frozenset(":/.-_,;")
+#: Left plus right padding of a grid cell.
+CELL_PADDING = 6.0
+
+
+def _pieces(word: str) -> list[str]:
+    """``device:shoe:SIMSHOE`` -> ``device:``, ``shoe:``, ``SIMSHOE``."""
+    out, start = [], 0
+    for i, ch in enumerate(word):
+        if ch in BREAK_AFTER and i + 1 < len(word):
+            out.append(word[start:i + 1])
+            start = i + 1
+    out.append(word[start:])
+    return out
+
+
+def break_lines(text: str, width: float, font: str = "", size: float = MIN_TEXT_PT
+                ) -> list[str]:
+    """``text`` in lines no wider than ``width``: broken at spaces, else after ``:`` ``/``
+    ``.`` ``-`` (so a name breaks where it reads, never ``SIMS`` / ``HOE``), and only a
+    piece wider than the whole column is cut by letters."""
+    font = font or FONT
+
+    def w(t: str) -> float:
+        return float(pdfmetrics.stringWidth(t, font, size))
+
+    lines: list[str] = []
+    for para in text.split("\n"):
+        line = ""
+        for word in para.split(" "):
+            joined = f"{line} {word}" if line else word
+            if w(joined) <= width:
+                line = joined
+                continue
+            if w(word) <= width:          # a line of its own: break at the space
+                if line:
+                    lines.append(line)
+                line = word
+                continue
+            # A word wider than the column: fill the line with as many of its pieces as
+            # fit, then go on on new lines.
+            prefix = f"{line} " if line else ""
+            for piece in _pieces(word):
+                if w(prefix + piece) <= width:
+                    prefix += piece
+                    continue
+                if prefix.strip():
+                    lines.append(prefix.rstrip())
+                prefix = ""
+                while w(piece) > width and len(piece) > 1:   # one piece wider than the column
+                    n = len(piece)
+                    while n > 1 and w(piece[:n]) > width:
+                        n -= 1
+                    lines.append(piece[:n])
+                    piece = piece[n:]
+                prefix = piece
+            line = prefix
+        lines.append(line)
+    return lines
+
+
+def wrapped(text: str, width: float, style: ParagraphStyle) -> Paragraph:
+    """A cell's text as a paragraph broken only at sensible points (:func:`break_lines`)."""
+    lines = break_lines(text, width, style.fontName, style.fontSize)
+    return Paragraph("<br/>".join(escape(line) for line in lines), style)
+
 
 def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequence[float],
          *, numeric: Sequence[int] = (), bold_last: bool = False, wrap: Sequence[int] = (),
-         font_size: float = MIN_TEXT_PT, groups: Sequence[tuple[str, int, int]] = ()
-         ) -> Table:
+         font_size: float = MIN_TEXT_PT, groups: Sequence[tuple[str, int, int]] = (),
+         zebra_from: int = 0) -> Table:
     """A ruled table with a shaded header row repeated on every page it runs over.
 
-    ``numeric`` columns are right-aligned; ``wrap`` columns are set as paragraphs so long
-    reasons wrap inside their cell; ``bold_last`` sets the last row (a total) in bold;
-    ``groups`` adds a row above the headers with (title, first column, last column) spans.
-    Text is never set below ``MIN_TEXT_PT``.
+    ``numeric`` columns are right-aligned; ``wrap`` columns, and any text too wide for its
+    column, are set as paragraphs that break only at spaces and after ``:`` ``/`` ``.``
+    ``-`` (never into the next column); ``bold_last`` sets the last row (a total) in bold;
+    ``groups`` adds a row above the headers with (title, first column, last column) spans;
+    ``zebra_from`` is the index of the first row among all the table's rows (a table's
+    last rows set apart keep their shading). Text is never set below ``MIN_TEXT_PT``.
     """
     font_size = max(font_size, MIN_TEXT_PT)
     cell_style = ParagraphStyle("c", parent=STYLES["cell"], fontSize=font_size,
                                 leading=font_size + 1.5)
+    right_style = ParagraphStyle("cr", parent=cell_style, alignment=2)
     top = 1 if groups else 0
     body: list[list[Cell]] = []
     if groups:
@@ -170,9 +242,16 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequenc
             over[a] = title
         body.append(over)
     body.append(list(headers))
+    room = [max(float(x) - CELL_PADDING, 1.0) for x in widths]
     for row in rows:
-        body.append([Paragraph(escape(c), cell_style) if i in wrap and isinstance(c, str)
-                     else c for i, c in enumerate(row)])
+        cells: list[Cell] = []
+        for i, c in enumerate(row):
+            # Text too wide even for the padding would run into the next column.
+            if isinstance(c, str) and i < len(room) and (
+                    i in wrap or pdfmetrics.stringWidth(c, FONT, font_size) > widths[i] - 1):
+                c = wrapped(c, room[i], right_style if i in numeric else cell_style)
+            cells.append(c)
+        body.append(cells)
     t = Table(body, colWidths=list(widths), repeatRows=1 + top, hAlign="LEFT")
     cmds: list[tuple[Any, ...]] = [
         ("FONT", (0, 0), (-1, top), FONT_BOLD, font_size),
@@ -193,13 +272,155 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequenc
         cmds.append(("LINEBELOW", (a, 0), (b, 0), 0.4, RULE))
     for i in numeric:
         cmds.append(("ALIGN", (i, top), (i, -1), "RIGHT"))
-    for r in range(top + 2, len(body), 2):
-        cmds.append(("BACKGROUND", (0, r), (-1, r), ZEBRA))
+    for r in range(top + 1, len(body)):
+        if (r - top - 1 + zebra_from) % 2 == 1:
+            cmds.append(("BACKGROUND", (0, r), (-1, r), ZEBRA))
     if bold_last and rows:
         cmds.append(("FONT", (0, -1), (-1, -1), FONT_BOLD, font_size))
         cmds.append(("LINEABOVE", (0, -1), (-1, -1), 0.6, RULE))
     t.setStyle(TableStyle(cmds))
+    # How to set the table's last rows apart (kept with the closing section, below).
+    t.ds_grid = GridArgs(tuple(headers), tuple(rows), tuple(widths), {
+        "numeric": numeric, "bold_last": bold_last, "wrap": wrap, "font_size": font_size,
+        "groups": groups}, zebra_from)
     return t
+
+
+@dataclass(frozen=True)
+class GridArgs:
+    """What a :func:`grid` was made of, so that it can be cut in two."""
+
+    headers: tuple[str, ...]
+    rows: tuple[Sequence[Cell], ...]
+    widths: tuple[float, ...]
+    options: dict[str, Any]
+    zebra_from: int
+
+    def cut(self, keep: int) -> tuple[Table, Table]:
+        """The table without its last ``keep`` rows, and those rows as a table of their own
+        (under the same headers, shaded as before)."""
+        n = len(self.rows) - keep
+        head = grid(self.headers, self.rows[:n], self.widths, zebra_from=self.zebra_from,
+                    **{**self.options, "bold_last": False})
+        tail = grid(self.headers, self.rows[n:], self.widths,
+                    zebra_from=self.zebra_from + n, **self.options)
+        return head, tail
+
+
+# --- keeping things together -------------------------------------------------------------------
+
+#: How many rows of a table a heading or caption above it needs on its page.
+LEAD_ROWS = 3
+#: A heading never asks for more than this (a longer first item still starts under it).
+LEAD_MAX = 90 * mm
+
+
+def lead(flowable: Flowable) -> Flowable:
+    """Mark a heading or caption: it stays on the page with the start of what follows (the
+    header and first rows of a table), never stranded at the foot of a page."""
+    flowable.ds_lead = True
+    return flowable
+
+
+def caption(text: str, style: str = "note") -> Flowable:
+    """A caption over a table (``Table limits (USD):``), kept with the table."""
+    return lead(p(text, style))
+
+
+def _is_lead(f: Flowable) -> bool:
+    return bool(getattr(f, "ds_lead", False))
+
+
+class _KeepStart(CondPageBreak):  # type: ignore[misc]  # reportlab has no type hints
+    """A page break before headings or captions unless they fit with the start of what
+    follows them: the whole of a paragraph, the header and first rows of a table."""
+
+    def __init__(self, leads: Sequence[Flowable], following: Sequence[Flowable]) -> None:
+        super().__init__(0)
+        self.leads, self.following = list(leads), list(following)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        self.height = min(self._need(availWidth), LEAD_MAX)
+        return super().wrap(availWidth, availHeight)  # type: ignore[no-any-return]
+
+    def _need(self, width: float) -> float:
+        need = 0.0
+        for f in self.leads:
+            need += f.wrap(width, 10_000)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+        for f in self.following:
+            if isinstance(f, Table) and hasattr(f, "ds_grid"):   # a grid: its first rows
+                heights = _row_heights(f, width)
+                top = f.repeatRows if isinstance(f.repeatRows, int) else 1
+                return need + sum(heights[:top + LEAD_ROWS])
+            need += f.wrap(width, 10_000)[1] + f.getSpaceBefore()
+        return need
+
+
+def _row_heights(t: Table, width: float) -> list[float]:
+    if len(t._cellvalues) > 400:   # a long table: estimate rather than lay it all out twice
+        return [12.0] * (LEAD_ROWS + 2)
+    t.wrap(width, 10_000)
+    return [float(h) for h in t._rowHeights]
+
+
+def keep_leads(story: Sequence[Flowable]) -> list[Flowable]:
+    """``story`` with a :class:`_KeepStart` before each run of headings and captions."""
+    out: list[Flowable] = []
+    i = 0
+    while i < len(story):
+        if not _is_lead(story[i]):
+            out.append(story[i])
+            i += 1
+            continue
+        j = i
+        while j < len(story) and _is_lead(story[j]):
+            j += 1
+        following: list[Flowable] = []
+        for f in story[j:j + 2]:   # a note between a heading and its table counts too
+            following.append(f)
+            if isinstance(f, Table) or _is_lead(f):
+                break
+        out.append(_KeepStart(story[i:j], following))
+        out.extend(story[i:j])
+        i = j
+    return out
+
+
+def _flat(flowables: Iterable[Flowable]) -> list[Flowable]:
+    """The contents of any KeepTogether among ``flowables``: one nested in another asks for
+    an endless height (reportlab's way to force a split), so the outer always breaks."""
+    out: list[Flowable] = []
+    for f in flowables:
+        out.extend(_flat(f._content) if isinstance(f, KeepTogether) else [f])
+    return out
+
+
+def _forget_layout(story: Iterable[Flowable]) -> None:
+    """Clear what a first layout left on the flowables: reportlab marks one it moved to the
+    next page, and refuses to move it twice."""
+    for f in story:
+        if hasattr(f, "_postponed"):
+            del f._postponed
+        _forget_layout(getattr(f, "_content", None) or ())
+
+
+class _PageMark(Flowable):  # type: ignore[misc]  # reportlab has no type hints
+    """Draws nothing; remembers the page it landed on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.page = 0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        self.page = self.canv.getPageNumber()
+
+
+#: How many of the last rows of the body's last table go with the closing section onto a
+#: page of its own, so that it never stands alone.
+CLOSING_ROWS = 3
 
 
 def facts(pairs: Sequence[tuple[str, Cell]], widths: tuple[float, float] = (48 * mm, 128 * mm)
@@ -343,8 +564,8 @@ def verification_section(result: VerifyResult, first: Record | None, last: Recor
                                           "in the period")))
     else:
         span = f"{first.seq:,} to {last.seq:,}" if first is not None else f"up to {last.seq:,}"
-        rows.append(("Records covered", p(f"{span} (the last at {local(last.ts)}, "
-                                          f"{last.kind})")))
+        rows.append(("Records covered", p(f"{span} (the last at {local(last.ts)}: "
+                                          f"{record_label(last.kind)})")))
         rows.append(("Last record hash", rich(f"<font name='{FONT_MONO}'>{last.hash}</font>",
                                               "small")))
     if first is not None and last is not None:
@@ -452,9 +673,8 @@ class ReportBuilder:
         self.story.extend(flowables)
 
     def heading(self, text: str, level: int = 2) -> None:
-        # Keep a heading with at least a few lines of what follows it.
-        self.story.append(CondPageBreak(30 * mm))
-        self.story.append(p(text, "h1" if level == 1 else "h2"))
+        # Kept with the start of what follows it (see keep_leads).
+        self.story.append(lead(p(text, "h1" if level == 1 else "h2")))
 
     def space(self, height: float = 3 * mm) -> None:
         self.story.append(Spacer(1, height))
@@ -475,13 +695,12 @@ class ReportBuilder:
         else:
             m.verified = f"JOURNAL VERIFICATION FAILED at record {verification.bad_seq}"
             m.verified_ok = False
-        if signatures:
-            self.story.append(signature_block(signatures, self.width))
+        closing = [signature_block(signatures, self.width)] if signatures else []
         # Last, so that it is always on the last page.
-        self.story.append(verification_section(verification, first, last, note))
+        closing.append(verification_section(verification, first, last, note))
         attachments = ([records_attachment(evidence, m.table)]
                        if attached_count(first, last) else [])
-        self._write(out, attachments)
+        self._write(out, attachments, closing)
         return BuiltReport(out, self.kind, m.title, m.table, m.pages, verification, last, data)
 
     def build_tables(self, out: Path | str, checks: Sequence[TableCheck], *,
@@ -501,25 +720,68 @@ class ReportBuilder:
             m.verified_ok = False
         else:
             m.verified = f"Journals of {len(checks):,} table(s) verified intact"
-        if signatures:
-            self.story.append(signature_block(signatures, self.width))
-        self.story.append(tables_verification_section(checks, self.width, note))
+        closing = [signature_block(signatures, self.width)] if signatures else []
+        closing.append(tables_verification_section(checks, self.width, note))
         attachments = [records_attachment(c.evidence, c.result.table_id,
                                           name=f"journal-records-{c.result.table_id}.jsonl")
                        for c in checks if attached_count(c.first, c.last)]
-        self._write(out, attachments)
+        self._write(out, attachments, closing)
         worst = failed[0] if failed else checks[-1]
         return BuiltReport(out, self.kind, m.title, m.table, m.pages, worst.result,
                            worst.last, data)
 
-    def _write(self, out: Path, attachments: Sequence[Attachment]) -> None:
+    def _layouts(self, closing: Sequence[Flowable]) -> Iterator[tuple[list[Flowable],
+                                                                        _PageMark, _PageMark]]:
+        """The story with the closing section (sign-off, verification) kept together after
+        it; then, should that section land alone on a last page, the same story with the
+        body's last rows moved over to go with it."""
+        body = list(self.story)
+        closing = _flat(closing)
+        ended, started = _PageMark(), _PageMark()
+        yield ([*keep_leads(body), ended, KeepTogether([started, *closing])], ended, started)
+        moved: list[Flowable] = []
+        last = body[-1] if body else None
+        grid_args: GridArgs | None = getattr(last, "ds_grid", None)
+        if grid_args is not None and len(grid_args.rows) > CLOSING_ROWS:
+            head, tail = grid_args.cut(CLOSING_ROWS)
+            body[-1:] = [head]
+            moved = [tail]
+        else:   # the last table or paragraphs whole
+            while body and len(moved) < 3:
+                moved.insert(0, body.pop())
+                if isinstance(moved[0], Table):
+                    break
+        while body and _is_lead(body[-1]):   # with the heading or caption above them
+            moved.insert(0, body.pop())
+        ended, started = _PageMark(), _PageMark()
+        yield ([*keep_leads(body), ended, KeepTogether([*_flat(moved), started, *closing])],
+               ended, started)
+
+    def _build(self, path: str, story: list[Flowable]) -> None:
+        """Lay ``story`` out on the page template into ``path``."""
+        _forget_layout(story)
+        m = self.meta
+        doc = BaseDocTemplate(
+            path, pagesize=self.pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
+            topMargin=MARGIN + HEADER_SPACE - 6 * mm, bottomMargin=MARGIN + FOOTER_SPACE,
+            title=f"{m.title} - {m.place or 'table ' + m.table}", author="Dealer Station",
+            subject=m.period, creator=f"Dealer Station {m.version}",
+            # Each page starts in the report's own font, so no core font is ever named.
+            initialFontName=FONT)
+        frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
+                      leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+        doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
+        canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
+        doc.build(story, canvasmaker=canvasmaker)
+
+    def _write(self, out: Path, attachments: Sequence[Attachment],
+               closing: Sequence[Flowable] = ()) -> None:
         """Lay out the story and write it to ``out`` as PDF/A-3b with ``attachments``
         (atomically: a failed build leaves no half file)."""
         if FONT == "Helvetica":
             raise StationError("cannot print a report: the DejaVu fonts are not installed "
                                "(Debian package fonts-dejavu-core); an archival report must "
                                "embed every font it uses")
-        m = self.meta
         folder = out.parent if str(out.parent) else Path(".")
         if not folder.is_dir():
             raise StationError(f"cannot write the report to {out}: folder {folder} does not "
@@ -530,18 +792,10 @@ class ReportBuilder:
             raise StationError(f"cannot write the report to {out}: {e.strerror}") from None
         os.close(fd)
         try:
-            doc = BaseDocTemplate(
-                tmp, pagesize=self.pagesize, leftMargin=MARGIN, rightMargin=MARGIN,
-                topMargin=MARGIN + HEADER_SPACE - 6 * mm, bottomMargin=MARGIN + FOOTER_SPACE,
-                title=f"{m.title} - {m.place or 'table ' + m.table}", author="Dealer Station",
-                subject=m.period, creator=f"Dealer Station {m.version}",
-                # Each page starts in the report's own font, so no core font is ever named.
-                initialFontName=FONT)
-            frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body",
-                          leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
-            doc.addPageTemplates([PageTemplate(id="page", frames=[frame])])
-            canvasmaker: Callable[..., Canvas] = partial(_PagedCanvas, meta=m)
-            doc.build(self.story, canvasmaker=canvasmaker)
+            for story, ended, started in self._layouts(closing):
+                self._build(tmp, story)
+                if started.page <= ended.page:   # the closing section is not alone
+                    break
             make_archival(Path(tmp), attachments)
             os.chmod(tmp, 0o666 & ~_umask())   # a report is an ordinary file, not a secret
             os.replace(tmp, out)

@@ -263,7 +263,7 @@ def bourre_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> B
     assert st is not None
     hand = st.hand
     return BourreRecall(
-        header=RecallHeader.of(info, st.status, GAME),
+        header=RecallHeader.of(info, st.status, GAME, records),
         profile=profile.name, dealer_seat=p["dealer_seat"], seats=tuple(p["seats"]),
         chips_before=_seat_pairs(p["chips"]), pot_before=p["pot"],
         trump=hand.trump_card.code if hand.trump_card else None,

@@ -19,10 +19,13 @@ from dealer_station.table.recall_model import (
     COLLECTED_LABEL,
     CONFIRMED_LABELS,
     PAID_LABEL,
+    RETURNED_LABEL,
     WAGERED_LABEL,
+    ExceptionLine,
     Recall,
     RecallHeader,
     RecordLine,
+    detail_text,
     exception_lines,
     record_lines,
     result_label,
@@ -223,6 +226,10 @@ class RemovedWager:
 
 @dataclass(frozen=True)
 class Totals:
+    """The round's totals as ``recall --json`` has always printed them: ``wagered`` there is
+    every stake on the layout, settled or returned (a contract, kept). People read
+    :meth:`LaPaireRecall.wagered` (settled) and :meth:`LaPaireRecall.returned` instead."""
+
     wagered: int
     paid: int
     lost: int
@@ -271,18 +278,53 @@ class LaPaireRecall(Recall):
                     p.actor if p is not None else None, r.actor, r.ts, r.seq))
         return tuple(out)
 
+    def _stakes(self, *results: str) -> int:
+        return sum(w.amount for s in self.seats for w in s.wagers if w.result in results)
+
     def wagered(self) -> int:
-        return self.totals.wagered
+        """The stakes a card settled: what the meters and the shift report count."""
+        return self._stakes("win", "lose")
+
+    def returned(self) -> int:
+        """The stakes a void gave back unsettled."""
+        return self._stakes("returned")
+
+    def pending(self) -> int:
+        """The stakes of an open round not settled yet."""
+        return self._stakes("pending")
 
     def paid(self) -> int:
         return self.totals.paid
 
+    def wager(self, wager_id: int) -> SeatWager | None:
+        return next((w for s in self.seats for w in s.wagers if w.wager_id == wager_id), None)
+
     def totals_text(self) -> str:
-        """``wagered 17.00 USD, paid 60.00 USD, collected 2.00 USD``."""
+        """``wagered 40.00 USD, returned 5.00 USD, paid 70.00 USD, collected 0.00 USD``
+        (returned, and not yet settled, only when there are such stakes)."""
         t = self.totals
+        figures = [(WAGERED_LABEL, self.wagered())]
+        if self.returned():
+            figures.append((RETURNED_LABEL, self.returned()))
+        if self.pending():
+            figures.append(("Not yet settled", self.pending()))
+        figures += [(PAID_LABEL, t.paid), (COLLECTED_LABEL, t.lost)]
         return ", ".join(f"{label.lower()} {self.amount(value)} {self.money_unit}"
-                         for label, value in ((WAGERED_LABEL, t.wagered), (PAID_LABEL, t.paid),
-                                              (COLLECTED_LABEL, t.lost)))
+                         for label, value in figures)
+
+    def returned_text(self, wager_ids: Any) -> str:
+        """``wager #3 (3rd Card Poker, 5.00 USD)``: a void's returned wagers as the felt
+        names them."""
+        parts = []
+        for wager_id in wager_ids:
+            w = self.wager(int(wager_id))
+            parts.append(f"wager #{wager_id}" if w is None else
+                         f"wager #{wager_id} ({w.name}, {self.amount(w.amount)} "
+                         f"{self.money_unit})")
+        return ", ".join(parts)
+
+    def exception_detail(self, e: ExceptionLine) -> str:
+        return detail_text(e.payload, self.returned_text(e.payload.get("returned") or ()))
 
     def body_json(self) -> dict[str, Any]:
         return {"cards": [c.to_json() for c in self.cards],
@@ -323,7 +365,7 @@ def lapaire_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> 
                     for r in s.results))
         for n, s in sorted(rb.stages.items()))
     return LaPaireRecall(
-        header=RecallHeader.of(info, rb.status),
+        header=RecallHeader.of(info, rb.status, records=records),
         cards=tuple(DealtCard(c["n"], c["card"], c["source"], c["actor"], c["seq"],
                               c["reason"]) for c in rb.cards),
         seats=tuple(Seat(k, tuple(v)) for k, v in sorted(seats.items())),

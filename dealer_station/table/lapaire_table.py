@@ -137,17 +137,25 @@ class LaPaireTable(TableService):
     # -- configuration ---------------------------------------------------------------------
 
     def change_config(self, user: User, new: LaPaireConfig, reason: str,
-                      what: dict[str, Any] | None = None) -> str:
+                      what: dict[str, Any] | None = None, *,
+                      approver: User | None = None) -> str:
         """An operator's change: journaled now, in force from the next round. Returns the
-        version. The caller shows the par sheet of ``new`` before calling this."""
+        version. The caller shows the par sheet of ``new`` before calling this.
+        ``approver``: a second person (supervisor or operator, signed in with their PIN) who
+        approved it; recorded in the change."""
         with self.lock:
             self.require_supervisor(user, "change the table configuration")
+            if approver is not None:
+                self.require_supervisor(approver, "approve a configuration change")
+                if approver.user_id == user.user_id:
+                    raise TableError("the second approval must be another person's")
             reason = self.require_reason(reason)
             content = new.to_data()
             version = config_version(canonical_json(content))
             if version == (self.pending[1] if self.pending else self.version):
                 raise TableError("that configuration is already the one in force")
-            self.commit([Step(ConfigChanged(version, GAME, reason, what or {}, content),
+            self.commit([Step(ConfigChanged(version, GAME, reason, what or {}, content,
+                                            approver.actor if approver else None),
                               user.actor)])
             return version
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from dealer_station import games
 from dealer_station.audit.journal import Record, RoundInfo
+from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.settlement.lapaire_config import Money
 
 # --- the words people read ------------------------------------------------------------------
@@ -60,6 +61,24 @@ RECORD_LABELS: dict[str, str] = {
     "bourre.collection": "House collection",
     "pot.carry": "Pot carried to the next session",
     "pot.return": "Pot returned to the players",
+    # Records outside a round, as the reports list them.
+    "startup": "Station started",
+    "shutdown": "Station stopped",
+    "checkpoint": "Checkpoint",
+    "verify": "Journal verified",
+    "config.change": "Configuration changed",
+    "login": "Signed in",
+    "login.failed": "Sign-in failed",
+    "logout": "Signed out",
+    "lockout": "Locked out",
+    "projection.mismatch": "Rows beside the chain rewritten",
+    "integrity.ok": "Software check passed",
+    "integrity.mismatch": "Software check FAILED",
+    "user.add": "User added",
+    "user.pin": "PIN set",
+    "user.role": "Role changed",
+    "user.deactivate": "User deactivated",
+    "user.unlock": "User unlocked",
 }
 
 #: A round's or hand's status.
@@ -76,8 +95,16 @@ SOURCE_LABELS: dict[str, str] = {"shoe": "Shoe", "reader": "Card reader",
 #: Whether the dealer confirmed that a stage was paid.
 CONFIRMED_LABELS: dict[bool, str] = {True: "Payout confirmed", False: "Payout NOT confirmed"}
 
-#: The money of a round: put on the layout, paid to players, collected by the house.
+#: The money of a round: stakes settled, paid to players, collected by the house; and the
+#: stakes given back unsettled by a void.
 WAGERED_LABEL, PAID_LABEL, COLLECTED_LABEL = "Wagered", "Paid", "Collected"
+RETURNED_LABEL = "Returned"
+
+#: What "wagered" means wherever a person reads it (recall, screen, paper): the meters and
+#: the shift report count exactly this, so one round has one number everywhere.
+WAGERED_MEANING = ("Wagered: the stakes a card settled (as the meters and the shift report "
+                   "count them). Returned: stakes given back unsettled when the round was "
+                   "voided; they count in no meter.")
 
 #: A difference between what was recorded and a re-settlement of the recorded inputs.
 DIFFERENCE_LABEL = "Replay difference"
@@ -93,7 +120,13 @@ def _word(labels: Mapping[Any, str], key: object) -> str:
 
 
 def record_label(kind: str) -> str:
-    return _word(RECORD_LABELS, kind)
+    """A record kind in words: ``bourre.discard.card`` -> ``Discard read``. A kind this release
+    has no word for still reads as words (``a.new_kind`` -> ``A new kind``), never hidden."""
+    word = RECORD_LABELS.get(kind)
+    if word is not None:
+        return word
+    spaced = kind.replace(".", " ").replace("_", " ").replace("-", " ").strip()
+    return spaced[:1].upper() + spaced[1:] if spaced else "-"
 
 
 def status_label(status: str) -> str:
@@ -146,9 +179,20 @@ class RecallHeader:
     config_version: str
 
     @classmethod
-    def of(cls, info: RoundInfo, status: str, game: str | None = None) -> RecallHeader:
-        return cls(info.table_id, info.round_no, game or info.game, status, info.dealer,
-                   info.started_at, info.ended_at, info.config_version)
+    def of(cls, info: RoundInfo, status: str, game: str | None = None,
+           records: Sequence[Record] = ()) -> RecallHeader:
+        """The header; with ``records``, every time and the dealer are the round's own
+        records' (the opening record's time and dealer, the closing record's time), never a
+        projection's or a clock's."""
+        started, ended, dealer = info.started_at, info.ended_at, info.dealer
+        if records:
+            opening = records[0]
+            closing = next((r for r in records if r.kind in CLOSING_KINDS), None)
+            started = opening.ts
+            ended = closing.ts if closing is not None else None
+            dealer = str(opening.payload.get("dealer") or dealer)
+        return cls(info.table_id, info.round_no, game or info.game, status, dealer,
+                   started, ended, info.config_version)
 
     @property
     def status_label(self) -> str:
@@ -232,6 +276,44 @@ class ExceptionLine:
         return cls(d["seq"], d["ts"], d["actor"], d["kind"], d["reason"], d["payload"])
 
 
+#: Payload keys an exception's detail leaves out: said elsewhere (who, why, the round's
+#: figures in its own sections) or for machines (meters).
+DETAIL_SKIP = frozenset({"reason", "detail", "note", "meters", "remedy", "cards", "wagers",
+                         "wagered", "total_win", "total_lost", "voided"})
+
+#: Payload keys in words.
+DETAIL_WORDS: dict[str, str] = {
+    "halt_seq": "stop", "device_seq": "device frame",
+    "device_said": "the device said", "device": "device", "fault": "fault",
+    "kind": "kind", "action": "action", "card": "card", "n": "card number",
+    "seat": "seat", "trick": "trick", "rule": "rule", "penalised": "penalised",
+    "stands": "the card stands", "witness": "read by",
+}
+
+
+def detail_text(payload: Mapping[str, Any], returned: str = "") -> str:
+    """An exception record's payload beyond who and why, as ``words: value; ...``.
+    ``returned`` is how the game words the wagers a void gave back."""
+    parts = []
+    for k in sorted(payload):
+        v = payload[k]
+        if k in DETAIL_SKIP or v is None or v == [] or v == {}:
+            continue
+        if k == "returned":
+            parts.append(f"returned: {returned or ', '.join(f'wager #{x}' for x in v)}")
+            continue
+        if isinstance(v, bool):
+            v = "yes" if v else "no"
+        elif isinstance(v, int) and k == "halt_seq":
+            v = f"record {v:,}"
+        elif isinstance(v, list):
+            v = ", ".join(str(x) for x in v)
+        elif isinstance(v, Mapping):
+            v = ", ".join(f"{a} {b}" for a, b in sorted(v.items()))
+        parts.append(f"{DETAIL_WORDS.get(k, k.replace('_', ' '))}: {v}")
+    return "; ".join(parts)
+
+
 def record_lines(records: Sequence[Record]) -> tuple[RecordLine, ...]:
     return tuple(RecordLine.of(r) for r in records)
 
@@ -286,8 +368,16 @@ class Recall:
         raise NotImplementedError
 
     def wagered(self) -> int:
-        """What players put in, in minor units (chips)."""
+        """The stakes settled, in minor units (chips): what the meters count."""
         raise NotImplementedError
+
+    def returned(self) -> int:
+        """Stakes given back unsettled (a void), in minor units (chips)."""
+        return 0
+
+    def exception_detail(self, e: ExceptionLine) -> str:
+        """What an exception's record says beyond who and why, in words."""
+        return detail_text(e.payload)
 
     def paid(self) -> int:
         """What was paid to players beyond their returned stakes (the pot won)."""

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_station.audit.users import User
 from dealer_station.errors import StationError
 from dealer_station.events.lapaire import RoundClosed, RoundOpened, RoundVoided
 from dealer_station.events.table import ConfigChanged
@@ -263,6 +264,19 @@ class OperatorScreen(QWidget):
         self.reason.setPlaceholderText("Reason for the change (required)")
         self.reason.setAccessibleName("Reason for the change")
         right.addWidget(self.reason)
+        # An optional second person: a supervisor or another operator approves with their
+        # PIN, and the change records who (the configuration report prints it).
+        approval = QHBoxLayout()
+        self.approver_id = QLineEdit()
+        self.approver_id.setPlaceholderText("Approved by (optional): user id")
+        self.approver_id.setAccessibleName("Second approval: user id")
+        self.approver_pin = QLineEdit()
+        self.approver_pin.setPlaceholderText("their PIN")
+        self.approver_pin.setAccessibleName("Second approval: PIN")
+        self.approver_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        approval.addWidget(self.approver_id, 2)
+        approval.addWidget(self.approver_pin, 1)
+        right.addLayout(approval)
         self.apply_button = QPushButton("Apply the change")
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self.apply)
@@ -512,17 +526,33 @@ class OperatorScreen(QWidget):
             self._say("The form changed after the par sheet was shown: show it again.", "bad")
             return
         try:
-            version = self.table.change_config(user, new, self.reason.text(), what)
+            approver = self._approver()
+            version = self.table.change_config(user, new, self.reason.text(), what,
+                                               approver=approver)
         except StationError as exc:
             self._say(f"Not applied: {exc}", "bad")
             return
+        finally:
+            self.approver_pin.clear()
+        self.approver_id.clear()
         with self.table.lock:
             pending = self.table.pending is not None
         when = ("it takes effect when this round is over" if pending
                 else "it is in force from now")
         self.load()
-        self._say(f"Configuration {version[:12]} recorded by {user.actor}: {when}.", "good")
+        approved = f", approved by {approver.actor}" if approver else ""
+        self._say(f"Configuration {version[:12]} recorded by {user.actor}{approved}: {when}.",
+                  "good")
         self._waiting_for = version if pending else None
+
+    def _approver(self) -> User | None:
+        """The second person, signed in with their PIN (the attempt is journaled like any
+        sign-in), or None when nobody is named."""
+        user_id = self.approver_id.text().strip()
+        if not user_id:
+            return None
+        return self.session.users.authenticate(user_id, self.approver_pin.text(),
+                                               table_id=self.table.table_id)
 
     def _say(self, text: str, tone: str) -> None:
         self.message.say(text, tone)

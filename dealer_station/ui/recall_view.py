@@ -17,6 +17,7 @@ from dealer_station.table.recall_model import (
     COLLECTED_LABEL,
     DIFFERENCE_LABEL,
     PAID_LABEL,
+    WAGERED_MEANING,
     Recall,
 )
 from dealer_station.ui import theme
@@ -106,7 +107,8 @@ def lapaire_html(r: LaPaireRecall, money: Money | None = None) -> str:
         out.append(f"<p>Card {s.stage} ({escape(s.label)}): {escape(card_text(s.card))}{poker}"
                    f" · {PAID_LABEL.lower()} {r.amount(s.total_win)}, "
                    f"{COLLECTED_LABEL.lower()} {r.amount(s.total_lost)} · {confirmed}</p>")
-    out.append(f"<p><b>Totals</b>: {escape(r.totals_text())}</p>")
+    out.append(f"<p><b>Totals</b>: {escape(r.totals_text())}<br><span style='color:"
+               f"{theme.MUTED}'>{escape(WAGERED_MEANING)}</span></p>")
     out.append(exceptions_html(r))
     return "".join(out)
 
@@ -120,6 +122,8 @@ def exceptions_html(r: Recall) -> str:
     if r.exceptions:
         items = "".join(f"<li><b>{escape(e.label)}</b> by {escape(e.actor)} at "
                         f"{local_time(e.ts)}" + (f": {escape(e.why)}" if e.why else "")
+                        + (f" <span style='color:{theme.MUTED}'>[{escape(d)}]</span>"
+                           if (d := r.exception_detail(e)) else "")
                         + "</li>" for e in r.exceptions)
         out.append(f"<p style='color:{theme.WARN}'><b>Exceptions</b></p><ul>{items}</ul>")
     for d in r.differences:
