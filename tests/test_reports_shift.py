@@ -32,6 +32,7 @@ from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, ki
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import MoneyUnit, percent
 from dealer_station.settlement.lapaire_math import par_sheet
+from dealer_station.table.recall_model import record_label
 
 USD = MoneyUnit("USD", 100)
 
@@ -134,11 +135,14 @@ def test_every_exception_is_listed_with_who_and_why(whole) -> None:  # type: ign
     assert {"halt", "correction", "resolve", "void", "device.fault"} <= set(kinds)
     assert f"Exceptions {len(events)} (listed below)" in text
     assert len(built.data.exceptions) == len(events)
-    assert f"correction sue/supervisor {CORRECTION_REASON}" in text
-    assert f"void sue/supervisor {VOID_REASON}" in text
-    for e in events:   # each with who and why, as the journal has them
+    assert f"Card corrected sue/supervisor {CORRECTION_REASON}" in text
+    assert f"Voided sue/supervisor {VOID_REASON}" in text
+    for e in events:   # each with who and why, as the journal has them, the kind in words
         why = e.payload.get("reason") or e.payload.get("detail") or e.payload.get("note")
-        assert f"{e.round_no} {e.kind} {e.actor} {' '.join(str(why).split())}" in text
+        assert f"{e.round_no} {record_label(e.kind)} {e.actor} {' '.join(str(why).split())}" \
+            in text
+    # No record keys or minor units in the details: a void names the wagers it returned.
+    assert "halt_seq" not in text and "wagered:" not in text
 
 
 def test_the_last_page_carries_the_verification_and_the_last_hash(whole) -> None:  # type: ignore[no-untyped-def]

@@ -36,7 +36,6 @@ from dealer_station.reports.source import (
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
 from dealer_station.reports.text import (
     MoneyUnit,
-    describe_payload,
     local,
     local_short,
     percent,
@@ -45,6 +44,7 @@ from dealer_station.reports.text import (
     zone_name,
 )
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
+from dealer_station.table.recall_model import detail_text, record_label
 
 OPEN_KINDS = ("round.open", "hand.open")
 CLOSE_KINDS = ("round.close", "hand.close", "void")
@@ -399,10 +399,9 @@ def exception_rows(records: Iterable[Record]) -> list[list[str]]:
     rows = []
     for e in records:
         why = e.payload.get("reason") or e.payload.get("detail") or e.payload.get("note") or ""
-        detail = describe_payload(e.payload, skip=("reason", "detail", "note", "meters",
-                                                   "remedy"))
+        # Kinds and details in words, as the recall prints them (no minor units, no keys).
         rows.append([local_short(e.ts), "" if e.round_no is None else str(e.round_no),
-                     e.kind, e.actor, str(why), detail])
+                     record_label(e.kind), e.actor, str(why), detail_text(e.payload)])
     return rows
 
 
