@@ -28,7 +28,7 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import Journal
-from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label
+from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label, pace_text
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import MoneyUnit, percent
 from dealer_station.settlement.lapaire_math import par_sheet
@@ -126,6 +126,28 @@ def test_dealers_meters_and_configuration_versions(whole) -> None:  # type: igno
     assert len(versions) == 2
     assert f"{versions[1].version[:16]}... 1 " in text    # one round under the new version
     assert CONFIG_REASON in text
+
+
+def test_each_dealers_win_and_pace_are_their_rounds(whole) -> None:  # type: ignore[no-untyped-def]
+    """The dealers' wagered and house win: the closing meters of the rounds each opened,
+    summed straight from the journal's records, and together the table's."""
+    journal, built, text = whole
+    opened_by = {r.round_no: str(r.payload.get("dealer") or r.actor)
+                 for r in journal.records(TABLE, kinds=["round.open"])}
+    want: dict[str, list[int]] = {}
+    for c in journal.records(TABLE, kinds=["round.close", "void"]):
+        total = c.payload["meters"]["total"]
+        got = want.setdefault(opened_by[c.round_no], [0, 0, 0])
+        got[0] += 1
+        got[1] += total["wagered"]
+        got[2] += total["house_win"]
+    dealers = {d.dealer: d for d in built.data.dealers}
+    assert {k: [d.rounds, d.wagered, d.house_win] for k, d in dealers.items()} == want
+    assert sum(d.house_win for d in dealers.values()) == built.data.total.house_win
+    for name, (rounds, wagered, win) in want.items():
+        d = dealers[name]
+        assert (f"{name} {rounds:,} {pace_text(d.per_hour)} {USD.fmt(wagered)} "
+                f"{USD.fmt(win)}") in text
 
 
 def test_every_exception_is_listed_with_who_and_why(whole) -> None:  # type: ignore[no-untyped-def]

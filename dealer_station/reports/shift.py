@@ -99,6 +99,9 @@ class DealerShift:
     rounds: int = 0
     first: str = ""
     last: str = ""
+    #: What the rounds the dealer opened took in and won for the house (their closing meters).
+    wagered: int = 0
+    house_win: int = 0
 
     @property
     def per_hour(self) -> Fraction | None:
@@ -285,6 +288,10 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         if d is None:
             d = dealers[dealer] = DealerShift(dealer, 0, opened, ts)
         d.rounds += 1
+        total = meters.get(TOTAL)
+        if total is not None:
+            d.wagered += total["wagered"]
+            d.house_win += total["house_win"]
         if opened < d.first:
             d.first = opened
         if ts > d.last:
@@ -314,7 +321,10 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
            ) -> dict[str, tuple[int, Fraction]]:
     """Stakes and theoretical win per wager kind and in total, from each settled wager and
     its own spot's edge (games whose ``wins`` part knows them)."""
-    sums: dict[str, list[Any]] = defaultdict(lambda: [0, Fraction(0)])
+    # Stakes, and theoretical win as whole numbers per denominator (one denominator per
+    # configuration version): a Fraction per round and kind made 100,000 rounds slow.
+    stakes: dict[str, int] = defaultdict(int)
+    scaled: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     try:
         for game in games:
             found = registry.REGISTRY.get(game)
@@ -324,15 +334,16 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
             # the closing records its other figures come from.
             for w in found.part("wins")(journal, table, period.since, period.until,
                                         check_hashes=False):
-                for kind, staked, theo in w.by_kind:
+                for kind, staked, theo in w.by_kind_scaled:
                     for key in (kind, TOTAL):
-                        sums[key][0] += staked
-                        sums[key][1] += theo
+                        stakes[key] += staked
+                        scaled[key][w.den] += theo
     except (JournalTampered, KeyError, ValueError, TypeError):
         # A record the station did not write (the verification on every page says so):
         # no theoretical figure rather than no report.
         return {}
-    return {k: (v[0], v[1]) for k, v in sums.items()}
+    return {k: (stakes[k], sum((Fraction(t, den) for den, t in scaled[k].items()),
+                               Fraction(0))) for k in stakes}
 
 
 def _theoretical(handle: Mapping[tuple[str, str], int], versions: Mapping[str, Any]
@@ -468,14 +479,17 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
                    [[label, fmt(v)] for label, v in data.hourly], [w * 0.2, w * 0.2],
                    numeric=(1,)))
     r.heading("Dealers on shift")
-    r.add(grid(["Dealer", "Rounds", "Rounds per hour", "First round opened",
+    r.add(grid(["Dealer", "Rounds", "Per hour", "Wagered", "House win", "First round opened",
                 "Last round closed"],
-               [[d.dealer, f"{d.rounds:,}", pace_text(d.per_hour), local(d.first),
-                 local(d.last)] for d in data.dealers] or [["none", "", "", "", ""]],
-               [w * 0.26, w * 0.1, w * 0.14, w * 0.25, w * 0.25], numeric=(1, 2)))
+               [[d.dealer, f"{d.rounds:,}", pace_text(d.per_hour), fmt(d.wagered),
+                 fmt(d.house_win), local(d.first), local(d.last)] for d in data.dealers]
+               or [["none", "", "", "", "", "", ""]],
+               [w * 0.16, w * 0.08, w * 0.09, w * 0.13, w * 0.12, w * 0.21, w * 0.21],
+               numeric=(1, 2, 3, 4)))
     r.add(p(f"Game pace at the table: {pace_text(data.per_hour)} rounds per hour. A "
             f"dealer's pace runs from the first round they opened to the last they closed in "
-            f"the period.", "note"))
+            f"the period; their wagered and house win are those of the rounds they opened "
+            f"({money.label}).", "note"))
     r.heading(f"Meters at open and close ({money.label})")
     meter_rows = []
     for k, c in data.meters_close.items():

@@ -42,8 +42,15 @@ class RoundWin:
     paid: int
     computed_win: int
     theoretical_win: Fraction
-    #: Per wager kind: (stakes settled, theoretical win).
-    by_kind: tuple[tuple[str, int, Fraction], ...] = ()
+    #: Per wager kind: (stakes settled, theoretical win x ``den``), whole numbers, so that a
+    #: month of rounds is summed without a Fraction per round and kind.
+    by_kind_scaled: tuple[tuple[str, int, int], ...] = ()
+    den: int = 1
+
+    @property
+    def by_kind(self) -> tuple[tuple[str, int, Fraction], ...]:
+        """Per wager kind: (stakes settled, theoretical win)."""
+        return tuple((k, staked, Fraction(t, self.den)) for k, staked, t in self.by_kind_scaled)
 
     @property
     def returned(self) -> int:
@@ -142,6 +149,6 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
                                 "settled" if kind == "round.close" else "voided",
                                 int(total.get("wagered", 0)), int(total.get("paid", 0)),
                                 int(total.get("house_win", 0)), Fraction(theo, den),
-                                tuple((b, v[0], Fraction(v[1], den))
-                                      for b, v in sorted(kinds.items()))))
+                                tuple((b, v[0], v[1]) for b, v in sorted(kinds.items())),
+                                den))
     return out
