@@ -482,14 +482,14 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     r.add(grid(["Dealer", "Rounds", "Per hour", "Wagered", "House win", "First round opened",
                 "Last round closed"],
                [[d.dealer, f"{d.rounds:,}", pace_text(d.per_hour), fmt(d.wagered),
-                 fmt(d.house_win), local(d.first), local(d.last)] for d in data.dealers]
-               or [["none", "", "", "", "", "", ""]],
-               [w * 0.16, w * 0.08, w * 0.09, w * 0.13, w * 0.12, w * 0.21, w * 0.21],
+                 fmt(d.house_win), local_short(d.first), local_short(d.last)]
+                for d in data.dealers] or [["none", "", "", "", "", "", ""]],
+               [w * 0.17, w * 0.08, w * 0.09, w * 0.13, w * 0.13, w * 0.2, w * 0.2],
                numeric=(1, 2, 3, 4)))
     r.add(p(f"Game pace at the table: {pace_text(data.per_hour)} rounds per hour. A "
             f"dealer's pace runs from the first round they opened to the last they closed in "
             f"the period; their wagered and house win are those of the rounds they opened "
-            f"({money.label}).", "note"))
+            f"({money.label}). Times are {zone_name()}.", "note"))
     r.heading(f"Meters at open and close ({money.label})")
     meter_rows = []
     for k, c in data.meters_close.items():
