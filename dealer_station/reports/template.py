@@ -740,17 +740,18 @@ class ReportBuilder:
         ended, started = _PageMark(), _PageMark()
         yield ([*keep_leads(body), ended, KeepTogether([started, *closing])], ended, started)
         moved: list[Flowable] = []
+        # Notes after the last table go along; then the last table: its last rows when it is
+        # a long grid (moving all of it would leave its page near empty), else whole.
+        while body and len(moved) < 2 and not isinstance(body[-1], Table):
+            moved.insert(0, body.pop())
         last = body[-1] if body else None
         grid_args: GridArgs | None = getattr(last, "ds_grid", None)
         if grid_args is not None and len(grid_args.rows) > CLOSING_ROWS:
             head, tail = grid_args.cut(CLOSING_ROWS)
             body[-1:] = [head]
-            moved = [tail]
-        else:   # the last table or paragraphs whole
-            while body and len(moved) < 3:
-                moved.insert(0, body.pop())
-                if isinstance(moved[0], Table):
-                    break
+            moved.insert(0, tail)
+        elif body and isinstance(last, Table):
+            moved.insert(0, body.pop())
         while body and _is_lead(body[-1]):   # with the heading or caption above them
             moved.insert(0, body.pop())
         ended, started = _PageMark(), _PageMark()
