@@ -142,3 +142,54 @@ def test_an_edited_shift_count_fails_verify(s: Setup, tmp_path: Path,
     capsys.readouterr()
     assert main(args) != 0
     assert f"FAILED at record {count.seq}" in capsys.readouterr().out
+
+
+def test_cli_shift_count_drop_by_shift_and_report(s: Setup, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import json
+    import sys
+    from datetime import UTC, datetime, timedelta
+
+    # The command reads the real clock: two shifts placed so that now is in the first.
+    hour = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    a, b = hour - timedelta(hours=1), hour + timedelta(hours=2)
+    (tmp_path / "station.toml").write_text(
+        f'[gaming_day]\nstarts = "{a:%H:%M}"\ntimezone = "UTC"\n'
+        f'shifts = [{{name = "Early", starts = "{a:%H:%M}"}}, '
+        f'{{name = "Late", starts = "{b:%H:%M}"}}]\n')
+    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
+    s.close()
+    day = a.date().isoformat()
+    store = ["--db", s.url, "--key", str(s.key_path)]
+
+    def cli(*argv: str, pins: int = 2) -> int:
+        old = sys.stdin
+        sys.stdin = io.StringIO("2468\n" * pins)
+        try:
+            return main(["accounting", *argv, *store, "--table", "T1", "--pin-stdin"])
+        finally:
+            sys.stdin = old
+
+    pair = ["--dealer", "dee", "--supervisor", "sue"]
+    assert cli("opener", "--chips", "100x100,2500x40", *pair) == 0
+    assert cli("shift-count", "--chips", "100x100,2500x44", *pair) == 0
+    assert "end of the Early shift" in capsys.readouterr().out
+    assert cli("shift-count", "--chips", "100x100", *pair) == 2
+    assert "already counted" in capsys.readouterr().err
+    counters = ["--counter", "amy", "--counter", "ben"]
+    assert cli("drop", "--gaming-day", day, "--shift", "late", "--cash", "100", *counters) == 2
+    assert "Late shift of gaming day" in capsys.readouterr().err
+    assert cli("drop", "--gaming-day", day, "--shift", "early", "--cash", "30000",
+               *counters) == 0
+    assert "drop of the Early shift" in capsys.readouterr().out
+    pdf = tmp_path / "shift.pdf"
+    assert cli("print", "--inventory", "shift", "--gaming-day", day, "--shift", "Early",
+               "--out", str(pdf), pins=0) == 0
+    assert pdf.is_file()
+    capsys.readouterr()
+    assert main(["report", "master-game", "--json", "--by-shift", *store]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["shift"], r["win"]) for r in rows] == [("Early", 30000 + 10000), ("Late", None)]
