@@ -168,7 +168,8 @@ def _by_shift(r: ReportBuilder, report: MasterGame, amt: Callable[[int | None], 
 def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSettings,
                    shifts: Sequence[TableDay] = ()) -> None:
     r.heading("Discrepancies")
-    rows = [[d.table, d.gaming_day.isoformat(), "", e] for d in days for e in d.exceptions]
+    rows = [[d.table, d.gaming_day.isoformat(), "whole day", e] for d in days
+            for e in d.exceptions]
     # A shift's variance beyond the threshold (a day's shifts may offset one another); the
     # shifts' other exceptions are the day's, listed above.
     rows += [[d.table, d.gaming_day.isoformat(), d.shift or "", e] for d in shifts
