@@ -28,7 +28,8 @@ def run(args: argparse.Namespace) -> int:
     with open_store(args, write=False) as store:
         report = gather(store.journal, settings, calendar,
                         tables=check_tables(store.journal, args.table), first=day, last=day,
-                        by_shift=by_shift)
+                        by_shift=by_shift,
+                        known_shifts_only=not (args.by_shift or shift or args.json))
         if shift is not None:
             report.shifts = [s for s in report.shifts if s.shift == shift]
         if args.json and args.kind == "master-game":

@@ -52,14 +52,16 @@ class MasterGame:
 def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalendar, *,
            tables: Iterable[str] | None = None, first: date | None = None,
            last: date | None = None, recompute: bool = False,
-           by_shift: bool = False) -> MasterGame:
+           by_shift: bool = False, known_shifts_only: bool = False) -> MasterGame:
     """Rows for every table (or ``tables``) and every gaming day with accounting records
     from ``first`` to ``last`` (both included; default: all of them).
 
     A closed day's play is its ``day.play`` record (summed when the closer was counted),
     unless a round closed in the day after it, or ``recompute``: then it is summed again
     from the rounds. ``by_shift`` adds a row per shift of every day (``MasterGame.shifts``),
-    its play summed from the rounds that closed in the shift."""
+    its play summed from the rounds that closed in the shift (``known_shifts_only``: only for
+    the days with a shift whose win is known, as the discrepancy report needs: the others'
+    rounds are not read)."""
     names = list(tables) if tables is not None else [
         t for t in journal.tables() if t not in RESERVED_TABLE_IDS]
     rows: list[TableDay] = []
@@ -83,12 +85,14 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
             d.check(settings.variance_threshold, settings.money)
         rows += mine
         if by_shift:
-            shifts += _shifts(journal, table, ledger, mine, settings, calendar)
+            shifts += _shifts(journal, table, ledger, mine, settings, calendar,
+                              known_shifts_only)
     return MasterGame(rows, settings, calendar, ledgers, shifts)
 
 
 def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
-            settings: AccountingSettings, calendar: GamingCalendar) -> list[TableDay]:
+            settings: AccountingSettings, calendar: GamingCalendar,
+            known_only: bool = False) -> list[TableDay]:
     """Every shift of ``days`` (one table's, in order): the count room's figures from the
     shift counts and drops, the station's from the rounds that closed in each shift; month
     and year to date run on through the day's shifts."""
@@ -108,9 +112,10 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
             by_shift[(day.gaming_day, row.shift or "")] = row
         out += rows
     wins = table_wins(journal, table)
-    if wins is not None and days:
-        start = calendar.day(days[0].gaming_day).start
-        end = calendar.day(days[-1].gaming_day).end
+    played = sorted({row.gaming_day for row in out if row.win is not None or not known_only})
+    if wins is not None and played:
+        start = calendar.day(played[0]).start
+        end = calendar.day(played[-1]).end
         for w in wins(journal, table, start, end):
             gaming_day, shift = calendar.shift_of(datetime.fromisoformat(w.closed))
             found = by_shift.get((gaming_day, shift.name))
