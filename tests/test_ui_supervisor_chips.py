@@ -104,3 +104,16 @@ def test_the_chips_tab_fits_the_screen(qtbot: Any, window: MainWindow, station: 
     if shot:
         QApplication.processEvents()
         window.grab().save(shot)
+
+
+def test_a_broken_accounting_file_turns_the_tab_off_in_words(
+        qtbot: Any, window: MainWindow, station: Station, tmp_path: Path,
+        monkeypatch: Any) -> None:
+    (tmp_path / "accounting.toml").write_text("[accounting]\ndenominations = [100, 100]\n")
+    monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
+    panel = ChipsPanel(station.journal, station.table_id, window.session, printer="")
+    qtbot.addWidget(panel)
+    panel.refresh()
+    assert "The Chips tab is off" in panel.message.text()
+    assert "100 is listed twice" in panel.message.text()
+    assert not panel.record_button.isEnabled()

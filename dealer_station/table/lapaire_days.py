@@ -254,7 +254,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
         tray.put(chips)
 
     for n in range(rounds):
-        while first + step * n >= shifts[shift].end:
+        while shift < len(shifts) - 1 and first + step * n >= shifts[shift].end:
             change_shift()
         clock.set(first + step * n)
         wagers = random_wagers(rng, table.config)

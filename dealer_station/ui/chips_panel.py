@@ -72,8 +72,16 @@ class ChipsPanel(QWidget):
 
         self.journal = journal
         self.session = session
-        self.book = TableAccounting(journal, table_id, settings or load_accounting_settings(),
-                                    calendar or load_gaming_calendar())
+        #: A configuration file that cannot be read: said on the tab, nothing can be recorded.
+        self.config_problem: str | None = None
+        try:
+            settings = settings or load_accounting_settings()
+            calendar = calendar or load_gaming_calendar()
+        except StationError as exc:
+            self.config_problem = (f"The Chips tab is off: {exc}. Fix the file (dealer-station "
+                                   f"doctor checks it) and restart the station.")
+            settings, calendar = AccountingSettings(), GamingCalendar()
+        self.book = TableAccounting(journal, table_id, settings, calendar)
         self.printer = printer if printer is not None else _configured_printer()
         self.slips_dir = slips_dir or Path.cwd() / "slips"
         self.action = "fill"
@@ -258,6 +266,9 @@ class ChipsPanel(QWidget):
 
     def refresh(self) -> None:
         self._show_signer()
+        if self.config_problem is not None:
+            self.message.say(self.config_problem, "bad")
+            self.record_button.setEnabled(False)
         self.update_total()
         try:
             ledger = self.book.ledger()
@@ -320,6 +331,9 @@ class ChipsPanel(QWidget):
     def record(self) -> None:
         """Check the counts, sign the dealer in, and hand both to the table's accounting."""
         user = self.session.user
+        if self.config_problem is not None:
+            self.message.say(self.config_problem, "bad")
+            return
         if user is None:
             self.message.say("Not done: sign in first.", "bad")
             return
