@@ -55,6 +55,20 @@ def test_win_identity_on_simulated_days(tmp_path: Path) -> None:
     assert last.mtd_win == sum(d.win or 0 for d in report.days)
     assert last.ytd_drop == sum(d.drop or 0 for d in report.days)
     assert main(["audit", "verify", "--db", s.url, "--key", str(s.key_path)]) == 0
+    # The tray was counted at each shift change and the drop taken by shift: every day is
+    # the sum of its shifts, the station's figures included (rounds by the shift they
+    # closed in).
+    shifted = gather(s.journal, SETTINGS, CAL, by_shift=True)
+    assert len(shifted.shifts) == 3 * len(CAL.shifts)
+    for d in shifted.days:
+        parts = shifted.shifts_of(d)
+        assert all(x.win is not None and x.variance == 0 for x in parts)
+        for key in ("win", "drop", "fills", "credits", "buyins", "variance"):
+            assert getattr(d, key) == sum(getattr(x, key) for x in parts), key
+        assert d.play.computed_win == sum(x.play.computed_win for x in parts)
+        assert d.play.rounds == sum(x.play.rounds for x in parts)
+        assert d.play.theoretical_win == sum(x.play.theoretical_win for x in parts)
+        assert all(x.play.rounds for x in parts), "25 rounds a day reach every shift"
     # A round played after the closer, still in the gaming day: the day's summary is stale,
     # and the report sums that day again from its rounds.
     s.clock.moment = CAL.day(date(2026, 3, 3)).end - timedelta(minutes=5)
@@ -103,6 +117,31 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
                  rows[1]["gaming_day"], *store]) == 0
     (only,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert only == rows[1]
+    # Shift by shift: the same keys and the shift; the shifts' variances sum to -mispaid
+    # too (the tray was counted at each change), and each day's to the day's.
+    assert main(["report", "master-game", "--json", "--by-shift", *store]) == 0
+    shifts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["shift"] for r in shifts] == ["Day", "Swing", "Graveyard"] * 2
+    assert set(shifts[0]) == set(rows[0]) | {"shift"}
+    assert sum(r["variance"] for r in shifts) == -mispaid
+    for row in rows:
+        mine = [r for r in shifts if r["gaming_day"] == row["gaming_day"]]
+        for k in ("variance", "win", "drop", "computed_win", "rounds"):
+            assert row[k] == sum(r[k] for r in mine), k
+    flagged = [r for r in shifts if r["variance"]]
+    assert flagged and all(any("variance" in e for e in r["exceptions"]) for r in flagged)
+    assert main(["report", "master-game", "--json", "--shift", "swing", *store]) == 0
+    swing = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert swing == [r for r in shifts if r["shift"] == "Swing"]
+    from pypdf import PdfReader
+
+    for kind in ("master-game", "discrepancies"):
+        pdf = tmp_path / f"{kind}.pdf"
+        extra = ["--by-shift"] if kind == "master-game" else []
+        assert main(["report", kind, *extra, "--out", str(pdf), *store]) == 0
+        text = " ".join(page.extract_text() for page in PdfReader(str(pdf)).pages)
+        assert "Graveyard" in text and "Swing" in text, kind
+    capsys.readouterr()
 
 
 @pytest.mark.postgres

@@ -6,7 +6,7 @@ the value of one denomination, ``500=10000`` (which must be a whole number of 50
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from dealer_station.errors import StationError
@@ -120,3 +120,27 @@ def check_denominations(chips: Chips, denominations: Iterable[int], what: str) -
         if d not in allowed:
             raise ChipsError(f"{what}: {d} is not a chip denomination of this casino "
                              f"(configured: {', '.join(str(x) for x in sorted(allowed))})")
+
+
+def chips_from_counts(fields: Mapping[int, str], denominations: Iterable[int], *,
+                      what: str = "chips", allow_empty: bool = False,
+                      shown: Callable[[int], str] = str) -> Chips:
+    """Chips from one typed count per denomination (a screen's fields: ``{500: "20"}``); an
+    empty field is 0. Refuses, in words, a count that is not a whole number of chips
+    (``shown`` writes a denomination as people read it, e.g. as money)."""
+    allowed = set(denominations)
+    counts: dict[int, int] = {}
+    for denom, text in fields.items():
+        if denom not in allowed:
+            raise ChipsError(f"{what}: {denom} is not a chip denomination of this casino")
+        typed = (text or "").strip()
+        if not typed:
+            continue
+        if not typed.isascii() or not typed.isdigit():
+            raise ChipsError(f"{what}: {typed!r} is not a whole number of {shown(denom)} "
+                             f"chips (type how many chips, e.g. 20)")
+        counts[denom] = int(typed)
+    chips = Chips.of(counts)
+    if not allow_empty and chips.total == 0:
+        raise ChipsError(f"{what}: no chips given (every count is 0)")
+    return chips

@@ -20,6 +20,7 @@ from dealer_station.events.accounting import (
     TrayClosed,
     TrayDifference,
     TrayOpened,
+    TrayShiftCounted,
 )
 from dealer_station.events.base import Committed
 
@@ -59,8 +60,20 @@ class Day:
     differences: list[Committed] = field(default_factory=list)
     slips: list[Slip] = field(default_factory=list)
     buyins: list[BuyIn] = field(default_factory=list)
+    #: When each buy-in was journaled (``buyins[i]`` at ``buyin_times[i]``).
+    buyin_times: list[str] = field(default_factory=list)
     drop: Committed | None = None
     play: DayPlayed | None = None
+    #: Shift-change inventories by shift name (as the record names it).
+    shift_counts: dict[str, Committed] = field(default_factory=dict)
+    #: Drops counted per shift, by shift name.
+    shift_drops: dict[str, Committed] = field(default_factory=dict)
+
+    def shift_count(self, shift: str) -> Committed | None:
+        return _named(self.shift_counts, shift)
+
+    def shift_drop(self, shift: str) -> Committed | None:
+        return _named(self.shift_drops, shift)
 
     def total(self, kind: str) -> int:
         return sum(s.event.total for s in self.slips if s.kind == kind and s.counts)
@@ -80,6 +93,13 @@ class Day:
     @property
     def buyin_markers(self) -> int:
         return sum(b.amount for b in self.buyins if b.tender == "marker")
+
+
+def _named(by_name: dict[str, Committed], shift: str) -> Committed | None:
+    for name, c in by_name.items():
+        if name.casefold() == shift.casefold():
+            return c
+    return None
 
 
 @dataclass
@@ -131,10 +151,16 @@ class Ledger:
             slip = Slip(c.seq, c.ts, c.actor, e.KIND, e)
             self.slips[(e.KIND, e.year, e.number)] = slip
             day.slips.append(slip)
+        elif isinstance(e, TrayShiftCounted):
+            day.shift_counts[e.shift] = c
         elif isinstance(e, BuyIn):
             day.buyins.append(e)
+            day.buyin_times.append(c.ts)
         elif isinstance(e, DropCounted):
-            day.drop = c
+            if e.shift is None:
+                day.drop = c
+            else:
+                day.shift_drops[e.shift] = c
         elif isinstance(e, DayPlayed):
             day.play = e
 
@@ -168,6 +194,11 @@ class Ledger:
         if day is not None and day.closer is not None:
             raise AccountingRefused(f"table {self.table}: gaming day {d} is closed (closer "
                                     f"record {day.closer.seq}); open the next gaming day")
+        if day is not None and day.shift_counts:
+            first = min(day.shift_counts.values(), key=lambda c: c.seq)
+            raise AccountingRefused(f"table {self.table}: gaming day {d} already has a "
+                                    f"shift-change count (record {first.seq}); the opener "
+                                    f"comes before it")
         later = [k for k, v in self.days.items() if k > d and (v.opener or v.closer)]
         if later:
             raise AccountingRefused(f"table {self.table}: gaming day {max(later)} already has "
@@ -181,12 +212,47 @@ class Ledger:
                 f"table {self.table}: gaming day {d} was closed (closer record "
                 f"{day.closer.seq}); a {action} cannot be added to a closed day")
 
-    def check_closer(self, d: date) -> None:
+    def check_open_shift(self, d: date, shift: str, action: str) -> None:
+        """Fills, credits, buy-ins and the closer need the day open and the shift not yet
+        counted at its change (what comes after the count belongs to the next shift)."""
+        self.check_open_day(d, action)
+        day = self.days.get(d)
+        counted = day.shift_count(shift) if day is not None else None
+        if counted is not None:
+            raise AccountingRefused(
+                f"table {self.table}: the {shift} shift of gaming day {d} was counted at its "
+                f"change (record {counted.seq}); a {action} belongs to the next shift, after "
+                f"it starts")
+
+    def check_closer(self, d: date, shift: str | None = None) -> None:
         day = self.days.get(d)
         if day is not None and day.closer is not None:
             raise AccountingRefused(
                 f"table {self.table}: gaming day {d} already has a closer (record "
                 f"{day.closer.seq}); a closer is entered once")
+        if self.opening_count(d) is None:
+            raise AccountingRefused(f"table {self.table}: gaming day {d} has no opener and "
+                                    f"no earlier closer; enter the opener first")
+        if shift is not None:
+            self.check_open_shift(d, shift, "closer")
+
+    def check_shift_count(self, d: date, shift: str, *, last_shift: str) -> None:
+        """A shift-change count: once per shift, never the day's last shift (the closer
+        counts it), on an open day that has an opening count."""
+        if shift.casefold() == last_shift.casefold():
+            raise AccountingRefused(
+                f"table {self.table}: {shift} is the last shift of gaming day {d}; the closer "
+                f"counts the tray at its end, not a shift-change count")
+        day = self.days.get(d)
+        counted = day.shift_count(shift) if day is not None else None
+        if counted is not None:
+            raise AccountingRefused(
+                f"table {self.table}: the {shift} shift of gaming day {d} was already counted "
+                f"(record {counted.seq}); a shift-change count is taken once")
+        if day is not None and day.closer is not None:
+            raise AccountingRefused(
+                f"table {self.table}: gaming day {d} was closed (closer record "
+                f"{day.closer.seq}); no shift-change count after the closer")
         if self.opening_count(d) is None:
             raise AccountingRefused(f"table {self.table}: gaming day {d} has no opener and "
                                     f"no earlier closer; enter the opener first")
@@ -205,11 +271,36 @@ class Ledger:
         if day is not None and day.drop is not None:
             raise AccountingRefused(f"table {self.table}: the drop of gaming day {d} was "
                                     f"already entered (record {day.drop.seq})")
+        if day is not None and day.shift_drops:
+            raise AccountingRefused(
+                f"table {self.table}: gaming day {d} has drops entered by shift "
+                f"({', '.join(day.shift_drops)}); its drop is their sum: enter the other "
+                f"shifts' drops with --shift")
         closed = day is not None and day.closer is not None
         if not (closed or day_over):
             raise AccountingRefused(
                 f"table {self.table}: gaming day {d} has not closed (no closer, and the day "
                 f"is not over); the soft count's drop is entered after the day closes")
+
+    def check_shift_drop(self, d: date, shift: str, *, shift_over: bool,
+                         closed_by_closer: bool) -> None:
+        """A drop for one shift: once, after the shift is over (its count journaled, or its
+        time past), on a day whose drop was not entered whole."""
+        day = self.days.get(d)
+        if day is not None and day.drop is not None:
+            raise AccountingRefused(f"table {self.table}: the drop of gaming day {d} was "
+                                    f"entered for the whole day (record {day.drop.seq}); it "
+                                    f"cannot also be entered by shift")
+        done = day.shift_drop(shift) if day is not None else None
+        if done is not None:
+            raise AccountingRefused(f"table {self.table}: the drop of the {shift} shift of "
+                                    f"gaming day {d} was already entered (record {done.seq})")
+        counted = day is not None and (day.shift_count(shift) is not None or closed_by_closer)
+        if not (counted or shift_over):
+            raise AccountingRefused(
+                f"table {self.table}: the {shift} shift of gaming day {d} is not over (no "
+                f"shift-change count, and its time has not passed); its drop is entered after "
+                f"the shift ends")
 
     def slip(self, kind: str, year: int, number: int) -> Slip:
         found = self.slips.get((kind, year, number))

@@ -1,6 +1,7 @@
 """``dealer-station accounting``: the table's chip tray and slips (docs/accounting.md).
 
-``opener``, ``closer``, ``fill`` and ``credit`` are signed by a dealer (``--dealer``) and a
+``opener``, ``shift-count`` (the tray at a shift change), ``closer``, ``fill`` and ``credit``
+are signed by a dealer (``--dealer``) and a
 supervisor or operator (``--supervisor``); ``drop`` (the soft count's figure for a gaming day
 that has closed) by two different accounting users (``--counter`` twice); ``void`` by a
 supervisor with a reason; ``buy-in`` by the dealer. Each signer's PIN is asked for, or read
@@ -52,6 +53,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     actions.add_parser("opener", parents=[common, pair, counted],
                        help="the tray counted at the start of the gaming day")
+    actions.add_parser("shift-count", parents=[common, pair, counted],
+                       help="the tray counted at the shift change, before the next shift "
+                            "starts (closes this shift, opens the next; not the last shift: "
+                            "the closer counts that)")
     actions.add_parser("closer", parents=[common, pair, counted],
                        help="the tray counted at the end of the gaming day")
     for kind, what in (("fill", "chips brought from the cage to the tray"),
@@ -71,6 +76,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     d = actions.add_parser("drop", parents=[common],
                            help="the soft count's drop of one gaming day (two accounting users)")
     d.add_argument("--gaming-day", required=True, metavar="YYYY-MM-DD")
+    d.add_argument("--shift", metavar="NAME",
+                   help="the drop box of this shift only (changed at the shift change; the "
+                        "day's drop is then the sum of its shifts')")
     d.add_argument("--cash", type=int, required=True, help="cash counted, minor units")
     d.add_argument("--markers", type=int, default=0, help="markers counted, minor units")
     d.add_argument("--counter", metavar="ID", action="append", default=[],
@@ -89,8 +97,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pr.add_argument("--slip", choices=["fill", "credit"])
     pr.add_argument("--number", type=int)
     pr.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
-    pr.add_argument("--inventory", choices=["opener", "closer"])
+    pr.add_argument("--inventory", choices=["opener", "shift", "closer"])
     pr.add_argument("--gaming-day", metavar="YYYY-MM-DD")
+    pr.add_argument("--shift", metavar="NAME", help="--inventory shift: whose change count")
     pr.add_argument("--out", metavar="FILE.pdf", required=True)
     pr.add_argument("--paper", choices=("A4", "letter"), default="A4")
     s = actions.add_parser("slips", parents=[common], help="list the table's slips")
@@ -154,7 +163,12 @@ def _tray(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
     book.check(args.action, chips=chips)
     dealer, sup = _signers(args, journal, [("dealer", args.dealer),
                                            ("supervisor", args.supervisor)])
-    if args.action == "opener":
+    if args.action == "shift-count":
+        r = book.shift_count(chips, dealer, sup)
+        print(f"shift count at the end of the {r.payload['shift']} shift of gaming day "
+              f"{r.payload['gaming_day']} at table {args.table}: {chips} = "
+              f"{_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
+    elif args.action == "opener":
         records = book.opener(chips, dealer, sup)
         print(f"opener of gaming day {records[0].payload['gaming_day']} at table {args.table}: "
               f"{chips} = {_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
@@ -206,14 +220,16 @@ def _drop(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
     for name in ("cash", "markers"):
         if getattr(args, name) < 0:
             raise StationError(f"--{name}: must be 0 or more minor units")
-    book.check("drop", gaming_day=day)
+    shift = book.shift_named(args.shift) if args.shift else None
+    book.check("drop", gaming_day=day, shift=shift)
     counters = list(args.counter) + [None] * (2 - len(args.counter))
     if len(args.counter) > 2:
         raise StationError("--counter: give exactly two accounting users")
     a, b = _signers(args, journal, [("first counter", counters[0]),
                                     ("second counter", counters[1])])
-    book.drop(day, args.cash, args.markers, a, b)
-    print(f"drop of gaming day {day} at table {args.table}: cash "
+    book.drop(day, args.cash, args.markers, a, b, shift=shift)
+    of = f"the {shift} shift of gaming day {day}" if shift else f"gaming day {day}"
+    print(f"drop of {of} at table {args.table}: cash "
           f"{_money(book, args.cash)}, markers {_money(book, args.markers)}, counted by "
           f"{a.actor} and {b.actor}")
     return 0
@@ -271,14 +287,17 @@ def _print(args: argparse.Namespace, journal: Journal, book: TableAccounting) ->
         except ValueError:
             raise StationError(f"--gaming-day: {args.gaming_day!r} is not a date like "
                                f"2026-11-25") from None
+        if args.inventory == "shift" and not args.shift:
+            raise StationError("print --inventory shift: give --shift NAME")
         built = build_inventory_pdf(journal, ledger, book.settings, args.inventory,
-                                    args.gaming_day, out=args.out, paper=args.paper)
+                                    args.gaming_day, out=args.out, paper=args.paper,
+                                    shift=book.shift_named(args.shift) if args.shift else None)
     else:
         raise StationError("print: give --slip fill|credit --number N, or --inventory "
-                           "opener|closer --gaming-day YYYY-MM-DD")
+                           "opener|shift|closer --gaming-day YYYY-MM-DD [--shift NAME]")
     print(f"wrote {built.title.lower()} to {built.path}")
     return 0
 
 
-_ACTIONS = {"opener": _tray, "closer": _tray, "fill": _slip, "credit": _slip,
+_ACTIONS = {"opener": _tray, "shift-count": _tray, "closer": _tray, "fill": _slip, "credit": _slip,
             "buy-in": _buy_in, "drop": _drop, "void": _void, "slips": _slips, "print": _print}

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                "--json); config (configuration changes and par sheets); pit (every table side "
                "by side, --tables T1,T2 or all); master-game (per table per gaming day: "
                "opener, closer, fills, credits, drop, win, hold, computed win, variance, "
-               "theoretical win, month and year to date; --json: one JSON object per line); "
+               "theoretical win, month and year to date; --json: one JSON object per line; "
+               "--by-shift or --shift NAME: by shift); "
                "discrepancies (accounting exceptions: variances above the threshold, openers "
                "that differ from the previous closer, voided slips). Times are local unless a "
                "zone is given; --from is inclusive, --to exclusive. --gaming-day (and --shift) "
@@ -58,6 +59,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true",
                    help="card-room, master-game: JSON for other tools instead of the PDF (one "
                         "object per table per gaming day, money in minor units)")
+    p.add_argument("--by-shift", action="store_true",
+                   help="master-game: each gaming day shift by shift too (the tray counted "
+                        "at each shift change; --json: one object per table per shift, with "
+                        "'shift')")
     p.add_argument("--accounting-config", metavar="FILE",
                    help="master-game, discrepancies: accounting settings (default "
                         "config/accounting.toml)")

@@ -40,6 +40,20 @@ class TrayClosed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TrayShiftCounted(Event):
+    """A shift-change inventory: the tray counted at the end of ``shift`` (not the day's last:
+    the closer counts that one), by the outgoing shift's dealer and a supervisor. It closes
+    the shift and opens the next one."""
+
+    KIND = "tray.shift"
+    gaming_day: str
+    shift: str
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class TrayDifference(Event):
     """An exception: the opener differs from the previous closer by more than the tolerance.
     Journaled with the opener, as the record right after it."""
@@ -99,7 +113,8 @@ class BuyIn(Event):
 @dataclass(frozen=True, slots=True)
 class DropCounted(Event):
     """The soft count's figure for the table's drop box of one gaming day, entered by two
-    accounting users after the day closed."""
+    accounting users after the day closed; or, with ``shift``, of one shift's drop box
+    (changed at the shift change), entered after the shift is over."""
 
     KIND = "drop.count"
     gaming_day: str
@@ -107,6 +122,7 @@ class DropCounted(Event):
     markers: int
     total: int
     signers: tuple[str, ...]
+    shift: str | None = optional()
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,8 +156,9 @@ class DayPlayed(Event):
     through_seq: int
 
 
-EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayDifference, FillSlip,
-                                   CreditSlip, BuyIn, DropCounted, SlipVoided, DayPlayed)
+EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayShiftCounted, TrayDifference,
+                                   FillSlip, CreditSlip, BuyIn, DropCounted, SlipVoided,
+                                   DayPlayed)
 KINDS: tuple[str, ...] = tuple(e.KIND for e in EVENTS)
 SLIP_KINDS = {FillSlip.KIND: FillSlip, CreditSlip.KIND: CreditSlip}
 

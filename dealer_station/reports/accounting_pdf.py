@@ -7,7 +7,7 @@ Built on the report template (PDF/A, page N of M, the journal's verification on 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -70,7 +70,7 @@ def _money_cols(settings: AccountingSettings) -> str:
 
 
 def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | str,
-                          paper: str = "A4") -> BuiltReport:
+                          paper: str = "A4", by_shift: bool = False) -> BuiltReport:
     s = report.settings
     days = report.days
     tables = sorted({d.table for d in days}) or sorted(report.ledgers)
@@ -125,7 +125,9 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
             "rounds it settled. Theor. win: theoretical win. MTD and YTD are month and year to "
             "date up to each gaming day. A dash: not known yet (the drop not counted, or the "
             "tray not closed).", "note"))
-    _discrepancies(r, days, s)
+    if by_shift:
+        _by_shift(r, report, amt)
+    _discrepancies(r, days, s, report.shifts if by_shift else [])
     last = journal.last(tables[0]) if len(tables) == 1 else None
     built = r.build(out, _verify(journal, tables), None, last,
                     note="The report covers the accounting and round records of the tables "
@@ -134,22 +136,62 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
     return built
 
 
-def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSettings) -> None:
+def _by_shift(r: ReportBuilder, report: MasterGame, amt: Callable[[int | None], str]) -> None:
+    """A section per table's gaming day: its shifts, each counted at the shift change."""
+    r.heading("By shift")
+    r.add(p("The tray is counted at each shift change: that count closes the outgoing shift "
+            "and opens the next (the day's opener opens the first, its closer closes the "
+            "last). Fills, credits and rounds belong to the shift in which they were "
+            "journaled; the drop is the soft count's for each shift's drop box. The shifts "
+            "of a day add up to the day.", "note"))
+    w = r.width
+    headers = ["Table", "Gaming day", "Shift", "Opener", "Closer", "Fills", "Credits", "Drop",
+               "Win", "Hold", "Computed", "Variance", "Theor. win"]
+    widths = [0.05, 0.09, 0.09, 0.08, 0.08, 0.07, 0.07, 0.08, 0.08, 0.06, 0.08, 0.08, 0.09]
+    for day in report.days:
+        shifts = report.shifts_of(day)
+        if not shifts:
+            continue
+        rows = [[x.table, x.gaming_day.isoformat(), x.shift or "", amt(x.opener),
+                 amt(x.closer), amt(x.fills), amt(x.credits), amt(x.drop), amt(x.win),
+                 _pct(x.hold), amt(x.play.computed_win), amt(x.variance),
+                 amt(x.theoretical_win)] for x in shifts]
+        rows.append(["Day", day.gaming_day.isoformat(), "", amt(day.opener), amt(day.closer),
+                     amt(day.fills), amt(day.credits), amt(day.drop), amt(day.win),
+                     _pct(day.hold), amt(day.play.computed_win), amt(day.variance),
+                     amt(day.theoretical_win)])
+        r.add(KeepTogether([grid(headers, rows, [w * x for x in widths],
+                                 numeric=tuple(range(3, 13)), bold_last=True),
+                            Spacer(1, 3 * mm)]))
+
+
+def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSettings,
+                   shifts: Sequence[TableDay] = ()) -> None:
     r.heading("Discrepancies")
-    rows = [[d.table, d.gaming_day.isoformat(), e] for d in days for e in d.exceptions]
-    r.add(p(f"Variance threshold {s.money(s.variance_threshold)}; opener-to-previous-closer "
-            f"tolerance {s.money(s.inventory_tolerance)} (config/accounting.toml).", "small"))
+    rows = [[d.table, d.gaming_day.isoformat(), "whole day", e] for d in days
+            for e in d.exceptions]
+    # A shift's variance beyond the threshold (a day's shifts may offset one another); the
+    # shifts' other exceptions are the day's, listed above.
+    rows += [[d.table, d.gaming_day.isoformat(), d.shift or "", e] for d in shifts
+             for e in d.exceptions if e.startswith("variance")]
+    rows.sort(key=lambda row: (row[0], row[1]))
+    r.add(p(f"Variance threshold {s.money(s.variance_threshold)} (a day's and each shift's); "
+            f"opener-to-previous-closer tolerance {s.money(s.inventory_tolerance)} "
+            f"(config/accounting.toml).", "small"))
     if rows:
         w = r.width
-        r.add(grid(["Table", "Gaming day", "Exception"], rows, [w * 0.08, w * 0.13, w * 0.79],
-                   wrap=(2,)))
+        r.add(grid(["Table", "Gaming day", "Shift", "Exception"], rows,
+                   [w * 0.08, w * 0.13, w * 0.11, w * 0.68], wrap=(3,)))
     else:
         r.add(p("None: every table's variance is within the threshold, every opener matches "
                 "the previous closer, and no slip was voided."))
+    if shifts:
+        r.add(p("Shifts looked at: " + ", ".join(dict.fromkeys(d.shift or "" for d in shifts)) +
+                " (the tray counted at each shift change).", "small"))
 
 
 def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | str,
-                          paper: str = "A4") -> BuiltReport:
+                          paper: str = "A4", by_shift: bool = True) -> BuiltReport:
     days = report.days
     tables = sorted({d.table for d in days}) or sorted(report.ledgers)
     if not tables:
@@ -159,7 +201,7 @@ def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | s
     r = ReportBuilder(kind="discrepancies", title="Discrepancy report",
                       table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
                       period=period, subject=_money_cols(report.settings), paper=paper)
-    _discrepancies(r, days, report.settings)
+    _discrepancies(r, days, report.settings, report.shifts if by_shift else [])
     last = journal.last(tables[0]) if len(tables) == 1 else None
     return r.build(out, _verify(journal, tables), None, last, data=days,
                    signatures=("Reviewed by",))
@@ -239,21 +281,29 @@ def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSetting
 
 
 def build_inventory_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings,
-                        which: str, gaming_day: str, *, out: Path | str, paper: str = "A4"
-                        ) -> BuiltReport:
-    """The table inventory slip of a gaming day's opener or closer."""
+                        which: str, gaming_day: str, *, out: Path | str, paper: str = "A4",
+                        shift: str | None = None) -> BuiltReport:
+    """The table inventory slip of a gaming day's opener or closer, or of the count at the
+    end of one of its shifts (``which`` "shift")."""
     from datetime import date
 
     day = ledger.days.get(date.fromisoformat(gaming_day))
     c: Committed | None = None
     if day is not None:
-        c = day.opener if which == "opener" else day.closer
+        if which == "shift":
+            c = day.shift_count(shift or "")
+            which = f"shift change, end of {shift}"
+        else:
+            c = day.opener if which == "opener" else day.closer
     if c is None:
-        raise StationError(f"no {which} of gaming day {gaming_day} at table {ledger.table}")
+        raise StationError(f"no {which} count of gaming day {gaming_day} at table "
+                           f"{ledger.table}")
     e = c.event
     chips = Chips.from_payload(e.chips)  # type: ignore[attr-defined]
     return _slip_pdf(journal, ledger.table, title=f"Table inventory slip ({which})",
-                     number=f"{gaming_day}-{which}", seq=c.seq, ts=c.ts,
+                     number=f"{gaming_day}-{which.split(',')[0].replace(' ', '-')}"
+                            + (f"-{shift}" if shift and which.startswith("shift") else ""),
+                     seq=c.seq, ts=c.ts,
                      actor_list=list(e.signers),  # type: ignore[attr-defined]
                      roles=("Dealer", "Supervisor"), chips=chips,
                      extra=[("Gaming day", gaming_day)], s=settings, out=out, paper=paper)

@@ -10,7 +10,7 @@ keyed hash as it is read.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
@@ -20,6 +20,7 @@ from sqlalchemy import and_, or_, select
 from dealer_station.accounting.figures import Play, TableDay, fraction_json, hold, to_dates
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.accounting.shifts import day_drop, shift_rows
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal, iso_utc
 from dealer_station.audit.lease import RESERVED_TABLE_IDS
@@ -40,20 +41,31 @@ class MasterGame:
     settings: AccountingSettings
     calendar: GamingCalendar
     ledgers: dict[str, Ledger]
+    #: With ``by_shift``: every shift of every row's gaming day, in order.
+    shifts: list[TableDay] = field(default_factory=list)
+
+    def shifts_of(self, day: TableDay) -> list[TableDay]:
+        return [s for s in self.shifts
+                if s.table == day.table and s.gaming_day == day.gaming_day]
 
 
 def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalendar, *,
            tables: Iterable[str] | None = None, first: date | None = None,
-           last: date | None = None, recompute: bool = False) -> MasterGame:
+           last: date | None = None, recompute: bool = False,
+           by_shift: bool = False, known_shifts_only: bool = False) -> MasterGame:
     """Rows for every table (or ``tables``) and every gaming day with accounting records
     from ``first`` to ``last`` (both included; default: all of them).
 
     A closed day's play is its ``day.play`` record (summed when the closer was counted),
     unless a round closed in the day after it, or ``recompute``: then it is summed again
-    from the rounds."""
+    from the rounds. ``by_shift`` adds a row per shift of every day (``MasterGame.shifts``),
+    its play summed from the rounds that closed in the shift (``known_shifts_only``: only for
+    the days with a shift whose win is known, as the discrepancy report needs: the others'
+    rounds are not read)."""
     names = list(tables) if tables is not None else [
         t for t in journal.tables() if t not in RESERVED_TABLE_IDS]
     rows: list[TableDay] = []
+    shifts: list[TableDay] = []
     ledgers: dict[str, Ledger] = {}
     for table in names:
         ledger = TableAccounting(journal, table, settings, calendar).ledger()
@@ -64,7 +76,7 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
             continue
         # Month and year to date need every day since the first January before the first row.
         since_jan = date(wanted[0].year, 1, 1)
-        all_days = [_statistical(table, ledger, d, settings)
+        all_days = [_statistical(table, ledger, d, settings, calendar)
                     for d in sorted(ledger.days) if since_jan <= d <= wanted[-1]]
         to_dates(all_days)
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
@@ -72,17 +84,58 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
         for d in mine:
             d.check(settings.variance_threshold, settings.money)
         rows += mine
-    return MasterGame(rows, settings, calendar, ledgers)
+        if by_shift:
+            shifts += _shifts(journal, table, ledger, mine, settings, calendar,
+                              known_shifts_only)
+    return MasterGame(rows, settings, calendar, ledgers, shifts)
 
 
-def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettings) -> TableDay:
+def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
+            settings: AccountingSettings, calendar: GamingCalendar,
+            known_only: bool = False) -> list[TableDay]:
+    """Every shift of ``days`` (one table's, in order): the count room's figures from the
+    shift counts and drops, the station's from the rounds that closed in each shift; month
+    and year to date run on through the day's shifts."""
+    out: list[TableDay] = []
+    by_shift: dict[tuple[date, str], TableDay] = {}
+    for day in days:
+        rows = shift_rows(table, ledger, day.gaming_day, calendar, settings.money)
+        # To date before the day, then each known shift's win and drop added in turn.
+        win = day.win if day.win is not None and day.drop is not None else 0
+        drop = day.drop if day.win is not None and day.drop is not None else 0
+        mw, md, yw, yd = (day.mtd_win - win, day.mtd_drop - drop, day.ytd_win - win,
+                          day.ytd_drop - drop)
+        for row in rows:
+            if row.win is not None and row.drop is not None:
+                mw, md, yw, yd = mw + row.win, md + row.drop, yw + row.win, yd + row.drop
+            row.mtd_win, row.mtd_drop, row.ytd_win, row.ytd_drop = mw, md, yw, yd
+            by_shift[(day.gaming_day, row.shift or "")] = row
+        out += rows
+    wins = table_wins(journal, table)
+    played = sorted({row.gaming_day for row in out if row.win is not None or not known_only})
+    if wins is not None and played:
+        start = calendar.day(played[0]).start
+        end = calendar.day(played[-1]).end
+        for w in wins(journal, table, start, end):
+            gaming_day, shift = calendar.shift_of(datetime.fromisoformat(w.closed))
+            found = by_shift.get((gaming_day, shift.name))
+            if found is not None:
+                found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
+                                    w.theoretical_win))
+    for row in out:
+        row.check(settings.variance_threshold, settings.money)
+    return out
+
+
+def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettings,
+                 calendar: GamingCalendar) -> TableDay:
     day = ledger.days[d]
     opening = ledger.opening_count(d)
     row = TableDay(table, d,
                    opener=opening.event.total if opening else None,  # type: ignore[attr-defined]
                    closer=day.closer.event.total if day.closer else None,  # type: ignore[attr-defined]
                    fills=day.fills, credits=day.credits,
-                   drop=day.drop.event.total if day.drop else None,  # type: ignore[attr-defined]
+                   drop=day_drop(day, [s.name for s in calendar.shifts]),
                    buyins=day.buyin_cash + day.buyin_markers)
     for c in day.differences:
         e = c.event
@@ -142,8 +195,9 @@ def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
 
 def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
     """The ``report master-game --json`` object of one table's gaming day (money in minor
-    units; hold as a fraction, null when nothing was dropped)."""
-    return {
+    units; hold as a fraction, null when nothing was dropped); a shift's row (``--by-shift``)
+    has the same keys and ``shift``."""
+    out = {
         "table": d.table, "gaming_day": d.gaming_day.isoformat(),
         "currency": settings.currency, "minor_units": settings.minor_units,
         "opener": d.opener, "closer": d.closer, "fills": d.fills, "credits": d.credits,
@@ -159,6 +213,9 @@ def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
         "ytd_hold": fraction_json(hold(d.ytd_win, d.ytd_drop)),
         "exceptions": list(d.exceptions),
     }
+    if d.shift is not None:
+        out["shift"] = d.shift
+    return out
 
 
 def check_tables(journal: Journal, table: str | None) -> list[str] | None:

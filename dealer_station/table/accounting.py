@@ -23,6 +23,7 @@ from dealer_station.accounting.chips import Chips, ChipsError, check_denominatio
 from dealer_station.accounting.figures import Play
 from dealer_station.accounting.ledger import AccountingRefused, Ledger
 from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.accounting.shifts import shift_index
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Fact, Journal, Record
 from dealer_station.audit.projections import CLOSING_KINDS
@@ -39,6 +40,7 @@ from dealer_station.events.accounting import (
     TrayClosed,
     TrayDifference,
     TrayOpened,
+    TrayShiftCounted,
 )
 from dealer_station.events.base import Event
 from dealer_station.gaming_day import GamingCalendar
@@ -119,6 +121,23 @@ class TableAccounting:
     def today(self) -> date:
         return self.calendar.day_of(self.now())
 
+    def shift_now(self) -> str:
+        """The name of the shift the journal's clock is in."""
+        return self.calendar.shift_of(self.now())[1].name
+
+    def shift_named(self, name: str) -> str:
+        """A configured shift's name as configured (``graveyard`` -> ``Graveyard``)."""
+        for shift in self.calendar.shifts:
+            if shift.name.casefold() == name.strip().casefold():
+                return shift.name
+        raise AccountingRefused(f"no shift {name!r}: the shifts are "
+                                f"{', '.join(s.name for s in self.calendar.shifts)} "
+                                f"([gaming_day] of station.toml)")
+
+    @property
+    def last_shift(self) -> str:
+        return self.calendar.shifts[-1].name
+
     def chips(self, chips: Chips, what: str) -> Chips:
         check_denominations(chips, self.settings.denominations, what)
         return chips
@@ -126,26 +145,45 @@ class TableAccounting:
     # -- checks without signatures (a command refuses bad input before anyone signs in) ----
 
     def check(self, action: str, *, chips: Chips | None = None, number: int | None = None,
-              gaming_day: date | None = None) -> None:
+              gaming_day: date | None = None, shift: str | None = None) -> None:
         ledger = self.ledger()
         day = self.today()
+        now_shift = self.shift_now()
         if chips is not None:
             self.chips(chips, action)
         if action == "opener":
             ledger.check_opener(day)
         elif action == "closer":
-            ledger.check_closer(day)
+            ledger.check_closer(day, now_shift)
+        elif action == "shift-count":
+            ledger.check_shift_count(day, now_shift, last_shift=self.last_shift)
         elif action in ("fill", "credit"):
             if chips is not None and chips.total <= 0:
                 raise ChipsError(f"{action}: no chips given")
-            ledger.check_open_day(day, action)
+            ledger.check_open_shift(day, now_shift, action)
             ledger.check_number(action, day.year, number)
         elif action == "buy-in":
-            ledger.check_open_day(day, "buy-in")
+            ledger.check_open_shift(day, now_shift, "buy-in")
         elif action == "drop":
             assert gaming_day is not None
+            self._check_drop(ledger, gaming_day, shift)
+
+    def _check_drop(self, ledger: Ledger, gaming_day: date, shift: str | None) -> None:
+        if shift is None:
             ledger.check_drop(gaming_day, day_over=self.now() >= self.calendar.day(
                 gaming_day).end)
+            return
+        name = self.shift_named(shift)
+        day = ledger.days.get(gaming_day)
+        closed_by_closer = False
+        if day is not None and day.closer is not None:
+            spans = self.calendar.shifts_of(gaming_day)
+            mine = [s.name for s in self.calendar.shifts].index(name)
+            closed_by_closer = shift_index(spans, day.closer.ts) <= mine
+        ledger.check_shift_drop(gaming_day, name,
+                                shift_over=self.now() >= self.calendar.shift(gaming_day,
+                                                                             name).end,
+                                closed_by_closer=closed_by_closer)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -211,7 +249,7 @@ class TableAccounting:
         self.chips(chips, "the closer")
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
-            ledger.check_closer(day)
+            ledger.check_closer(day, self.shift_now())
             out: list[tuple[Event, str]] = [(TrayClosed(
                 day.isoformat(), chips.to_payload(), chips.total, (d.actor, s.actor)),
                 _actor(d, s))]
@@ -219,6 +257,23 @@ class TableAccounting:
             if played is not None:
                 out.append((played, "station"))
             return out
+
+        return self._write(decide)[0]
+
+    def shift_count(self, chips: Chips, dealer: User | None, supervisor: User | None
+                    ) -> Record:
+        """The shift-change inventory: the tray counted at the end of the shift the clock is
+        in, signed by the outgoing shift's dealer and a supervisor (or operator). It closes
+        this shift and opens the next; the day's last shift is closed by the closer."""
+        d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
+                           second_roles=SUPERVISING, action="the shift count")
+        self.chips(chips, "the shift count")
+
+        def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
+            shift = self.shift_now()
+            ledger.check_shift_count(day, shift, last_shift=self.last_shift)
+            return [(TrayShiftCounted(day.isoformat(), shift, chips.to_payload(), chips.total,
+                                      (d.actor, s.actor)), _actor(d, s))]
 
         return self._write(decide)[0]
 
@@ -255,7 +310,7 @@ class TableAccounting:
         cls = FillSlip if kind == "fill" else CreditSlip
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
-            ledger.check_open_day(day, kind)
+            ledger.check_open_shift(day, self.shift_now(), kind)
             n = ledger.check_number(kind, day.year, number)
             return [(cls(n, day.year, day.isoformat(), chips.to_payload(), chips.total,
                          (d.actor, s.actor), note), _actor(d, s))]
@@ -280,14 +335,17 @@ class TableAccounting:
         actor = dealer if isinstance(dealer, str) else dealer.actor
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
-            ledger.check_open_day(day, "buy-in")
+            ledger.check_open_shift(day, self.shift_now(), "buy-in")
             return [(BuyIn(day.isoformat(), tender, amount, chips.to_payload(), seat,
                            marker.strip() if marker else None), actor)]
 
         return self._write(decide)[0]
 
     def drop(self, gaming_day: date, cash: int, markers: int, first: User | None,
-             second: User | None) -> Record:
+             second: User | None, *, shift: str | None = None) -> Record:
+        """The soft count's drop of a gaming day, or of one of its shifts (``shift``: the drop
+        boxes changed at the shift change)."""
+        shift_name = self.shift_named(shift) if shift is not None else None
         a, b = two_signers(first, second, first_roles=("accounting",),
                            second_roles=("accounting",), action="the soft count's drop")
         for name, value in (("cash", cash), ("markers", markers)):
@@ -296,10 +354,9 @@ class TableAccounting:
                                         f">= 0, got {value!r}")
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
-            ledger.check_drop(gaming_day,
-                              day_over=self.now() >= self.calendar.day(gaming_day).end)
+            self._check_drop(ledger, gaming_day, shift_name)
             return [(DropCounted(gaming_day.isoformat(), cash, markers, cash + markers,
-                                 (a.actor, b.actor)), _actor(a, b))]
+                                 (a.actor, b.actor), shift_name), _actor(a, b))]
 
         return self._write(decide)[0]
 

@@ -3,14 +3,15 @@
 Each gaming day: an opener (the previous closer, counted again; a standard tray the first
 time), rounds through the real table service and journal, buy-ins whenever the players are
 short of chips (cash, sometimes a marker; both go to the drop box), a fill when a denomination
-runs low and a credit when one piles up, a closer counted from the chips actually in the tray,
-and the soft count's drop entered after the day by two accounting users.
+runs low and a credit when one piles up, the tray counted at each shift change (the drop box
+changed with it), a closer counted from the chips actually in the tray, and the soft count's
+drop of each shift entered after the day by two accounting users.
 
 The simulated dealer pays each winning wager from the tray, and mispays a fraction of them by
 one chip (the smallest denomination) too many or too few. The station cannot see it (it settles
 every wager correctly); the tray, and so the statistical win, does. ``mispaid`` is signed:
 positive when the dealer paid out more than the station settled (the tray is short), so that
-the days' variance (statistical - computed win) sums to ``-mispaid``.
+the days' variance (statistical - computed win) sums to ``-mispaid``, and so do the shifts'.
 
 Time is simulated: the journal's clock is replaced for the run (every record, sign-in and
 gaming day reads it), so a month of gaming days takes seconds and no sleep.
@@ -233,15 +234,28 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
     smallest = min(tray.denoms)
     targets = {d: n for d, n in TRAY_CHIPS.items()}
     players = 0     # the value of the chips the players hold
-    drop_cash = drop_markers = 0
+    shifts = book.calendar.shifts_of(day)
+    # The drop boxes are changed at each shift change: cash and markers per shift.
+    drop_cash = [0] * len(shifts)
+    drop_markers = [0] * len(shifts)
+    shift = 0       # the shift being played
     first = span.start + timedelta(minutes=15)
     step = (span.end - timedelta(minutes=30) - first) / max(rounds, 1)
+
+    def change_shift() -> None:
+        """The shift-change inventory, just before the next shift starts."""
+        nonlocal shift
+        clock.set(shifts[shift].end - timedelta(seconds=30))
+        book.shift_count(Chips.of(tray.chips), dealer, sup)
+        shift += 1
 
     def fill(chips: dict[int, int], note: str) -> None:
         book.slip("fill", Chips.of(chips), dealer, sup, note=note)
         tray.put(chips)
 
     for n in range(rounds):
+        while shift < len(shifts) - 1 and first + step * n >= shifts[shift].end:
+            change_shift()
         clock.set(first + step * n)
         wagers = random_wagers(rng, table.config)
         staked = sum(w.amount for w in wagers)
@@ -256,9 +270,9 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
             book.buy_in("marker" if marker else "cash", amount, Chips.of(given), dealer,
                         marker=f"M{day:%Y%m%d}-{n}" if marker else None)
             if marker:
-                drop_markers += amount
+                drop_markers[shift] += amount
             else:
-                drop_cash += amount
+                drop_cash[shift] += amount
             players += amount
         players -= staked
         play_round(table, shoe, rng, settled, problems, wagers)
@@ -302,7 +316,11 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
             s = closed.close or {}
             print(f"{day} round {closed.round_no}: wagered {s.get('wagered')} paid "
                   f"{s.get('total_win')} tray {tray.total()}")
+    while shift < len(shifts) - 1:
+        change_shift()
     clock.set(span.end - timedelta(minutes=10))
     book.closer(Chips.of(tray.chips), dealer, sup)
     clock.set(span.end + timedelta(minutes=1))
-    book.drop(day, drop_cash, drop_markers, signers["sim-count1"], signers["sim-count2"])
+    for i, period in enumerate(book.calendar.shifts):
+        book.drop(day, drop_cash[i], drop_markers[i], signers["sim-count1"],
+                  signers["sim-count2"], shift=period.name)

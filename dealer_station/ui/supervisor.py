@@ -41,6 +41,7 @@ from dealer_station.events.table import device_name, fault_words, halt_event_tex
 from dealer_station.table.base import TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
+from dealer_station.ui.chips_panel import ChipsPanel
 from dealer_station.ui.lockouts import LockoutsPanel
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import EventsModel, MetersModel, RecallModel, RowsModel
@@ -102,6 +103,9 @@ class SupervisorScreen(QWidget):
         self._build_events_tab()
         self._build_meters_tab()
         self._build_verify_tab()
+        # The table's tray and slips, signed by the supervisor and the dealer.
+        self.chips = ChipsPanel(journal, table.table_id, session)
+        self.tabs.addTab(self.chips, "Chips")
         # Users locked out after wrong PINs, and the unlock (journaled, with a reason).
         self.lockouts = LockoutsPanel(session)
         self.tabs.addTab(self.lockouts, "Lockouts")
@@ -454,6 +458,8 @@ class SupervisorScreen(QWidget):
             self.refresh_events()
         elif page == "Meters":
             self.refresh_meters()
+        elif page == "Chips":
+            self.chips.refresh()
 
 
 def software_html(gate: IntegrityGate | None) -> str:

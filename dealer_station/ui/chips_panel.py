@@ -1,0 +1,424 @@
+"""The supervisor's Chips tab: the table's tray counts and slips, entered at the table.
+
+Opener, shift count, closer, fill and credit: the chips typed by denomination (one large field
+per configured denomination, the total shown as money as it is typed), signed by the
+signed-in supervisor and the dealer, who types their id and PIN here. The screen decides no
+rule: it hands the counts and the two signers to the table's accounting
+(``dealer_station/table/accounting.py``) and shows its answer, a refusal in words. The last
+slips are listed with their numbers; one is printed on the station's printer when one is set,
+else saved as a PDF.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from dealer_station.accounting.chips import Chips, ChipsError, chips_from_counts
+from dealer_station.accounting.ledger import Ledger
+from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.users import User
+from dealer_station.errors import StationError
+from dealer_station.gaming_day import GamingCalendar
+from dealer_station.table.accounting import TableAccounting
+from dealer_station.ui import theme
+from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.session import SignInSession
+
+#: action -> (button, what it is, the record button's words)
+ACTIONS = {
+    "opener": ("Opener", "The tray counted at the start of the gaming day.",
+               "Record the opener"),
+    "shift-count": ("Shift count", "The tray counted at the shift change, before the next "
+                    "shift starts: it closes this shift and opens the next.",
+                    "Record the shift count"),
+    "closer": ("Closer", "The tray counted at the end of the gaming day.",
+               "Record the closer"),
+    "fill": ("Fill", "Chips brought from the cage to the tray.", "Record the fill"),
+    "credit": ("Credit", "Chips taken from the tray back to the cage.", "Record the credit"),
+}
+SLIPS_SHOWN = 8
+FIELD_PX = 26
+
+
+class ChipsPanel(QWidget):
+    """The Chips tab of the supervisor's screen (see the module)."""
+
+    def __init__(self, journal: Journal, table_id: str, session: SignInSession, *,
+                 settings: AccountingSettings | None = None,
+                 calendar: GamingCalendar | None = None, printer: str | None = None,
+                 slips_dir: Path | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
+
+        self.journal = journal
+        self.session = session
+        #: A configuration file that cannot be read: said on the tab, nothing can be recorded.
+        self.config_problem: str | None = None
+        try:
+            settings = settings or load_accounting_settings()
+            calendar = calendar or load_gaming_calendar()
+        except StationError as exc:
+            self.config_problem = (f"The Chips tab is off: {exc}. Fix the file (dealer-station "
+                                   f"doctor checks it) and restart the station.")
+            settings, calendar = AccountingSettings(), GamingCalendar()
+        self.book = TableAccounting(journal, table_id, settings, calendar)
+        self.printer = printer if printer is not None else _configured_printer()
+        self.slips_dir = slips_dir or Path.cwd() / "slips"
+        self.action = "fill"
+        grid = QGridLayout(self)
+        grid.setContentsMargins(12, 8, 12, 8)
+        grid.setHorizontalSpacing(14)
+        grid.addLayout(self._build_entry(), 0, 0)
+        grid.addLayout(self._build_side(), 0, 1)
+        grid.setColumnStretch(0, 5)
+        grid.setColumnStretch(1, 6)
+        self.choose("fill")
+        session.user_changed.connect(lambda _u: self._show_signer())
+
+    # -- building --------------------------------------------------------------------------
+
+    def _build_entry(self) -> QVBoxLayout:
+        col = QVBoxLayout()
+        col.setSpacing(6)
+        row = QHBoxLayout()
+        self.action_group = QButtonGroup(self)
+        self.action_buttons: dict[str, QPushButton] = {}
+        for key, (label, _, _) in ACTIONS.items():
+            b = QPushButton(label)
+            b.setCheckable(True)
+            b.setObjectName("nav")
+            b.clicked.connect(lambda _c=False, k=key: self.choose(k))
+            self.action_group.addButton(b)
+            self.action_buttons[key] = b
+            row.addWidget(b)
+        col.addLayout(row)
+        self.what = QLabel("")
+        self.what.setObjectName("muted")
+        self.what.setWordWrap(True)
+        col.addWidget(self.what)
+        chips = QGridLayout()
+        chips.setHorizontalSpacing(10)
+        chips.setVerticalSpacing(4)
+        for c, head in enumerate(("Chip", "How many", "Value")):
+            h = QLabel(head)
+            h.setObjectName("muted")
+            chips.addWidget(h, 0, c, alignment=Qt.AlignmentFlag.AlignRight if c != 1 else
+                            Qt.AlignmentFlag.AlignLeft)
+        self.fields: dict[int, QLineEdit] = {}
+        self.values: dict[int, QLabel] = {}
+        for i, denom in enumerate(self.book.settings.denominations, start=1):
+            chip = QLabel(self._amount(denom))
+            chip.setStyleSheet(f"font-size: {FIELD_PX - 4}px; font-weight: bold; "
+                               f"color: {theme.GOLD};")
+            chips.addWidget(chip, i, 0, alignment=Qt.AlignmentFlag.AlignRight)
+            field = QLineEdit()
+            field.setAccessibleName(f"Chips of {self._amount(denom)}")
+            field.setPlaceholderText("0")
+            field.setMinimumHeight(theme.TOUCH_PX - 4)
+            field.setMaximumWidth(170)
+            field.setStyleSheet(f"font-size: {FIELD_PX}px;")
+            field.setInputMethodHints(Qt.InputMethodHint.ImhDigitsOnly)
+            field.textChanged.connect(lambda _t: self.update_total())
+            chips.addWidget(field, i, 1)
+            value = QLabel("")
+            value.setStyleSheet("font-size: 19px;")
+            chips.addWidget(value, i, 2, alignment=Qt.AlignmentFlag.AlignRight)
+            self.fields[denom], self.values[denom] = field, value
+        col.addLayout(chips)
+        self.total = QLabel("")
+        self.total.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.GOLD};")
+        self.total.setWordWrap(True)
+        self.total.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        col.addWidget(self.total)
+        self.note = QLineEdit()
+        self.note.setPlaceholderText("Note for the slip (e.g. tray low on 25.00 chips)")
+        self.note.setAccessibleName("Note")
+        col.addWidget(self.note)
+        col.addStretch(1)
+        return col
+
+    def _build_side(self) -> QVBoxLayout:
+        col = QVBoxLayout()
+        col.setSpacing(6)
+        sign = QGroupBox("Second signature: the dealer")
+        form = QGridLayout(sign)
+        form.setVerticalSpacing(6)
+        self.signer = QLabel("")
+        self.signer.setWordWrap(True)
+        self.signer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        form.addWidget(self.signer, 0, 0, 1, 4)
+        self.state = QLabel("")
+        self.state.setWordWrap(True)
+        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.state.setStyleSheet(f"color: {theme.GOLD};")
+        form.addWidget(self.state, 3, 0, 1, 4)
+        form.addWidget(QLabel("Dealer id"), 1, 0)
+        self.dealer_id = QLineEdit()
+        self.dealer_id.setAccessibleName("Dealer id")
+        self.dealer_id.setMaximumWidth(220)
+        form.addWidget(self.dealer_id, 1, 1)
+        form.addWidget(QLabel("PIN"), 1, 2)
+        self.dealer_pin = QLineEdit()
+        self.dealer_pin.setAccessibleName("Dealer PIN")
+        self.dealer_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.dealer_pin.setMaximumWidth(130)
+        self.dealer_pin.returnPressed.connect(self.record)
+        form.addWidget(self.dealer_pin, 1, 3)
+        self.record_button = QPushButton("Record")
+        self.record_button.setObjectName("primary")
+        self.record_button.clicked.connect(self.record)
+        form.addWidget(self.record_button, 2, 0, 1, 4)
+        col.addWidget(sign)
+        self.message = MessageLabel()
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        col.addWidget(self.message)
+        box = QGroupBox("Last slips and counts")
+        inner = QVBoxLayout(box)
+        self.slips = QTableWidget(0, 4)
+        self.slips.setHorizontalHeaderLabels(["Slip", "Number", "Amount", "Signed by"])
+        self.slips.verticalHeader().hide()
+        self.slips.verticalHeader().setDefaultSectionSize(32)
+        self.slips.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.slips.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.slips.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.slips.setAlternatingRowColors(True)
+        header = self.slips.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        inner.addWidget(self.slips)
+        where = f"on {self.printer}" if self.printer else "as a PDF (no printer is set)"
+        self.print_button = QPushButton(f"Print the selected slip {where}")
+        self.print_button.clicked.connect(self.print_selected)
+        inner.addWidget(self.print_button)
+        col.addWidget(box, 1)
+        return col
+
+    # -- state -----------------------------------------------------------------------------
+
+    def _amount(self, minor: int) -> str:
+        return self.book.settings.money(minor).rsplit(" ", 1)[0]
+
+    def choose(self, action: str) -> None:
+        self.action = action
+        _, what, button = ACTIONS[action]
+        self.action_buttons[action].setChecked(True)
+        self.what.setText(what)
+        self.record_button.setText(button)
+        self.note.setVisible(action in ("fill", "credit"))
+
+    def _show_signer(self) -> None:
+        user = self.session.user
+        if user is None:
+            self.signer.setText("Sign in as a supervisor first.")
+        else:
+            self.signer.setText(f"You sign as {user.name} ({user.actor}); the dealer "
+                                f"counting with you types their id and PIN.")
+        if self.session.dealer is not None and not self.dealer_id.text():
+            self.dealer_id.setText(self.session.dealer.user_id)
+
+    def counts(self) -> Chips:
+        """The chips typed (ChipsError, in words, for a count that is not whole chips)."""
+        return chips_from_counts({d: f.text() for d, f in self.fields.items()},
+                                 self.book.settings.denominations, what=self.action_name(),
+                                 allow_empty=True, shown=self._amount)
+
+    def action_name(self) -> str:
+        return ACTIONS[self.action][0].lower()
+
+    def update_total(self) -> None:
+        money = self.book.settings.money
+        for d, f in self.fields.items():
+            typed = f.text().strip()
+            self.values[d].setText(money(d * int(typed)) if typed.isascii() and
+                                   typed.isdigit() else ("" if not typed else "not whole chips"))
+        try:
+            chips = self.counts()
+        except ChipsError as exc:
+            self.total.setText(str(exc))
+            self.total.setStyleSheet(f"font-size: 18px; font-weight: bold; color: {theme.BAD};")
+            return
+        self.total.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.GOLD};")
+        self.total.setText(f"Total {money(chips.total)} ({chips.chip_count:,} chips)")
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._show_signer()
+        if self.config_problem is not None:
+            self.message.say(self.config_problem, "bad")
+            self.record_button.setEnabled(False)
+        self.update_total()
+        try:
+            ledger = self.book.ledger()
+        except StationError as exc:
+            self.message.say(f"The table's accounting cannot be read: {exc}", "bad")
+            return
+        self._list(ledger)
+        self._state(ledger)
+
+    def _state(self, ledger: Ledger) -> None:
+        """Where the tray stands: the gaming day and shift, and what was counted in it."""
+        money = self.book.settings.money
+        today = self.book.today()
+        day = ledger.days.get(today)
+        opening = ledger.opening_count(today)
+        parts = [f"Gaming day {today.isoformat()}, {self.book.shift_now()} shift."]
+        if day is not None and day.opener is not None:
+            parts.append(f"Opener {money(getattr(day.opener.event, 'total', 0))}.")
+        elif opening is not None:
+            parts.append(f"No opener yet (the last closer was "
+                         f"{money(getattr(opening.event, 'total', 0))}).")
+        else:
+            parts.append("No opener yet.")
+        if day is not None and day.shift_counts:
+            parts.append("Counted at the end of " + ", ".join(day.shift_counts) + ".")
+        if day is not None and day.closer is not None:
+            parts.append(f"Closed: closer {money(getattr(day.closer.event, 'total', 0))}.")
+        self.state.setText(" ".join(parts))
+
+    def _list(self, ledger: Ledger) -> None:
+        rows: list[tuple[int, str, str, str, str, tuple[str, int, int] | None]] = []
+        for (kind, year, number), s in ledger.slips.items():
+            state = " VOID" if s.void is not None else ""
+            rows.append((s.seq, kind.capitalize() + state, f"{year}-{number:05d}",
+                         self.book.settings.money(s.event.total), " + ".join(s.event.signers),
+                         (kind, year, number)))
+        for day in ledger.days.values():
+            counts = [("Opener", day.opener), ("Closer", day.closer)] + [
+                (f"Shift count ({name})", c) for name, c in day.shift_counts.items()]
+            for label, c in counts:
+                if c is not None:
+                    e = c.event
+                    rows.append((c.seq, label, day.gaming_day.isoformat(),
+                                 self.book.settings.money(getattr(e, "total", 0)),
+                                 " + ".join(getattr(e, "signers", ())), None))
+        rows.sort(key=lambda r: r[0], reverse=True)
+        rows = rows[:SLIPS_SHOWN]
+        self.slips.setRowCount(len(rows))
+        for i, (_, *texts, key) in enumerate(rows):
+            for j, text in enumerate(texts):
+                item = QTableWidgetItem(text)
+                if j == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight |
+                                          Qt.AlignmentFlag.AlignVCenter)
+                item.setData(Qt.ItemDataRole.UserRole, key)
+                self.slips.setItem(i, j, item)
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def record(self) -> None:
+        """Check the counts, sign the dealer in, and hand both to the table's accounting."""
+        user = self.session.user
+        if self.config_problem is not None:
+            self.message.say(self.config_problem, "bad")
+            return
+        if user is None:
+            self.message.say("Not done: sign in first.", "bad")
+            return
+        what = self.action_name()
+        try:
+            chips = self.counts()
+            if chips.total == 0:
+                raise ChipsError(f"{what}: no chips typed (every count is 0)")
+            self.book.check(self.action, chips=chips)
+            dealer_id = self.dealer_id.text().strip()
+            if not dealer_id:
+                raise StationError(f"{what} needs the dealer's signature: type the dealer's "
+                                   f"id and PIN")
+            dealer = self.session.users.authenticate(dealer_id, self.dealer_pin.text(),
+                                                     table_id=self.book.table_id)
+            said = self._write(chips, dealer, user)
+        except StationError as exc:
+            self.dealer_pin.clear()
+            self.message.say(f"Not done: {exc}", "bad")
+            return
+        self.dealer_pin.clear()
+        self.note.clear()
+        for f in self.fields.values():
+            f.clear()
+        self.message.say(said, "good")
+        self.refresh()
+
+    def _write(self, chips: Chips, dealer: User, supervisor: User) -> str:
+        book, money = self.book, self.book.settings.money(chips.total)
+        signed = f"signed {dealer.actor} and {supervisor.actor}"
+        if self.action in ("fill", "credit"):
+            r = book.slip(self.action, chips, dealer, supervisor, number=None,
+                          note=self.note.text() or None)
+            return (f"{self.action.capitalize()} slip {r.payload['year']}-"
+                    f"{int(r.payload['number']):05d} recorded: {money}, {signed}.")
+        if self.action == "opener":
+            records = book.opener(chips, dealer, supervisor)
+            said = f"Opener of gaming day {records[0].payload['gaming_day']}: {money}, {signed}."
+            for extra in records[1:]:
+                said += (f" EXCEPTION: it differs from the previous closer by "
+                         f"{book.settings.money(int(extra.payload['difference']))}.")
+            return said
+        if self.action == "shift-count":
+            r = book.shift_count(chips, dealer, supervisor)
+            return (f"Shift count at the end of the {r.payload['shift']} shift: {money}, "
+                    f"{signed}.")
+        r = book.closer(chips, dealer, supervisor)
+        return f"Closer of gaming day {r.payload['gaming_day']}: {money}, {signed}."
+
+    def print_selected(self) -> Path | None:
+        """The selected slip as a PDF, sent to the printer when one is set."""
+        from dealer_station.reports.accounting_pdf import build_slip_pdf
+
+        row = self.slips.currentRow()
+        item = self.slips.item(row, 0) if row >= 0 else None
+        key = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if not key:
+            self.message.say("Not printed: select a fill or credit slip in the list first.",
+                             "bad")
+            return None
+        kind, year, number = key
+        self.slips_dir.mkdir(parents=True, exist_ok=True)
+        out = self.slips_dir / f"{kind}-{self.book.table_id}-{year}-{number:05d}.pdf"
+        try:
+            built = build_slip_pdf(self.journal, self.book.ledger(), self.book.settings, kind,
+                                   year, number, out=out)
+            said = f"{built.title} {year}-{number:05d} saved as {built.path}"
+            if self.printer:
+                from dealer_station.reports.printing import print_pdf
+
+                said += "; " + print_pdf(built.path, self.printer, title=built.title)
+        except StationError as exc:
+            self.message.say(f"Not printed: {exc}", "bad")
+            return None
+        self.message.say(said, "good")
+        return built.path
+
+
+def _configured_printer() -> str:
+    from dealer_station.reports.printing import load_print_settings
+
+    try:
+        return load_print_settings().printer
+    except StationError:
+        return ""
+
+
+__all__ = ["ACTIONS", "ChipsPanel"]
