@@ -246,6 +246,25 @@ def test_the_closing_section_is_never_alone_on_the_last_page(tmp_path: Path,
     assert [int(x) for x in re.findall(r"row (\d+) Card", text)] == list(range(rows))
 
 
+@pytest.mark.parametrize("filler", range(30, 60, 2))
+def test_a_short_last_table_keeps_its_heading_and_note_when_it_goes_with_the_closing(
+        tmp_path: Path, filler: int) -> None:
+    """The master game report's discrepancies: a heading, a note, a two-row table last. When
+    the closing section takes the table to the next page, its heading and note go too; and a
+    long last table sends only its last rows (never its whole self, leaving a page empty)."""
+    r = ReportBuilder(kind="t", title="Short", table="T1", period="-")
+    for n in range(filler):
+        r.add(p(f"line {n} of the filler"))
+    r.heading("Discrepancies")
+    r.add(p("Variance threshold 25.00 USD."))
+    r.add(grid(["Day", "Exception"], [["d1", "slip voided"], ["d2", "variance beyond"]],
+               [100, 200]))
+    pdf = _write(r, tmp_path / "s.pdf")
+    table = _page_of(pdf, "d1 slip voided")
+    assert _page_of(pdf, "Discrepancies") == table == _page_of(pdf, "Variance threshold")
+    assert _page_of(pdf, "Journal verification") == [len(PdfReader(str(pdf)).pages) - 1]
+
+
 # --- 7. the configuration history --------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -752,6 +752,9 @@ class ReportBuilder:
             moved.insert(0, tail)
         elif body and isinstance(last, Table):
             moved.insert(0, body.pop())
+            # A short table goes whole, and the note that introduces it with it.
+            if body and isinstance(body[-1], Paragraph) and not _is_lead(body[-1]):
+                moved.insert(0, body.pop())
         while body and _is_lead(body[-1]):   # with the heading or caption above them
             moved.insert(0, body.pop())
         ended, started = _PageMark(), _PageMark()
