@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from dealer_station.audit.journal import Meter, Record
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire_math import par_sheet
-from dealer_station.table.lapaire_recall import DealtCard, LaPaireRecall, Totals
+from dealer_station.table.lapaire_recall import DealtCard, LaPaireRecall, Seat, SeatWager, Totals
 from dealer_station.table.recall_model import RecallHeader
 from dealer_station.ui import theme
 from dealer_station.ui.models import (
@@ -66,11 +66,16 @@ def test_recall_events_and_meters_models(qtmodeltester: Any) -> None:
     recall.set_rows([LaPaireRecall(
         header=RecallHeader("T1", 4, "lapaire", "voided", "dealer/dealer",
                             "2026-01-31T20:14:00.000000Z", None, "0" * 64),
-        cards=(DealtCard(1, "KH", "shoe", "device:shoe:S1", 7, None),), seats=(), stages=(),
-        totals=Totals(700, 0, 0), void_reason="cards exposed", exceptions=(), differences=(),
-        records=())])
+        cards=(DealtCard(1, "KH", "shoe", "device:shoe:S1", 7, None),),
+        # Card 1 settled the 5.00 Red (lost); the void gave the 2.00 Poker wager back.
+        seats=(Seat(1, (SeatWager(1, "red", (), "red", 500, 1, "lose", 0, "dealer/dealer"),
+                        SeatWager(2, "poker", (), "poker", 200, 3, "returned", 0,
+                                  "dealer/dealer"))),),
+        stages=(), totals=Totals(700, 0, 500), void_reason="cards exposed", exceptions=(),
+        differences=(), records=())])
     qtmodeltester.check(recall)
-    assert recall.data(recall.index(0, RecallModel.WAGERED)) == "7.00"
+    # Wagered: the stakes a card settled, as the meters and the shift report count them.
+    assert recall.data(recall.index(0, RecallModel.WAGERED)) == "5.00"
     assert recall.data(recall.index(0, RecallModel.CARDS)) == "KH"
     assert recall.data(recall.index(0, RecallModel.STATUS)) == "Voided"
     assert recall.data(recall.index(0, RecallModel.STATUS),

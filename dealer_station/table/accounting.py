@@ -13,6 +13,9 @@ a void a supervisor or operator, with a reason. The callers sign them in by PIN
 
 from __future__ import annotations
 
+import random
+import threading
+import time
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -95,6 +98,17 @@ def table_wins(journal: Journal, table_id: str) -> Callable[..., list[Any]] | No
         return None
     wins: Callable[..., list[Any]] = found.part("wins")
     return wins
+
+
+#: How often an action is decided again when another process wrote meanwhile.
+ATTEMPTS = 20
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _table_lock(db: str, table_id: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault((db, table_id), threading.Lock())
 
 
 class TableAccounting:
@@ -188,7 +202,16 @@ class TableAccounting:
     # -- writing ---------------------------------------------------------------------------
 
     def _write(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]) -> list[Record]:
-        for _ in range(5):
+        # One writer at a time in this process (the station's screen, a script's threads);
+        # other processes are caught by the guard and decided again.
+        with _table_lock(str(self.journal.db.url), self.table_id):
+            return self._write_once(decide)
+
+    def _write_once(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]
+                    ) -> list[Record]:
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                time.sleep(random.uniform(0.005, 0.05) * attempt)
             ledger = self.ledger()
             events = decide(ledger, self.today())
             facts = [Fact(e.KIND, e.to_payload(), actor) for e, actor in events]

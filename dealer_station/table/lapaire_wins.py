@@ -106,7 +106,10 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
     scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
     def loads(text: str) -> Any:
-        return scan(text, 0)[0]
+        try:
+            return scan(text, 0)[0]
+        except StopIteration:    # what the scanner raises for text that is not JSON
+            raise ValueError(f"table {table_id}: a record's payload is not JSON") from None
     out: list[RoundWin] = []
     opened: dict[int, tuple[str, str, str]] = {}
     stakes: dict[int, tuple[int, str, tuple[str, ...]]] = {}
