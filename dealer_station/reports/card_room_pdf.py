@@ -90,10 +90,10 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
                      money.fmt(s.chips.money(s.collected) or 0) if s.chips.cash else "-",
                      s.pot_end_went, status])
     r.add(grid(["Session", "Opened", "Ended", "Hands", "At start", "Pot in",
-                "Stacks at end", "Pot at end", "Collected", f"Collected ({money.label})",
+                "Stacks at end", "Pot at end", "Collected", f"In {money.label}",
                 "Pot at end went", "Check"],
-               rows, [w * 0.085, w * 0.115, w * 0.115, w * 0.05, w * 0.065, w * 0.07,
-                      w * 0.08, w * 0.07, w * 0.075, w * 0.095, w * 0.1, w * 0.065],
+               rows, [w * 0.085, w * 0.115, w * 0.115, w * 0.05, w * 0.065, w * 0.055,
+                      w * 0.085, w * 0.07, w * 0.075, w * 0.06, w * 0.13, w * 0.07],
                numeric=(3, 4, 5, 6, 7, 8, 9)))
     r.add(p("At start (the players' chips) + pot in = stacks at end + pot at end + "
             "collected, for every session; and for every hand, the stacks and pot before "

@@ -206,6 +206,29 @@ def _bourre(journal: Journal, where: Path) -> None:
     t.shutdown()
 
 
+def _cash_bourre(journal: Journal) -> None:
+    """Three sessions of the ``cash`` profile at table B2 (one hand a minute): the house's
+    collection in money, pots carried from session to session, for the card-room report."""
+    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.table.bourre_table import BourreTable
+
+    t = BourreTable(journal, "B2", load_bourre_profiles()["cash"], dealer="dee/dealer",
+                    prefer_journal_config=False)
+    t.startup()
+    rng = random.Random(9)
+    seats = (1, 2, 3, 4, 5)
+    for _ in range(3):
+        players = rng.sample(list(BOURRE_PLAYERS), len(seats))
+        t.start_session(seats, rng.choice(seats), players=dict(zip(seats, players,
+                                                                   strict=True)))
+        hands = 0
+        while (session := t.session) is not None and not session.is_over(hands * 60):
+            _bourre_hand(t, rng, hands * 60)
+            hands += 1
+        t.end_session(tie_break=sorted(seats))
+    t.shutdown()
+
+
 def make_samples(out: Path) -> list[Path]:
     from dealer_station.reports.catalog import build_report
 
@@ -220,12 +243,14 @@ def make_samples(out: Path) -> list[Path]:
             _lapaire(journal, clock)
             clock.step = timedelta(seconds=0.8)   # a Bourré hand is ~70 records a minute
             _bourre(journal, where)
+            _cash_bourre(journal)
             for kind, table, name, round_no in (
                     ("shift", "T1", "shift", None),
                     ("recall", "T1", "recall", ROUNDS_PER_DEALER + 1),        # a misread
                     ("recall", "T1", "recall-void", ROUNDS_PER_DEALER + 2),   # the void
                     ("events", "T1", "events", None), ("config", "T1", "config", None),
-                    ("bourre-session", "B1", "bourre-session", None)):
+                    ("bourre-session", "B1", "bourre-session", None),
+                    ("card-room", "B2", "card-room", None)):
                 report = build_report(kind, journal, table, out=out / f"{name}.pdf",
                                       round_no=round_no)
                 written.append(report.path)
