@@ -265,6 +265,19 @@ def test_a_short_last_table_keeps_its_heading_and_note_when_it_goes_with_the_clo
     assert _page_of(pdf, "Journal verification") == [len(PdfReader(str(pdf)).pages) - 1]
 
 
+def test_a_heading_over_a_block_kept_together_is_laid_out(tmp_path: Path) -> None:
+    """The master game report's shift section: a heading, then a KeepTogether (measuring
+    what follows a heading once raised AttributeError, and no report came out)."""
+    from reportlab.platypus import KeepTogether
+
+    r = ReportBuilder(kind="t", title="Kept", table="T1", period="-")
+    r.heading("By shift")
+    r.add(KeepTogether([grid(["Shift", "Win"], [["Day", "1.00"], ["Swing", "2.00"]],
+                             [100, 100])]))
+    pdf = _write(r, tmp_path / "k.pdf")
+    assert _page_of(pdf, "By shift") == _page_of(pdf, "Swing 2.00") == [0]
+
+
 # --- 7. the configuration history --------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -345,14 +345,16 @@ class _KeepStart(CondPageBreak):  # type: ignore[misc]  # reportlab has no type 
 
     def _need(self, width: float) -> float:
         need = 0.0
+        # wrapOn, not wrap: a KeepTogether lays out its content on the canvas it is given.
         for f in self.leads:
-            need += f.wrap(width, 10_000)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+            need += f.wrapOn(self.canv, width, 10_000)[1] + f.getSpaceBefore() \
+                + f.getSpaceAfter()
         for f in self.following:
             if isinstance(f, Table) and hasattr(f, "ds_grid"):   # a grid: its first rows
                 heights = _row_heights(f, width)
                 top = f.repeatRows if isinstance(f.repeatRows, int) else 1
                 return need + sum(heights[:top + LEAD_ROWS])
-            need += f.wrap(width, 10_000)[1] + f.getSpaceBefore()
+            need += f.wrapOn(self.canv, width, 10_000)[1] + f.getSpaceBefore()
         return need
 
 
