@@ -1,4 +1,4 @@
-"""The Bourré card room (issue 15): cash chips, the house collection in money, pots carried to
+"""The Bourré card room: cash chips, the house collection in money, pots carried to
 the next session or returned by a supervisor, the chip reconciliation, and the card-room report
 checked against an independent reading of the journal's rows. Real SQLite files (in /dev/shm
 when there is one: the same database, without waiting for the disk on every commit)."""

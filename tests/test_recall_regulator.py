@@ -1,4 +1,4 @@
-"""Issue 17, as a regulator reads the reports: one number for one round everywhere, money as
+"""The reports as a regulator reads them: one number for one round everywhere, money as
 money, times from the records, a void's returned wager named, names broken where they read,
 headings kept with their tables, the closing section never alone, and the configuration
 history with its approver, the felt's names and the par sheet only where it changed.

@@ -1,4 +1,4 @@
-"""``dealer-station tournament``: a card tournament's director at the command line (issue 16).
+"""``dealer-station tournament``: a card tournament's director at the command line.
 
 Each tournament is its own chain in the journal (``--db``/``--key``), the stream
 ``tournament-NAME``: create it, register entries, start it (registration closes and round 1

@@ -1,4 +1,4 @@
-"""The record kinds of a card tournament (issue 16), journaled in the tournament's own chain
+"""The record kinds of a card tournament, journaled in the tournament's own chain
 (``tournament-<name>``), beside and apart from any table's.
 
 Every change to a tournament is one of these: its creation, an entry, the start (which closes

@@ -1,4 +1,4 @@
-"""Card tournaments (issue 16): the tournament director's job around the tables.
+"""Card tournaments: the tournament director's job around the tables.
 
 Pure rules, split by what they hold: ``games`` (each category's table size, chips, winners per
 table size, elimination), ``config`` (config/tournament.toml), ``seating`` (the seeded draw and

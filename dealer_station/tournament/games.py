@@ -169,7 +169,7 @@ def _sizes(table_size: int, rule: list[tuple[int, int]]) -> tuple[tuple[int, int
     return tuple(out)
 
 
-#: The rulebooks' games. Sizes the rulebook leaves open are the issue's defaults:
+#: The rulebooks' games. Sizes the rulebook leaves open are the station's defaults:
 #: Pitty-Pat and Bourré 4 -> 2 like 5; Po-Ke-No 10-12 -> 3, 6-9 -> 2, under 6 -> 1.
 DEFAULT_GAMES: tuple[TournamentGame, ...] = (
     TournamentGame("bourre", "Bourré", 5, chips_per_player=100, chips_per_table=0,
