@@ -31,14 +31,10 @@ from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User, Users
-from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.errors import StationError
-from dealer_station.events.lapaire import StageSettled
-from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
-from dealer_station.table.base import Update
-from dealer_station.table.lapaire_sim import SIM_DEALER, play_round, random_wagers
+from dealer_station.table.lapaire_sim import play_round, random_wagers, simulated_table
 
 if TYPE_CHECKING:
     from dealer_station.table.lapaire_table import LaPaireTable
@@ -155,10 +151,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
     from dealer_station.gameconfig import (
         load_accounting_settings,
         load_gaming_calendar,
-        load_lapaire_config,
     )
-    from dealer_station.hardware.backends import open_device
-    from dealer_station.table.lapaire_table import LaPaireTable
 
     if not 0 <= mispay_rate <= 1:
         raise StationError(f"--mispay-rate must be from 0 to 1, got {mispay_rate}")
@@ -182,24 +175,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
     try:
         signers = _sim_users(journal)
         book = TableAccounting(journal, table_id, settings, calendar)
-        table = LaPaireTable(journal, table_id, load_lapaire_config(config_path),
-                             dealer=SIM_DEALER, prefer_journal_config=config_path is None)
-        settled = threading.Event()
-        problems: list[str] = []
-
-        def watch(update: Update) -> None:
-            halts = update.of(RoundHalted)
-            if halts or update.problem:
-                problems.append(halts[-1].reason if halts else str(update.problem))
-                settled.set()
-            elif update.has(StageSettled, CardHeld):
-                settled.set()
-
-        table.subscribe(watch)
-        table.startup()
-        shoe = open_device("shoe", "simulated", device_id="SIMSHOE", deck=LAPAIRE_DECK,
-                           on_event=table.on_device_event, seed=rng.randrange(2**32))
-        table.attach("shoe", shoe)
+        table, shoe, settled, problems = simulated_table(journal, table_id, config_path, rng)
         try:
             if table.current is not None:   # a round the journal left open: finish it first
                 play_round(table, shoe, rng, settled, problems)

@@ -60,14 +60,16 @@ SIM_DEALER = "sim-dealer/dealer"
 STAGE_TIMEOUT = 10.0
 
 
-def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int | None,
-                     config_path: str | None = None, quiet: bool = False) -> int:
-    """Play ``rounds`` complete rounds; returns how many were completed (recovered included)."""
+def simulated_table(journal: Journal, table_id: str, config_path: str | None,
+                    rng: random.Random
+                    ) -> tuple[LaPaireTable, Any, threading.Event, list[str]]:
+    """The table, started, with a simulated shoe attached: (table, shoe, settled, problems).
+    ``settled`` is set after each stage settles or the round stops; ``problems`` collects
+    why it stopped. The caller closes the shoe and shuts the table down."""
     from dealer_station.gameconfig import load_lapaire_config
     from dealer_station.hardware.backends import open_device
     from dealer_station.table.lapaire_table import LaPaireTable
 
-    rng = random.Random(seed)
     table = LaPaireTable(journal, table_id, load_lapaire_config(config_path), dealer=SIM_DEALER,
                          prefer_journal_config=config_path is None)
     settled = threading.Event()
@@ -84,10 +86,17 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
     table.subscribe(watch)
     table.startup()
     shoe = open_device("shoe", "simulated", device_id="SIMSHOE", deck=LAPAIRE_DECK,
-                       on_event=table.on_device_event, seed=rng.randrange(2**32),
-                       )
+                       on_event=table.on_device_event, seed=rng.randrange(2**32))
     table.attach("shoe", shoe)
     assert shoe.simulator is not None
+    return table, shoe, settled, problems
+
+
+def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int | None,
+                     config_path: str | None = None, quiet: bool = False) -> int:
+    """Play ``rounds`` complete rounds; returns how many were completed (recovered included)."""
+    rng = random.Random(seed)
+    table, shoe, settled, problems = simulated_table(journal, table_id, config_path, rng)
     done = 0
     try:
         while done < rounds:
