@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QStackedWidget,
     QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -64,6 +63,7 @@ from dealer_station.reports.source import Period, gaming_period
 from dealer_station.table.recall_model import record_label
 from dealer_station.ui import theme
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.table_items import read_only_item as _item
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -113,21 +113,6 @@ def devices_text(row: PitRow) -> str:
         by_state.setdefault(d.state, []).append(d.device)
     return " · ".join(f"{', '.join(names)} {state}" for state, names in by_state.items()) \
         or "—"
-
-
-def _item(text: str, colour: str | None = None, *, right: bool = False,
-          bold: bool = False) -> QTableWidgetItem:
-    it = QTableWidgetItem(text)
-    it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-    if colour:
-        it.setForeground(QColor(colour))
-    if right:
-        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    if bold:
-        f = it.font()
-        f.setBold(True)
-        it.setFont(f)
-    return it
 
 
 def _table(headers: tuple[str, ...], px: int) -> QTableWidget:

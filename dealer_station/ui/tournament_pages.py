@@ -4,7 +4,6 @@ table), standings (game tags, status, places; disqualification with its reason).
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -31,24 +29,10 @@ from dealer_station.tournament.display import (
     tag_marks,
 )
 from dealer_station.ui import theme
+from dealer_station.ui.table_items import read_only_item as _item
 from dealer_station.ui.tournament_director import Director
 
 TABLE_PX = 20
-
-
-def _item(text: str, colour: str | None = None, *, right: bool = False,
-          bold: bool = False) -> QTableWidgetItem:
-    it = QTableWidgetItem(text)
-    it.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-    if colour:
-        it.setForeground(QColor(colour))
-    if right:
-        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    if bold:
-        f = it.font()
-        f.setBold(True)
-        it.setFont(f)
-    return it
 
 
 def table_widget(headers: list[str], px: int = TABLE_PX) -> QTableWidget:
