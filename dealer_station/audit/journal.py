@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,16 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
 from dealer_station.audit import schema
+from dealer_station.audit.anchors import (
+    ANCHOR_DOMAIN,
+    Anchor,
+    AnchorProblem,
+    append_line,
+    applies,
+    format_line,
+    journal_location,
+    parse_line,
+)
 from dealer_station.audit.db import Database, db_reason
 from dealer_station.audit.hashing import (
     CanonicalJsonError,
@@ -140,6 +149,11 @@ class JournalTampered(JournalError):
     beside the chain disagrees with it: the database was changed without the key."""
 
 
+class WrongKey(JournalTampered):
+    """The key given did not write this journal. Raised wherever tampering would be, since
+    nothing may be written or acted on either way; the message tells the two apart."""
+
+
 def utc_now() -> datetime:
     return datetime.now(UTC)
 
@@ -210,18 +224,6 @@ class ProvenState:
         return {"last_round": last_round,
                 "meters": {k: {"rounds": m.rounds, "wagered": m.wagered, "paid": m.paid,
                                "house_win": m.house_win} for k, m in self.meters.items()}}
-
-
-@dataclass(frozen=True, slots=True)
-class AnchorProblem:
-    """A line of the anchor file that verification could not use."""
-
-    line: int
-    problem: str
-    forged: bool
-
-    def __str__(self) -> str:
-        return f"line {self.line} {self.problem}" if self.line else self.problem
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,6 +472,10 @@ class Journal:
         self._genesis: dict[str, str] = {}
         self._written: dict[str, Record] = {}
         self._anchored: dict[str, int] = {}
+        self._firsts: dict[str, str] = {}
+        #: Each table's head whose hash this key was proven to make (see :meth:`_prove_key`).
+        self._proven: dict[str, str] = {}
+        self.location = journal_location(self.db.url)
         self._anchor_lock = threading.Lock()
         self.anchor_problems: list[AnchorProblem] = []
         #: Called with the table id after each commit (the floor forwarder's wake-up); must
@@ -573,6 +579,8 @@ class Journal:
                 head = conn.exec_driver_sql(_HEAD_SQLITE, (table_id,)).first()
             else:
                 head = conn.execute(_HEAD, {"t": table_id}).first()
+            if head is None or self._proven.get(table_id) != head[1]:
+                self._prove_key(conn, table_id, None if head is None else head[0])
             seq, prev = (head[0], head[1]) if head is not None else (0, self.genesis(table_id))
             ts = self.now()
             rows: list[dict[str, Any]] = []
@@ -600,7 +608,36 @@ class Journal:
                     f"table?)") from None
             if after is not None:
                 after(conn, records)
+        self._proven[table_id] = records[-1].hash
         return records
+
+    def _prove_key(self, conn: Connection, table_id: str, seq: int | None) -> None:
+        """Refuse to write under a key that did not write this journal: the table's head (or,
+        for a table with no records yet, another table's) must carry this key's hash. A record
+        hashed under the wrong key could never be verified again under the right one."""
+        if seq is None:
+            other = conn.execute(select(J.c.table_id).where(J.c.seq == 1).limit(1)).first()
+            if other is None:
+                return  # a new journal: nothing written yet to prove a key against
+            table_id = other[0]
+            if table_id in self._proven:
+                return
+            seq = conn.execute(select(func.max(J.c.seq))
+                               .where(J.c.table_id == table_id)).scalar_one()
+        row = conn.execute(select(*_RECORD_COLUMNS).where(J.c.table_id == table_id,
+                                                          J.c.seq == seq)).one()
+        t, seq, ts, actor, kind, round_no, payload, prev_hash, h = row
+        calc = record_hash(self._secret, table_id=t, seq=seq, ts=ts, actor=actor,
+                           kind=hashed_kind(kind, round_no), payload=payload,
+                           prev_hash=prev_hash)
+        if hmac.compare_digest(calc, h):
+            self._proven[table_id] = h
+            return
+        self._refuse_key(table_id)
+        raise JournalTampered(
+            f"table {table_id}: record {seq}, the head of its chain, does not match its "
+            f"keyed hash: it was changed without the key. Nothing was written; run "
+            f"`dealer-station audit verify`")
 
     # -- reading --
 
@@ -675,11 +712,27 @@ class Journal:
             except ValueError:
                 rec = None
             if rec is None or not hmac.compare_digest(calc, h):
+                self._refuse_key(t)
                 raise JournalTampered(
                     f"table {t} record {seq} ({kind}) does not match its "
-                    f"hash: the journal was changed without the key (or --key is not this "
-                    f"journal's key); run `dealer-station audit verify`")
+                    f"hash: the journal was changed without the key; run "
+                    f"`dealer-station audit verify`")
             yield rec
+
+    def _refuse_key(self, table_id: str) -> None:
+        """Raise :class:`WrongKey` if ``table_id``'s record 1 is not linked to this key's
+        genesis hash (a record that fails its hash under another journal's key is not
+        evidence of tampering)."""
+        with self.db.read() as conn:
+            link = conn.execute(select(J.c.prev_hash).where(J.c.table_id == table_id,
+                                                            J.c.seq == 1)).scalar()
+        if link is not None and link != self.genesis(table_id):
+            where = (f"the key file {self.key.path}" if isinstance(self.key, JournalKey)
+                     else "the key given")
+            raise WrongKey(
+                f"{where} is not the key of the journal at {self.location}: table "
+                f"{table_id}'s records were not written under it. Pass --key with the key "
+                f"file this journal was written with")
 
     def _select(self, stmt: Any) -> list[Record]:
         with self.db.read() as conn:
@@ -971,36 +1024,41 @@ class Journal:
         return Checkpoint(table_id, record.seq, record.hash, record.ts, "database+anchor")
 
     def anchor_line(self, record: Record) -> str:
-        """``<table> <seq> <hash> <time> <mac>``: the MAC (under the journal key) makes a
-        line that was forged or damaged in place detectable."""
-        mac = self.mac("anchor/v1", record.table_id, str(record.seq), record.hash, record.ts)
-        return f"{record.table_id} {record.seq} {record.hash} {record.ts} {mac}\n"
+        """``<table> <seq> <hash> <time> <mac> <first> <location>``: the MAC (under the
+        journal key) makes a line that was forged or damaged in place detectable; the last two
+        fields name the journal it anchors (``audit/anchors.py``)."""
+        mac = self.mac(ANCHOR_DOMAIN, record.table_id, str(record.seq), record.hash, record.ts)
+        return format_line(record.table_id, record.seq, record.hash, record.ts, mac,
+                           first=self._first_hash(record), location=self.location)
+
+    def _first_hash(self, record: Record) -> str:
+        """The hash of record 1 of ``record``'s table (what names the chain in anchors)."""
+        if record.seq == 1:
+            return record.hash
+        first = self._firsts.get(record.table_id)
+        if first is None:
+            with self.db.read() as conn:
+                first = conn.execute(select(J.c.hash).where(
+                    J.c.table_id == record.table_id, J.c.seq == 1)).scalar_one_or_none()
+            if first is None:
+                raise JournalTampered(f"table {record.table_id}: record 1 is missing from the "
+                                      f"chain; run `dealer-station audit verify`")
+            self._firsts[record.table_id] = first
+        return first
 
     def anchor(self, record: Record, *, sync: bool = False) -> None:
         """Write a committed record's seq and hash to the anchor file (outside the database).
 
-        One ``write`` of a whole line to a file opened for appending; if the file does not end
-        with a newline (a write torn by a power cut), the line starts on a new one, so a torn
-        line never swallows the next. ``sync`` also flushes it to disk (at checkpoints; a
-        SIGKILL loses no written line, only a power cut can, and a lost anchor only weakens
-        what verification can prove: it never makes an honest journal look cut).
+        ``sync`` also flushes it to disk (at checkpoints; a SIGKILL loses no written line, only
+        a power cut can, and a lost anchor only weakens what verification can prove: it never
+        makes an honest journal look cut).
         """
         if self.anchor_path is None:
             return
         anchor = self.anchor_path
-        line = self.anchor_line(record).encode("ascii")
+        line = self.anchor_line(record)
         try:
-            anchor.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(anchor, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                size = os.fstat(fd).st_size
-                if size and os.pread(fd, 1, size - 1) != b"\n":
-                    line = b"\n" + line
-                os.write(fd, line)
-                if sync:
-                    os.fsync(fd)
-            finally:
-                os.close(fd)
+            append_line(anchor, line, sync=sync)
         except OSError as e:
             raise JournalError(f"record {record.seq} of table {record.table_id} is in the "
                                f"database but the anchor file {anchor} could not be written: "
@@ -1015,49 +1073,68 @@ class Journal:
             if self._anchored.get(table_id, 0) < record.seq:
                 self.anchor(record, sync=True)
 
-    def anchored_checkpoints(self) -> list[Checkpoint]:
-        """Checkpoints listed in the anchor file (empty when there is none yet).
-
-        Lines that cannot be read (torn, garbled) or whose MAC does not match are left out
-        and listed in :attr:`anchor_problems`; verification goes on with the others.
-        """
+    def anchor_lines(self) -> list[Anchor]:
+        """Every line of the anchor file that carries this key's MAC, whichever journal it
+        names (empty when there is no file). Lines that cannot be read (torn, garbled) or whose
+        MAC does not match are left out and listed in :attr:`anchor_problems`."""
         self.anchor_problems = []
         if self.anchor_path is None or not self.anchor_path.exists():
             return []
-        out: list[Checkpoint] = []
-        source = f"anchor file {self.anchor_path}"
         try:
             data = self.anchor_path.read_bytes()
         except OSError as e:
             self.anchor_problems.append(AnchorProblem(0, f"cannot be read: {e.strerror}",
                                                       forged=False))
             return []
-        for n, raw in enumerate(data.split(b"\n"), 1):
-            if not raw.strip():
-                continue
-            line = raw.decode("ascii", errors="replace")
-            parts = line.split()
+
+        def valid_table(t: str) -> bool:
             try:
-                if len(parts) not in (4, 5):
-                    raise ValueError
-                t, seq_text, h, ts = parts[:4]
                 check_table_id(t)
-                seq = int(seq_text)
-                if seq < 1 or len(h) != 64 or int(h, 16) < 0:
-                    raise ValueError
-            except (ValueError, JournalError):
-                self.anchor_problems.append(AnchorProblem(
-                    n, f"is damaged and was skipped ({line[:60]!r}); expected "
-                       f"'<table> <seq> <hash> <time> <mac>'", forged=False))
-                continue
-            if len(parts) == 5 and not hmac.compare_digest(
-                    parts[4], self.mac("anchor/v1", t, seq_text, h, ts)):
-                self.anchor_problems.append(AnchorProblem(
-                    n, f"(table {t} record {seq}) does not carry this key's MAC: it was "
-                       f"written or changed by someone without the key", forged=True))
-                continue
-            out.append(Checkpoint(t, seq, h, ts, source))
+            except JournalError:
+                return False
+            return True
+
+        def mac_ok(t: str, seq: str, h: str, ts: str, mac: str) -> bool:
+            return hmac.compare_digest(mac, self.mac(ANCHOR_DOMAIN, t, seq, h, ts))
+
+        out: list[Anchor] = []
+        for n, raw in enumerate(data.split(b"\n"), 1):
+            parsed = parse_line(n, raw, valid_table, mac_ok)
+            if isinstance(parsed, AnchorProblem):
+                self.anchor_problems.append(parsed)
+            elif parsed is not None:
+                out.append(parsed)
         return out
+
+    def first_hashes(self) -> dict[str, str]:
+        """Each table's record-1 hash as the database holds it now."""
+        with self.db.read() as conn:
+            return dict(conn.execute(select(J.c.table_id, J.c.hash).where(J.c.seq == 1)).all())
+
+    def own_anchors(self) -> list[Anchor]:
+        """The anchor lines that speak of this journal (``audit/anchors.py``: its record 1,
+        or its location); lines of other journals under the same key are left out."""
+        lines = self.anchor_lines()
+        if not lines:
+            return []
+        firsts = self.first_hashes()
+        return [a for a in lines if applies(a, location=self.location, first_hashes=firsts)]
+
+    def anchored_checkpoints(self) -> list[Checkpoint]:
+        """Checkpoints listed in the anchor file for this journal (empty when none)."""
+        source = f"anchor file {self.anchor_path}"
+        return [Checkpoint(a.table_id, a.seq, a.hash, a.ts, source)
+                for a in self.own_anchors()]
+
+    def is_new(self) -> bool:
+        """A journal with no record, no checkpoint and no anchor of its own: only such a
+        journal may take its first operator without a sign-in."""
+        with self.db.read() as conn:
+            if conn.execute(select(J.c.seq).limit(1)).first() is not None:
+                return False
+            if conn.execute(select(schema.checkpoints.c.seq).limit(1)).first() is not None:
+                return False
+        return not self.own_anchors()
 
     def check_head(self, table_id: str) -> None:
         """Refuse to write after a table's newest records were cut off: its chain must reach
@@ -1071,7 +1148,9 @@ class Journal:
                 f"table {table_id}: the journal holds {count} records numbered up to "
                 f"{top_seq}: records were removed from the chain. The station will not "
                 f"write to it; run `dealer-station audit verify`")
-        wanted = ([c for c in self.anchored_checkpoints() if c.table_id == table_id]
+        anchors = [a for a in self.own_anchors() if a.table_id == table_id]
+        wanted = ([Checkpoint(a.table_id, a.seq, a.hash, a.ts,
+                              f"anchor file {self.anchor_path}") for a in anchors]
                   + self.db_checkpoints(table_id))
         if not wanted:
             return
@@ -1084,10 +1163,26 @@ class Journal:
             ends = f"ends at record {last.seq}" if last else "has no records"
             what = ("records were cut off the end" if row is None else
                     "its chain was rebuilt")
+            whose = next((a for a in anchors if a.seq == top.seq and a.hash == top.hash), None)
+            named = ""
+            if whose is not None and whose.named:
+                named = (f" Those anchors belong to {whose.journal()}: if this database is "
+                         f"another journal, give it a key of its own (`dealer-station audit "
+                         f"new-key --key NEW.key`, then --key NEW.key); otherwise open that "
+                         f"journal.")
             raise JournalTampered(
-                f"table {table_id}: the journal {ends} but the {top.source} recorded record "
-                f"{top.seq} ({top.hash[:16]}...) at {top.ts}: {what}. The station will not "
-                f"write to it; run `dealer-station audit verify`")
+                f"table {table_id}: the journal at {self.location} {ends} but the "
+                f"{top.source} recorded record {top.seq} ({top.hash[:16]}...) at {top.ts}: "
+                f"{what}. The station will not write to it; run `dealer-station audit "
+                f"verify`.{named}")
+
+    def check_heads(self) -> None:
+        """:meth:`check_head` for every table the journal, its checkpoints or its own anchors
+        name (user administration acts on records of every chain)."""
+        names = set(self.tables()) | {c.table_id for c in self.db_checkpoints()} | \
+            {a.table_id for a in self.own_anchors()}
+        for t in sorted(names):
+            self.check_head(t)
 
     def db_checkpoints(self, table_id: str | None = None) -> list[Checkpoint]:
         C = schema.checkpoints

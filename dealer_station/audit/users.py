@@ -32,7 +32,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Connection, select, text, update
+from sqlalchemy import Connection, and_, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from dealer_station.audit import schema
@@ -635,6 +635,10 @@ class Users:
                     check: Callable[[Connection, int], None] | None = None) -> _State:
         """Run an administrative change: ``plan`` decides the records from a snapshot (and
         refuses by raising); a row that disagreed with the chain is rewritten and journaled."""
+        # Who may act is read from the chains: first make sure none was cut back past what
+        # the anchor file and the checkpoints name (deleting the station chain's user records
+        # must not make an old journal look like one with no users yet).
+        self.journal.check_heads()
         while True:
             with self.db.read() as conn:
                 before = self._snapshot(conn, user_id)
@@ -676,6 +680,7 @@ class Users:
             actor_name = str(actor)
             if self._any_user():
                 raise self._need_sign_in("add users")
+            self._require_new_journal()
             if role != "operator":
                 raise PermissionDenied(f"the first user of a journal must be an operator (not "
                                        f"a {role}): they sign in and add the others")
@@ -696,11 +701,15 @@ class Users:
             self._lock(conn, _BOOTSTRAP_LOCK)
             if self._chain_has(conn, ("user.add",), excluding=(table_id, floor)):
                 raise _Retry  # another first user won the race; the plan now refuses
+            if conn.execute(select(J.c.seq).where(~and_(J.c.table_id == table_id,
+                                                        J.c.seq >= floor)).limit(1)).first():
+                raise _Retry  # something else was written first: the journal is not new
 
         if bootstrap:
             def plan_first(before: _Snapshot) -> Facts:
                 if self._any_user():
                     raise self._need_sign_in("add users")
+                self._require_new_journal()
                 return plan(before)
             state = self._administer(user_id, table_id, plan_first, actor_name=actor_name,
                                      pin_hash=pin_hash, check=first_only)
@@ -743,6 +752,10 @@ class Users:
                                f"or the PIN changed since)")
         if mac is None:
             pin_hash = None
+        # Who may act is read from the chains: first make sure none was cut back past what
+        # the anchor file and the checkpoints name (deleting the station chain's user records
+        # must not make an old journal look like one with no users yet).
+        self.journal.check_heads()
         while True:
             with self.db.read() as conn:
                 before = self._snapshot(conn, user_id)
@@ -789,6 +802,19 @@ class Users:
 
     def _any_user(self) -> bool:
         return self.has_users()
+
+    def _require_new_journal(self) -> None:
+        """The first operator is added without a sign-in only on a new journal: no record,
+        no checkpoint and no anchor of its own. A journal with any of these had its users
+        from its start; finding none now means their records were removed."""
+        if self.journal.is_new():
+            return
+        self.journal.check_heads()  # names what was cut, when the anchors show it
+        raise PermissionDenied(
+            f"the journal at {self.journal.location} is not new (it has records, checkpoints "
+            f"or anchors) but no users: only a new journal's first operator is added without a "
+            f"sign-in. If its users' records were removed, run `dealer-station audit verify`; "
+            f"a station's first operator is added before its first start")
 
     def has_users(self) -> bool:
         """Whether the chain establishes any user (if not, the first may be added without a
@@ -969,6 +995,10 @@ class Users:
                                 {"user_id": shown, "reason": "unknown user"}, "unknown/unknown")
             raise AuthError(f"unknown user {shown!r} or wrong PIN")
         verified: dict[str, bool] = {}
+        # Who may act is read from the chains: first make sure none was cut back past what
+        # the anchor file and the checkpoints name (deleting the station chain's user records
+        # must not make an old journal look like one with no users yet).
+        self.journal.check_heads()
         while True:
             with self.db.read() as conn:
                 before = self._snapshot(conn, user_id)

@@ -81,6 +81,19 @@ def device_configs(args: argparse.Namespace) -> dict[str, Any]:
     return configs
 
 
+def _require_users(journal: Any) -> None:
+    """A table is opened only on a journal with users: its first operator is added while the
+    journal is new (before any record), and nobody could sign in to a table without one."""
+    from dealer_station.audit.users import Users
+    from dealer_station.errors import StationError
+
+    if not Users(journal).has_users():
+        raise StationError(
+            f"the journal at {journal.location} has no users, so nobody could sign in: add "
+            f"its first operator before the station's first start (`dealer-station users add "
+            f"USER --name NAME --role operator`), then the others signed in as them")
+
+
 def run(args: argparse.Namespace) -> int:
     from dealer_station.errors import StationError
 
@@ -105,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.ui.station import DEMO_USERS, open_station
 
     with open_store(args) as store:
+        if not args.simulate:
+            _require_users(store.journal)
         station = open_station(store.journal, game=args.game, table_id=args.table,
                                config_path=args.config, simulate=args.simulate,
                                devices=devices, seed=args.seed, floor=args.floor)
