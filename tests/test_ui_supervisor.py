@@ -50,9 +50,9 @@ def test_events_meters_and_verification(qtbot: Any, window: MainWindow,
     sign_in(qtbot, window, "super", "2222")
     sup = window.screens["supervisor"]
     sup.tabs.setCurrentIndex(2)
-    qtbot.waitUntil(lambda: sup.events_model.rowCount() > 0, timeout=WAIT_MS)
-    events = [sup.events_model.data(sup.events_model.index(r, EventsModel.EVENT))
-              for r in range(sup.events_model.rowCount())]
+    qtbot.waitUntil(lambda: sup.events_tab.model.rowCount() > 0, timeout=WAIT_MS)
+    events = [sup.events_tab.model.data(sup.events_tab.model.index(r, EventsModel.EVENT))
+              for r in range(sup.events_tab.model.rowCount())]
     assert "login.failed" in events and "login" in events and "user.add" in events
     sup.tabs.setCurrentIndex(3)
     qtbot.waitUntil(lambda: sup.meters_model.rowCount() > 0, timeout=WAIT_MS)
@@ -155,8 +155,8 @@ def test_resume_is_refused_on_screen_while_the_shoe_is_jammed_and_halts_are_in_t
     click(qtbot, sup.resume_button)
     qtbot.waitUntil(lambda: t.halt is None, timeout=WAIT_MS)
     sup.tabs.setCurrentIndex(2)
-    qtbot.waitUntil(lambda: sup.events_model.rowCount() > 0, timeout=WAIT_MS)
-    m = sup.events_model
+    qtbot.waitUntil(lambda: sup.events_tab.model.rowCount() > 0, timeout=WAIT_MS)
+    m = sup.events_tab.model
     rows = [(m.data(m.index(r, EventsModel.EVENT)), m.data(m.index(r, EventsModel.DETAIL)))
             for r in range(m.rowCount())]
     assert ("Halt resolved: resumed",
