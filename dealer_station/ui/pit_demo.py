@@ -63,7 +63,11 @@ class DemoTable:
 def _table(tmp: Path, table_id: str, key: JournalKey,
            clock: Callable[[], datetime] | None = None) -> DemoTable:
     db = open_database(f"sqlite:///{tmp / f'{table_id}.db'}")
-    journal = Journal(db, key) if clock is None else Journal(db, key, clock=clock)
+    # Each table's PC keeps its own anchor file: the floor's copy of a table that has dealt
+    # on since it last forwarded is behind that table's anchors, not cut short.
+    anchors = tmp / f"{table_id}.anchors"
+    journal = Journal(db, key, anchor_path=anchors) if clock is None else Journal(
+        db, key, anchor_path=anchors, clock=clock)
     return DemoTable(table_id, db, journal)
 
 
@@ -165,6 +169,9 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
     floor = open_database(floor_url)
     tables: list[DemoTable] = []
     try:
+        # The floor's own users first, while its journal is new: its first operator is added
+        # without a sign-in only then.
+        add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
         t1 = _table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
         play(t1, 40, seed=11)
         t2 = _table(tmp, "T2", key, stepping_clock(now - timedelta(minutes=40), 1.5))
@@ -182,7 +189,6 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
         cut_short_and_refused(t4, floor_url)
         play(t5, 6, seed=10)                  # dealt on, not yet at the floor
         behind(t5, floor)
-        add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
         yield floor
     finally:
         for t in tables:
