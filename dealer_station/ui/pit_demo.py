@@ -76,14 +76,22 @@ def play(table: DemoTable, rounds: int, seed: int, game: str = "lapaire") -> Non
                                       config_path=None, quiet=True)
 
 
+#: The demo's dealers: T3's, and the one the simulated rounds name.
+DEALERS = (("dee", "Dee Dealer"), ("sim-dealer", "Simulated Dealer"))
+
+
 def add_users(journal: Journal, users: Users) -> dict[str, User]:
-    """A set-up operator and a supervisor ``sue`` (PIN 2468) on ``journal``'s station stream."""
+    """A set-up operator, a supervisor ``sue`` (PIN 2468) and the demo's dealers on
+    ``journal``'s station stream."""
     if not users.has_users():
         users.add("setup", "Set-up Operator", "operator", PIN, actor="setup/operator")
     admin = users.authenticate("setup", PIN)
     out = {"setup": admin}
     if users.get("sue") is None:
         users.add("sue", "Sue Pit", "supervisor", PIN, actor=admin)
+    for user_id, name in DEALERS:
+        if users.get(user_id) is None:
+            users.add(user_id, name, "dealer", PIN, actor=admin)
     return out
 
 
