@@ -58,7 +58,7 @@ def test_a_device_keeps_its_id_for_the_whole_record() -> None:
     ("renege", {"seat": 1, "trick": 2, "card": "5D", "rule": "follow_suit",
                 "reason": "she must follow suit", "penalised": True, "stands": True,
                 "witness": "reader"},
-     "Renege: seat 1 (Ada)",
+     "Renege",
      "seat 1 (Ada) must follow suit (trick 2, card 5D); the card stands; a penalty is due"),
 ])
 def test_kinds_and_details_in_words(kind: str, payload: dict[str, Any], what: str,

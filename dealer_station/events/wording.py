@@ -468,7 +468,7 @@ def _renege(r: Recorded, p: Mapping[str, Any], people: People) -> tuple[str, str
     reason = name_the_player(str(p.get("reason") or ""), who)
     then = "the card stands" if p.get("stands") else "the card went back"
     pen = "; a penalty is due" if p.get("penalised") else ""
-    return (f"{KIND_WORDS['renege']}: {who}",
+    return (KIND_WORDS["renege"],
             f"{reason} (trick {p.get('trick')}, card {p.get('card')}); {then}{pen}")
 
 
