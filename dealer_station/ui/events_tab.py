@@ -15,6 +15,7 @@ from datetime import date, datetime
 from html import escape
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -162,11 +163,16 @@ class EventDetail(QFrame):
 class EventsList(QWidget):
     """The events, a row each, newest first; a touch on a row opens it whole."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, hint: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.stack = QStackedWidget()
         col = QVBoxLayout(self)
         col.setContentsMargins(0, 0, 0, 0)
+        if hint:
+            said = QLabel(hint)
+            said.setWordWrap(True)
+            said.setStyleSheet("font-size: 18px;")
+            col.addWidget(said)
         col.addWidget(self.stack)
         self.model = EventsModel(self)
         self.view = QTableView()
@@ -194,15 +200,25 @@ class EventsList(QWidget):
 
     def set_rows(self, rows: list[EventRow]) -> None:
         self.model.set_rows(rows)
-        # Who and what as wide as they need up to a share of the width, the detail the rest:
-        # a cell cut short ends in "…", and a touch on its row shows it whole.
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Who and what as wide as they need up to a quarter of the list each, the detail
+        the rest: a cell cut short ends in "…", and a touch on its row shows it whole."""
         header = self.view.horizontalHeader()
-        for col, share in ((EventsModel.WHO, 0.25), (EventsModel.WHAT, 0.25)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-            most = int(self.view.viewport().width() * share) or 260
-            if self.view.columnWidth(col) > most:
-                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
-                self.view.setColumnWidth(col, most)
+        width = self.view.viewport().width()
+        for col in (EventsModel.WHO, EventsModel.WHAT):
+            want = max(self.view.sizeHintForColumn(col), header.sectionSizeHint(col))
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            self.view.setColumnWidth(col, min(want, width // 4))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._fit_columns()
 
     def _open(self, index: QModelIndex) -> None:
         self.open_row(index.row())

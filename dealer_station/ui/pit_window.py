@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 
 #: The grid's text: read from a step away at the podium.
 GRID_PX = 20
+#: The Dealer column's widest: a longer name is cut ("…") before the devices' state is.
+DEALER_MOST_PX = 220
 STATE_COLOURS = {"in round": theme.GOOD, "between rounds": theme.TEXT, "halted": theme.BAD,
                  "closed": theme.MUTED, "refused": theme.BAD}
 #: The report period's choices beside the gaming day's shifts.
@@ -102,7 +104,9 @@ def behind_text(row: PitRow) -> str:
         return "never heard"
     if st.lag_seconds < 1 and not st.lag_records:
         return "up to date"
-    return f"{duration_text(st.lag_seconds)} · {st.lag_records} rec"
+    # Whole minutes once it is a minute or more: the grid keeps its room for the devices.
+    lag = st.lag_seconds if st.lag_seconds < 60 else st.lag_seconds - st.lag_seconds % 60
+    return f"{duration_text(lag).removesuffix(' 00 s')} · {st.lag_records} rec"
 
 
 def devices_text(row: PitRow) -> str:
@@ -273,7 +277,8 @@ class TableDrill(QWidget):
         rrow.addWidget(self.recall, 1)
         self.tabs.addTab(recall, "Recall")
         # Events: in the words of the supervisor's Events tab; a touch opens one whole.
-        self.events = EventsList()
+        self.events = EventsList("The table's significant events in the floor's copy, newest "
+                                 "first. Touch a row to read it whole.")
         self.tabs.addTab(self.events, "Events")
         # Meters
         self.meters = _table(("Meter", "Rounds", "Wagered", "Paid", "House win", "Hold"), 19)
@@ -611,6 +616,8 @@ class PitWindow(QMainWindow):
             if st.table == selected:
                 self.grid.selectRow(i)
         self.grid.resizeColumnsToContents()
+        # A long name is cut ("…") before the devices' state is.
+        self.grid.setColumnWidth(2, min(self.grid.columnWidth(2), DEALER_MOST_PX))
         self.grid.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         # The grid as tall as its tables (up to 8 rows, then it scrolls); the queue takes
         # the rest of the screen.
