@@ -264,7 +264,7 @@ class EventsTab(QWidget):
         intro.setStyleSheet("font-size: 18px;")
         bar.addWidget(intro, 1)
         b = QPushButton("Refresh")
-        b.clicked.connect(self.refresh)
+        b.clicked.connect(self.refresh_list)
         bar.addWidget(b)
         col.addLayout(bar)
         self.list = EventsList()
@@ -275,9 +275,15 @@ class EventsTab(QWidget):
         return self.list.model
 
     def refresh(self) -> None:
+        """Read the events again; an event open on the panel stays open (the table's news
+        must not take it away mid-read)."""
         records = (self.journal.events(self.table_id)
                    + self.journal.events(STATION_STREAM))
         records.sort(key=lambda r: (r.ts, r.table_id, r.seq), reverse=True)
-        self.list.close_detail()
         self.list.set_rows(worded(records[:EVENTS_SHOWN], people_of(self.journal,
                                                                      self.table_id)))
+
+    def refresh_list(self) -> None:
+        """*Refresh*: back to the list, read again."""
+        self.list.close_detail()
+        self.refresh()
