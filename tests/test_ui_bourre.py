@@ -120,7 +120,7 @@ def test_a_hand_with_a_renege_played_through_the_window(qtbot: Any, window: Main
         assert f"Seat {result['winner']} takes the pot: {result['won']} chips" in text
     else:
         assert "the pot of" in text and "carries" in text
-    assert f"Next pot (carry): {result['pot']}" in text
+    assert f"Next pot starts with {result['pot']} chips" in text
     assert [r.kind for r in station.journal.records(station.table_id)].count("renege") == 1
     qtbot.waitUntil(screen.hand_button.isEnabled, timeout=WAIT_MS)
 
@@ -244,14 +244,54 @@ def test_the_whole_settlement_is_on_screen_without_the_stale_renege_or_draw_text
     assert not screen.renege_label.isVisible()
     assert screen.message.text() == ""
     text = screen.result.toPlainText()
-    for line in ("Seat 1 takes the pot: 6 chips", "Bourré: seat(s) 2 took no trick",
+    for line in ("Seat 1 takes the pot: 6 chips", "Bourré: seat 2 took no trick",
                  "Renege: seat 3", "Penalties into the next pot: seat 2 pays 6, seat 3 pays 6",
-                 "Next pot (carry): 12"):
+                 "Next pot starts with 12 chips: the penalties, then the antes"):
         assert line in text
     # Nothing to scroll: every line is in the panel, and the panel is in the window.
     assert screen.result.verticalScrollBar().maximum() == 0
     bottom = screen.result.mapTo(window, screen.result.rect().bottomLeft()).y()
     assert bottom <= window.height()
+
+
+def test_the_settlement_names_the_players_as_their_seats_do_and_what_the_next_pot_holds(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """bou-08-settled.png: "Seat 1 takes the pot" while the seat showed Ada, "seat(s) 2",
+    and "Next pot (carry): 20" after the pot was won. The settlement names each player as
+    the seat does, says one or several in words, and says what the next pot starts with
+    and where those chips come from; the next hand opens with exactly that pot."""
+    t: Any = station.table
+    sign_in(qtbot, window, "dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    for seat, name in ((1, "Ada"), (2, "Ben"), (3, "Cy")):
+        screen.set_name(seat, name)         # what the name pad's Done does
+    to_the_play(qtbot, screen, t)
+    for code in RENEGE_PLAYS:
+        t.card(code, source="reader", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "Next pot" in screen.result.toPlainText(), timeout=WAIT_MS)
+    assert "Ada" in screen.seat_boxes[1].info.text()
+    text = screen.result.toPlainText()
+    for line in ("Tricks — Ada: 3, Ben: 0, Cy: 2",
+                 "Ada (seat 1) takes the pot: 6 chips", "Bourré: Ben (seat 2) took no trick",
+                 "Renege: Cy (seat 3)", "Penalties into the next pot: Ben pays 6, Cy pays 6",
+                 "Next pot starts with 12 chips: the penalties, then the antes"):
+        assert line in text, (line, text)
+    for stale in ("seat(s)", "Seat 1 takes", "(carry)"):
+        assert stale not in text
+    # The next hand's pot opens with what the panel said, before its antes.
+    click(qtbot, screen.hand_button)
+    qtbot.waitUntil(lambda: t.hand is not None, timeout=WAIT_MS)
+    assert t.hand.pot_before == 12
+    # Two players bourréd and no winner: both named, and the pot said to carry.
+    close = [r for r in station.journal.records(station.table_id) if r.kind == "hand.close"]
+    tie = dict(close[-1].payload, winner=None, won=0, bourre=["2", "3"], reneges=[],
+               penalties={"2": 6, "3": 6}, pot=18)
+    screen.show_result(tie)
+    text = screen.result.toPlainText()
+    assert "No winner: the pot of 6 chips carries" in text
+    assert "Bourré: Ben (seat 2) and Cy (seat 3) took no trick" in text
+    assert ("Next pot starts with 18 chips: the pot of 6 chips carries, with 12 chips of "
+            "penalties, then the antes") in text
 
 
 def test_the_trick_winner_is_shown_and_no_count_of_legal_cards(

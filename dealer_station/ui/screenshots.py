@@ -7,6 +7,7 @@ Each scene builds a station on a throw-away journal with simulated devices, brin
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -164,6 +165,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
         saved.append(_save(app, w, out / "operator-parsheet.png"))
     saved += seven_seat_scenes(out)
     saved += long_fault_scene(out)
+    saved += supervisor_events_scene(out)
     return saved
 
 
@@ -219,6 +221,53 @@ def long_fault_scene(out: Path) -> list[Path]:
                                  "the shoe's door ajar and the feed motor stalled twice")
         wait_for(app, lambda: w.banner.isVisible())
         return [_save(app, w, out / "fault-banner-long.png")]
+
+
+def supervisor_events_scene(out: Path) -> list[Path]:
+    """The supervisor's Events tab after a troubled round: a jam resumed, a misread
+    corrected, an error of the shoe's own and a void, a PIN mistyped; then one event touched
+    open, its whole detail on the panel."""
+    from dealer_station.audit.users import AuthError
+    from dealer_station.settlement.lapaire import Wager
+
+    with scene() as (app, station, w):
+        t: Any = station.table
+        shoe = station.simulator("shoe")
+        session = w.session
+        session.sign_in("dealer", "1111")
+
+        def visit(action: Callable[[Any], object]) -> None:
+            action(session.sign_in_over("super", "2222"))
+            session.end_visit()
+
+        t.place_many([Wager(1, "straight", ("K",), 500), Wager(1, "red", (), 1000)],
+                     actor="dealer/dealer")
+        shoe.set_status("JAM")
+        wait_for(app, lambda: t.halt is not None)
+        shoe.set_status("READY")
+        wait_for(app, lambda: not t.resume_blockers())
+        visit(lambda sup: t.resume(sup, "shoe jam cleared"))
+        w.demo.misread()  # type: ignore[union-attr]
+        wait_for(app, lambda: t.halt is not None)
+        visit(lambda sup: t.correct_card(sup, "QD", "misread: card checked by hand"))
+        shoe.report_error("E42", "card jammed at the reader head; feed motor stalled")
+        wait_for(app, lambda: t.halt is not None)
+        with contextlib.suppress(AuthError):
+            session.sign_in_over("super", "2221")           # a mistyped PIN, refused
+        sup = session.sign_in_over("super", "2222")
+        t.void(sup, "player dispute: seat 2 says the queen was exposed; video checked, "
+                    "wagers returned")
+        w.while_away.hide()
+        screen: Any = w.screens["supervisor"]
+        w.show_screen("supervisor")
+        screen.tabs.setCurrentWidget(screen.events_tab)
+        events = screen.events_tab
+        wait_for(app, lambda: events.model.rowCount() > 0)
+        saved = [_save(app, w, out / "supervisor-events.png")]
+        row = next(i for i, r in enumerate(events.model.rows) if r.record.kind == "void")
+        events.list.open_row(row)
+        saved.append(_save(app, w, out / "supervisor-event-detail.png"))
+        return saved
 
 
 def _play_rounds(station: Station) -> None:
