@@ -182,8 +182,11 @@ def test_the_warning_column_and_the_poker_pays_are_on_the_page(qtbot: Any,
     assert header.sectionSize(ParSheetModel.WARNING) >= metrics.horizontalAdvance("Warning")
     for r in range(op.par_model.rowCount()):
         warning = op.par_model.data(op.par_model.index(r, ParSheetModel.WARNING))
-        assert header.sectionSize(ParSheetModel.WARNING) >= view.fontMetrics(
-        ).horizontalAdvance(warning)
+        if warning:     # wrapped in its cell, the row as tall as it needs
+            needed = view.fontMetrics().boundingRect(
+                QRect(0, 0, header.sectionSize(ParSheetModel.WARNING) - 8, 10_000),
+                int(Qt.TextFlag.TextWordWrap), warning).height()
+            assert view.rowHeight(r) >= needed
     poker = par_labels(op).index("3rd Card Poker")
     pays = op.par_model.data(op.par_model.index(poker, ParSheetModel.PAYS))
     assert pays.count(" to 1") >= 5
@@ -226,3 +229,51 @@ def test_the_round_over_note_goes_once_the_change_is_in_force(
     qtbot.waitUntil(lambda: not op.message.isVisible(), timeout=WAIT_MS)
     assert "current configuration" in op.sheet_caption.text()
     assert "First Card Red" not in par_labels(op)
+
+
+def test_the_par_sheet_has_every_column_on_the_page_and_the_limits_one_touch_away(
+        qtbot: Any, window: MainWindow) -> None:
+    """op-04-par-sheet-preview.png: at 1280x800 the par sheet was squeezed to about three rows
+    under the comparison, its Warning column cut to "W" behind a sideways scroll bar."""
+    assert (window.width(), window.height()) == (1280, 800)
+    op = operator(qtbot, window)
+    op.paytable.setCurrentText("alternative")
+    op.spot_boxes["split 7-JK"].setChecked(True)
+    click(qtbot, op.preview_button)
+    view = op.par_view
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=WAIT_MS)
+    header = view.horizontalHeader()
+    # No sideways scroll: every column is inside the table's width, each as wide as its
+    # title (the Warning column was cut to "W").
+    assert view.horizontalScrollBar().maximum() == 0
+    assert header.length() <= view.viewport().width()
+    titles = header.fontMetrics()
+    for col, title in enumerate(ParSheetModel.HEADERS):
+        assert not view.isColumnHidden(col)
+        assert header.sectionSize(col) >= titles.horizontalAdvance(title), title
+    # Every row: a good page of them at once, and the rest down the vertical scroll bar.
+    rows = op.par_model.rowCount()
+    assert rows > 40
+    shown = [r for r in range(rows)
+             if view.viewport().rect().contains(view.visualRect(op.par_model.index(r, 0)))]
+    assert len(shown) >= 12
+    view.scrollToBottom()
+    last = view.visualRect(op.par_model.index(rows - 1, 0))
+    assert view.viewport().rect().contains(last)
+    # The comparison and Apply stand beside the sheet, inside the window.
+    for w in (op.changes, op.reason, op.apply_button):
+        assert w.isVisible()
+        top_left = w.mapTo(window, w.rect().topLeft())
+        assert window.rect().contains(top_left)
+        assert top_left.y() + w.height() <= window.height()
+    # One touch on "The change" brings the limits form back, whole, with nothing to scroll.
+    bar = op.pages.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(0).center())
+    assert op.pages.currentIndex() == 0
+    viewport = op.form_scroll.viewport()
+    for lo, hi in op.limit_boxes.values():
+        for box in (lo, hi):
+            assert box.isVisible()
+            where = QRect(box.mapTo(viewport, box.rect().topLeft()), box.size())
+            assert viewport.rect().contains(where)
+    assert op.preview_button.isVisible()

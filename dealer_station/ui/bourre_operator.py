@@ -107,6 +107,7 @@ class BourreOperatorScreen(QWidget):
         self.choice.currentTextChanged.connect(self.preview)
         col.addWidget(self.choice)
         self.details = QTextBrowser()
+        self.details.setStyleSheet("QTextBrowser { font-size: 18px; }")   # read from a metre
         col.addWidget(self.details, 1)
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("Reason for the change (required)")

@@ -15,6 +15,7 @@ from PySide6.QtGui import QShowEvent, QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -59,6 +61,12 @@ MAX_LIMIT = 100_000_000
 MAX_COMPARED = 8
 #: A limit's two ends, as the form and the messages name them.
 LIMIT_WORDS = {"min": "the least", "max": "the most"}
+#: The pages, in their tabs' order.
+CHANGE_PAGE, SHEET_PAGE = 0, 1
+#: The par sheet page's left column (the comparison, the reason, the approval, Apply).
+SIDE_PX = 430
+#: The Pays column: "1300 to 1" on a line; the poker paytable wraps in its cell.
+PAYS_PX = 130
 
 
 def problem_text(exc: StationError) -> str:
@@ -167,36 +175,71 @@ class OperatorScreen(QWidget):
     # -- building --------------------------------------------------------------------------
 
     def _build(self) -> None:
-        root = QHBoxLayout(self)
-        root.setContentsMargins(10, 8, 10, 8)
-        root.setSpacing(12)
+        root = QVBoxLayout(self)
+        root.setContentsMargins(10, 6, 10, 6)
+        root.setSpacing(6)
+        # Two pages, one touch apart: the change (what is offered, the paytable, the limits)
+        # and its par sheet with the comparison and the Apply. The par sheet has the page's
+        # whole height and enough width for every column, never a sideways scroll.
+        self.pages = QTabWidget()
+        self.pages.setDocumentMode(False)
+        root.addWidget(self.pages, 1)
+        corner = QWidget()
+        bar = QHBoxLayout(corner)
+        bar.setContentsMargins(0, 0, 0, 4)
+        self.revert_button = QPushButton("Start again")
+        self.revert_button.setObjectName("nav")
+        self.revert_button.clicked.connect(self.load)
+        bar.addWidget(self.revert_button)
+        self.preview_button = QPushButton("Show the par sheet ›")
+        self.preview_button.setObjectName("primary")
+        self.preview_button.clicked.connect(self.preview)
+        bar.addWidget(self.preview_button)
+        self.pages.setCornerWidget(corner, Qt.Corner.TopRightCorner)
 
+        # -- the change: what is offered, the spots priced apart and the paytable, the
+        # limits, side by side on one page --
+        change_page = QWidget()
+        page = QVBoxLayout(change_page)
+        page.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setFixedWidth(560)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll = scroll
         form = QWidget()
         scroll.setWidget(form)
-        self.form = QVBoxLayout(form)
-        self.form.setSpacing(10)
-        root.addWidget(scroll)
-
-        self.in_force = QLabel("")
-        self.in_force.setWordWrap(True)
-        self.in_force.setObjectName("muted")
-        self.form.addWidget(self.in_force)
+        columns = QHBoxLayout(form)
+        columns.setContentsMargins(8, 0, 8, 4)
+        columns.setSpacing(14)
+        kinds_col, spots_col, limits_col = QVBoxLayout(), QVBoxLayout(), QVBoxLayout()
+        columns.addLayout(kinds_col, 0)
+        columns.addLayout(spots_col, 1)
+        columns.addLayout(limits_col, 0)
+        page.addWidget(scroll, 1)
 
         offered = QGroupBox("Wagers offered")
-        self.offered_grid = QGridLayout(offered)
+        kinds = QVBoxLayout(offered)
+        kinds.setSpacing(4)
         self.kind_boxes: dict[str, QCheckBox] = {}
-        for i, kind in enumerate(BET_KINDS):
+        for kind in BET_KINDS:
             cb = QCheckBox(KIND_LABELS[kind])
             cb.toggled.connect(self.edited)
             self.kind_boxes[kind] = cb
-            self.offered_grid.addWidget(cb, i // 2, i % 2)
-        self.spot_boxes: dict[str, QCheckBox] = {}
-        self.form.addWidget(offered)
+            kinds.addWidget(cb)
+        kinds_col.addWidget(offered)
+        self.in_force = QLabel("")
+        self.in_force.setWordWrap(True)
+        self.in_force.setObjectName("muted")
+        kinds_col.addWidget(self.in_force)
+        kinds_col.addStretch(1)
 
+        spots = QGroupBox("Spots priced apart")
+        self.spots_group = spots
+        self.offered_grid = QVBoxLayout(spots)
+        self.offered_grid.setSpacing(4)
+        self.spot_boxes: dict[str, QCheckBox] = {}
+        spots_col.addWidget(spots)
         poker = QGroupBox("3rd Card Poker paytable")
         pcol = QVBoxLayout(poker)
         self.paytable = QComboBox()
@@ -206,10 +249,17 @@ class OperatorScreen(QWidget):
         self.paytable_text.setObjectName("muted")
         self.paytable_text.setWordWrap(True)
         pcol.addWidget(self.paytable_text)
-        self.form.addWidget(poker)
+        spots_col.addWidget(poker)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        spots_col.addWidget(self.summary)
+        spots_col.addStretch(1)
 
         limits = QGroupBox("Table limits per seat and spot")
+        self.limits_group = limits
         lgrid = QGridLayout(limits)
+        lgrid.setVerticalSpacing(2)
         for c, text in enumerate(("Wager", "Minimum", "Maximum")):
             h = QLabel(text)
             h.setObjectName("muted")
@@ -226,63 +276,77 @@ class OperatorScreen(QWidget):
             lgrid.addWidget(lo, r, 1)
             lgrid.addWidget(hi, r, 2)
             self.limit_boxes[kind] = (lo, hi)
-        self.form.addWidget(limits)
-        self.form.addStretch(1)
+        limits_col.addWidget(limits)
+        limits_col.addStretch(1)
+        self.pages.addTab(change_page, "The change")
 
-        right = QVBoxLayout()
-        root.addLayout(right, 1)
-        bar = QHBoxLayout()
-        self.preview_button = QPushButton("Show the par sheet")
-        self.preview_button.clicked.connect(self.preview)
-        bar.addWidget(self.preview_button)
-        self.revert_button = QPushButton("Start again")
-        self.revert_button.setObjectName("nav")
-        self.revert_button.clicked.connect(self.load)
-        bar.addWidget(self.revert_button)
-        right.addLayout(bar)
+        # -- the par sheet --
+        sheet_page = QWidget()
+        sheet = QHBoxLayout(sheet_page)
+        sheet.setContentsMargins(8, 6, 8, 6)
+        sheet.setSpacing(12)
+        side = QVBoxLayout()
+        side.setSpacing(6)
+        side_box = QWidget()
+        side_box.setLayout(side)
+        side_box.setFixedWidth(SIDE_PX)
+        sheet.addWidget(side_box)
         self.changes = QLabel("No change yet.")
         self.changes.setWordWrap(True)
         self.changes.setTextFormat(Qt.TextFormat.RichText)
-        right.addWidget(self.changes)
-        self.sheet_caption = QLabel("")
-        self.sheet_caption.setObjectName("muted")
-        self.sheet_caption.setWordWrap(True)
-        right.addWidget(self.sheet_caption)
-        self.par_model = ParSheetModel(self)
-        self.par_view = table_view(self.par_model)
-        header = self.par_view.horizontalHeader()
-        # Every column as wide as its text (the Warning column was squeezed to "rn"); the
-        # poker pays wrap in their cell, on the page, where a touch needs no tooltip.
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(ParSheetModel.PAYS, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ParSheetModel.PAYS, 150)
-        self.par_view.setWordWrap(True)
-        self.par_view.verticalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
-        right.addWidget(self.par_view, 1)
+        self.changes.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        changes_scroll = QScrollArea()
+        changes_scroll.setWidgetResizable(True)
+        changes_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        changes_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        changes_scroll.setWidget(self.changes)
+        side.addWidget(changes_scroll, 1)
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("Reason for the change (required)")
         self.reason.setAccessibleName("Reason for the change")
-        right.addWidget(self.reason)
+        side.addWidget(self.reason)
         # An optional second person: a supervisor or another operator approves with their
         # PIN, and the change records who (the configuration report prints it).
         approval = QHBoxLayout()
         self.approver_id = QLineEdit()
-        self.approver_id.setPlaceholderText("Approved by (optional): user id")
+        self.approver_id.setPlaceholderText("Approved by (optional)")
         self.approver_id.setAccessibleName("Second approval: user id")
         self.approver_pin = QLineEdit()
         self.approver_pin.setPlaceholderText("their PIN")
         self.approver_pin.setAccessibleName("Second approval: PIN")
         self.approver_pin.setEchoMode(QLineEdit.EchoMode.Password)
-        approval.addWidget(self.approver_id, 2)
-        approval.addWidget(self.approver_pin, 1)
-        right.addLayout(approval)
+        approval.addWidget(self.approver_id, 3)
+        approval.addWidget(self.approver_pin, 2)
+        side.addLayout(approval)
         self.apply_button = QPushButton("Apply the change")
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self.apply)
-        right.addWidget(self.apply_button)
+        side.addWidget(self.apply_button)
+        table_col = QVBoxLayout()
+        table_col.setSpacing(4)
+        self.sheet_caption = QLabel("")
+        self.sheet_caption.setObjectName("muted")
+        self.sheet_caption.setWordWrap(True)
+        table_col.addWidget(self.sheet_caption)
+        self.par_model = ParSheetModel(self)
+        self.par_view = table_view(self.par_model)
+        header = self.par_view.horizontalHeader()
+        # Every column on the page: the figures as wide as their text, the pays (the poker
+        # paytable is one long line) and the warnings wrapped in their cells, the warnings
+        # taking what is left. Nothing is only in a tooltip: a touch screen cannot hover.
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(ParSheetModel.PAYS, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(ParSheetModel.PAYS, PAYS_PX)
+        header.setSectionResizeMode(ParSheetModel.WARNING, QHeaderView.ResizeMode.Stretch)
+        self.par_view.setWordWrap(True)
+        self.par_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.par_view.verticalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)
+        table_col.addWidget(self.par_view, 1)
+        sheet.addLayout(table_col, 1)
+        self.pages.addTab(sheet_page, "Par sheet")
         self.message = MessageLabel()
-        right.addWidget(self.message)
+        root.addWidget(self.message)
 
     # -- form <-> configuration ------------------------------------------------------------
 
@@ -297,8 +361,7 @@ class OperatorScreen(QWidget):
                 self.offered_grid.removeWidget(cb)
                 cb.deleteLater()
             self.spot_boxes = {}
-            base_row = (len(BET_KINDS) + 1) // 2
-            for i, (key, label) in enumerate(_spot_options(config)):
+            for key, label in _spot_options(config):
                 kind, _, spot = key.partition(" ")
                 w = config.wager(kind)
                 assert isinstance(w, SpotWager)
@@ -307,7 +370,8 @@ class OperatorScreen(QWidget):
                 cb.setChecked(bool(s and s.offered))
                 cb.toggled.connect(self.edited)
                 self.spot_boxes[key] = cb
-                self.offered_grid.addWidget(cb, base_row + i, 0, 1, 2)
+                self.offered_grid.addWidget(cb)
+            self.spots_group.setVisible(bool(self.spot_boxes))
             self.paytable.clear()
             names = [p.name for p in config.paytables]
             self.paytable.addItems(names)
@@ -411,17 +475,21 @@ class OperatorScreen(QWidget):
             new, what = self.proposed()
         except StationError as exc:
             self.proposal = None
-            self.changes.setText(f"<span style='color:{theme.BAD}'>This change cannot be "
-                                 f"made: {escape(problem_text(exc))}</span>")
+            self._propose(f"<span style='color:{theme.BAD}'>This change cannot be made: "
+                          f"{escape(problem_text(exc))}</span>")
             return
         self.proposal = new
         if not what:
-            self.changes.setText("No change yet: choose what to offer, the paytable or the "
-                                 "limits.")
+            self._propose("No change yet: choose what to offer, the paytable or the limits.")
         else:
-            self.changes.setText(f"Proposed: {self._describe(what, base.money)}.<br>"
-                                 f"<span style='color:{theme.WARN}'>Show its par sheet before "
-                                 f"applying it.</span>")
+            self._propose(f"Proposed: {self._describe(what, base.money)}.<br>"
+                          f"<span style='color:{theme.WARN}'>Show its par sheet before "
+                          f"applying it.</span>")
+
+    def _propose(self, text: str) -> None:
+        """What the form proposes, said under the limits and beside the par sheet."""
+        self.summary.setText(text)
+        self.changes.setText(text)
 
     def show_current_sheet(self) -> None:
         """Under the form, until a proposal's par sheet is shown: the current configuration's,
@@ -452,7 +520,7 @@ class OperatorScreen(QWidget):
         self.shown_for = new
         self.proposal = new
         warnings = [r for r in self.rows if r.warning]
-        # Written out here too: the Warning column may be scrolled out of sight.
+        # Written out beside the sheet too: its row may be further down the list.
         note = "".join(f"<br><span style='color:{theme.WARN}'>Warning: {escape(r.label)}: "
                        f"{escape(str(r.warning))}</span>" for r in warnings[:MAX_COMPARED])
         if len(warnings) > MAX_COMPARED:
@@ -460,8 +528,11 @@ class OperatorScreen(QWidget):
                      f" more warnings: see the Warning column.</span>")
         self.changes.setText(self.comparison(self.base_config(), what, before, self.rows)
                              + note)
+        self.summary.setText(f"Proposed: {self._describe(what, self.base_config().money)}."
+                             f"<br>Its par sheet is on the Par sheet page.")
         self.apply_button.setEnabled(True)
         self.message.hide()
+        self.pages.setCurrentIndex(SHEET_PAGE)
 
     def comparison(self, base: LaPaireConfig, what: dict[str, Any],
                    before: list[ParSheetRow], after: list[ParSheetRow]) -> str:
