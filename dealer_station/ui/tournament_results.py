@@ -93,7 +93,7 @@ class TableResults(QWidget):
         self.close_why = QLabel("")
         self.close_why.setWordWrap(True)
         self.close_why.setFixedWidth(300)
-        self.close_why.setStyleSheet(f"font-size: 16px; color: {theme.MUTED};")
+        self.close_why.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
         left.addWidget(self.close_why)
         row.addLayout(left)
         right = QVBoxLayout()
@@ -236,7 +236,7 @@ class TableResults(QWidget):
         for c in range(2 if wide else 1 if players else 0):
             for k, text in enumerate(("Player", word.capitalize(), "Forfeit")):
                 head = QLabel(text)
-                head.setStyleSheet(f"font-size: 15px; color: {theme.MUTED};")
+                head.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
                 self.rows.addWidget(head, 0, c * 3 + k)
         for i, p in enumerate(players):
             col = (i // half) * 3 if wide else 0
