@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QComboBox,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.errors import StationError
+from dealer_station.ui.choice_buttons import ChoiceButtons
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
@@ -102,7 +102,7 @@ class BourreOperatorScreen(QWidget):
         self.current = QLabel("")
         self.current.setWordWrap(True)
         col.addWidget(self.current)
-        self.choice = QComboBox()
+        self.choice = ChoiceButtons()        # a touch on a profile's name
         self.choice.addItems(list(self.profiles))
         self.choice.currentTextChanged.connect(self.preview)
         col.addWidget(self.choice)

@@ -14,7 +14,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent, QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFrame,
     QGridLayout,
     QGroupBox,
@@ -49,6 +48,7 @@ from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
+from dealer_station.ui.choice_buttons import ChoiceButtons
 from dealer_station.ui.formatting import amount
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import ParSheetModel
@@ -242,7 +242,7 @@ class OperatorScreen(QWidget):
         spots_col.addWidget(spots)
         poker = QGroupBox("3rd Card Poker paytable")
         pcol = QVBoxLayout(poker)
-        self.paytable = QComboBox()
+        self.paytable = ChoiceButtons()      # a touch on a paytable's name
         self.paytable.currentIndexChanged.connect(self.edited)
         pcol.addWidget(self.paytable)
         self.paytable_text = QLabel("")
