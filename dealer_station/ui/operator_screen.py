@@ -10,8 +10,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent, QValidator
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFrame,
@@ -20,10 +20,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -48,13 +46,17 @@ from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
+from dealer_station.ui.amount_pad import AmountError, parse_amount
 from dealer_station.ui.choice_buttons import ChoiceButtons
 from dealer_station.ui.formatting import amount
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import ParSheetModel
+from dealer_station.ui.reasons import ReasonSheet, ask_reason
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.supervisor import table_view
+from dealer_station.ui.touch_fields import TouchAmountField, TouchLineEdit, TouchPinField
+from dealer_station.ui.touch_keyboard import InputSheet, open_keypad
 
 MAX_LIMIT = 100_000_000
 #: The most changed settings and house edges the comparison lists before "and n more".
@@ -83,42 +85,60 @@ def problem_text(exc: StationError) -> str:
     return f"{exc.key}: {exc.reason}" if exc.key else exc.reason
 
 
-class MoneySpinBox(QSpinBox):
-    """A whole number of minor units, shown and typed as money (``12.50``)."""
+class MoneyField(TouchAmountField):
+    """A limit: a whole number of minor units, shown as money ("1,250.00"). Touched, it opens
+    the keypad with a point, which types it as money ("25", "12.50") and refuses, on the
+    keypad, what is not (a third decimal, nothing, over the largest limit)."""
 
-    def __init__(self, money: Money, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    valueChanged = Signal(int)
+
+    def __init__(self, money: Money, prompt: str, parent: QWidget | None = None) -> None:
+        super().__init__(prompt, parent, max_length=12)
         self.money = money
-        self.setRange(1, MAX_LIMIT)
-        self.setSingleStep(money.chips[0])
+        self._value = 0
         self.setMinimumWidth(150)
-        self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # A physical keyboard still types here: what it typed is read when it is left.
+        self.editingFinished.connect(self._typed_here)
 
-    def textFromValue(self, value: int) -> str:
-        return amount(self.money, value)
+    def value(self) -> int:
+        return self._value
 
-    def valueFromText(self, text: str) -> int:
-        parsed = self._parse(text)
-        return parsed if parsed is not None else self.value()
+    def setValue(self, value: int) -> None:
+        changed = value != self._value
+        self._value = value
+        self.setText(amount(self.money, value))
+        if changed:
+            self.valueChanged.emit(value)
 
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        t = text.strip()
-        if self._parse(t) is not None:
-            state = QValidator.State.Acceptable
-        elif t in ("", ".") or (t.endswith(".") and self._parse(t[:-1]) is not None):
-            state = QValidator.State.Intermediate   # on the way to an amount
+    def problem(self, text: str) -> str | None:
+        """Why ``text`` is not a limit, in words (None: it is one)."""
+        try:
+            value = parse_amount(text.replace(",", ""), self.money)
+        except AmountError as exc:
+            return str(exc)[:1].upper() + str(exc)[1:] + "."
+        if value > MAX_LIMIT:
+            return f"At most {amount(self.money, MAX_LIMIT)}."
+        return None
+
+    def open_input(self) -> InputSheet:
+        # The keypad starts empty, what is set now shown in its place: a new amount is typed
+        # whole, as a dealer types one.
+        self.sheet = open_keypad(self, self.prompt, self._put, mode="amount",
+                                 placeholder=self.text(), max_length=self.maxLength(),
+                                 note=f"Now {self.text()}. Type the amount, such as 25 or "
+                                      f"12.50.", required=True, check=self.problem)
+        return self.sheet
+
+    def _put(self, text: str) -> None:
+        self.setValue(parse_amount(text.replace(",", ""), self.money))
+        self.done.emit(self.text())
+
+    def _typed_here(self) -> None:
+        if self.problem(self.text()) is None:
+            self.setValue(parse_amount(self.text().replace(",", ""), self.money))
         else:
-            state = QValidator.State.Invalid        # the keystroke is refused
-        return state, text, pos
-
-    def _parse(self, text: str) -> int | None:
-        digits = len(str(self.money.minor_units)) - 1
-        t = text.strip().replace(",", "")      # shown with thousands separators (amount())
-        whole, _, frac = t.partition(".")
-        if not whole.isdigit() or (frac and not frac.isdigit()) or len(frac) > digits:
-            return None
-        return int(whole) * self.money.minor_units + (int(frac.ljust(digits, "0"))
-                                                      if digits else 0)
+            self.setText(amount(self.money, self._value))
 
 
 def _spot_options(config: LaPaireConfig) -> list[tuple[str, str]]:
@@ -147,6 +167,8 @@ class OperatorScreen(QWidget):
         #: A change recorded to take effect after the round: its note goes once it has.
         self._waiting_for: str | None = None
         self._loading = False
+        #: The reasons asked for, once Apply is touched.
+        self.reason_sheet: ReasonSheet | None = None
         self._build()
         events.listen(self.on_change)
         self.load()
@@ -264,11 +286,12 @@ class OperatorScreen(QWidget):
             h = QLabel(text)
             h.setObjectName("muted")
             lgrid.addWidget(h, 0, c)
-        self.limit_boxes: dict[str, tuple[MoneySpinBox, MoneySpinBox]] = {}
+        self.limit_boxes: dict[str, tuple[MoneyField, MoneyField]] = {}
         money = self.table.config.money
         for r, kind in enumerate(BET_KINDS, start=1):
             lgrid.addWidget(QLabel(KIND_LABELS[kind]), r, 0)
-            lo, hi = MoneySpinBox(money), MoneySpinBox(money)
+            lo = MoneyField(money, f"{KIND_LABELS[kind]}: the least a seat may wager")
+            hi = MoneyField(money, f"{KIND_LABELS[kind]}: the most a seat may wager")
             lo.setAccessibleName(f"{kind} minimum")
             hi.setAccessibleName(f"{kind} maximum")
             lo.valueChanged.connect(self.edited)
@@ -301,24 +324,25 @@ class OperatorScreen(QWidget):
         changes_scroll.setFrameShape(QFrame.Shape.NoFrame)
         changes_scroll.setWidget(self.changes)
         side.addWidget(changes_scroll, 1)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason for the change (required)")
-        self.reason.setAccessibleName("Reason for the change")
-        side.addWidget(self.reason)
         # An optional second person: a supervisor or another operator approves with their
-        # PIN, and the change records who (the configuration report prints it).
+        # PIN, and the change records who (the configuration report prints it). The user id
+        # on the keyboard, then the PIN on the keypad.
+        approval_title = QLabel("Approved by (optional): a supervisor or another operator")
+        approval_title.setObjectName("muted")
+        approval_title.setWordWrap(True)
+        side.addWidget(approval_title)
         approval = QHBoxLayout()
-        self.approver_id = QLineEdit()
-        self.approver_id.setPlaceholderText("Approved by (optional)")
+        self.approver_id = TouchLineEdit("Who approves the change: their user id",
+                                         placeholder="user id", max_length=40)
         self.approver_id.setAccessibleName("Second approval: user id")
-        self.approver_pin = QLineEdit()
-        self.approver_pin.setPlaceholderText("their PIN")
+        self.approver_pin = TouchPinField("Their PIN", placeholder="their PIN")
         self.approver_pin.setAccessibleName("Second approval: PIN")
-        self.approver_pin.setEchoMode(QLineEdit.EchoMode.Password)
+        self.approver_id.next_field = self.approver_pin
         approval.addWidget(self.approver_id, 3)
         approval.addWidget(self.approver_pin, 2)
         side.addLayout(approval)
-        self.apply_button = QPushButton("Apply the change")
+        # Touched, it asks why (the operator's reasons, or Other… typed), then applies.
+        self.apply_button = QPushButton("Apply the change…")
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self.apply)
         side.addWidget(self.apply_button)
@@ -383,7 +407,6 @@ class OperatorScreen(QWidget):
                 hi.setValue(lim.maximum)
         finally:
             self._loading = False
-        self.reason.clear()
         self.edited()
         self._show_in_force()
 
@@ -580,26 +603,42 @@ class OperatorScreen(QWidget):
         return ("<table cellspacing='0' cellpadding='2'>"
                 + table("Setting: now → proposed", rows) + house + "</table>")
 
-    def apply(self) -> None:
+    def _check_apply(self) -> tuple[User, LaPaireConfig, dict[str, Any]] | None:
+        """Who applies what, once the par sheet shown is the form's (None: said why not)."""
         user = self.session.user
         if user is None:
             self._say("Sign in first.", "bad")
-            return
+            return None
         if self.shown_for is None:
             self._say("Show the par sheet of this change first.", "bad")
-            return
+            return None
         try:
             new, what = self.proposed()
         except StationError as exc:
             self._say(f"This change cannot be made: {exc}", "bad")
-            return
+            return None
         if new != self.shown_for:
             self._say("The form changed after the par sheet was shown: show it again.", "bad")
+            return None
+        return user, new, what
+
+    def apply(self) -> None:
+        """Ask why (the reasons for a configuration change, or Other… typed), then apply."""
+        if self._check_apply() is None:
             return
+        self.reason_sheet = ask_reason(
+            self.apply_button, "config_change", "Apply the change: why?", self.apply_with,
+            note="The change, its par sheet and the reason are recorded.")
+
+    def apply_with(self, reason: str) -> None:
+        """Apply the change shown, for ``reason``."""
+        checked = self._check_apply()
+        if checked is None:
+            return
+        user, new, what = checked
         try:
             approver = self._approver()
-            version = self.table.change_config(user, new, self.reason.text(), what,
-                                               approver=approver)
+            version = self.table.change_config(user, new, reason, what, approver=approver)
         except StationError as exc:
             self._say(f"Not applied: {exc}", "bad")
             return
@@ -612,8 +651,8 @@ class OperatorScreen(QWidget):
                 else "it is in force from now")
         self.load()
         approved = f", approved by {approver.actor}" if approver else ""
-        self._say(f"Configuration {version[:12]} recorded by {user.actor}{approved}: {when}.",
-                  "good")
+        self._say(f"Configuration {version[:12]} recorded by {user.actor}{approved}, for "
+                  f"“{reason}”: {when}.", "good")
         self._waiting_for = version if pending else None
 
     def _approver(self) -> User | None:
