@@ -23,6 +23,7 @@ from dealer_station.audit.keys import create_key
 from dealer_station.tournament import journaled
 from dealer_station.tournament.display import place_text
 from dealer_station.ui import theme
+from dealer_station.ui.touch_sheet import current_sheet
 from dealer_station.ui.tournament_demo import new_tournament
 from dealer_station.ui.tournament_window import TournamentWindow
 
@@ -165,10 +166,20 @@ def test_disqualification_needs_its_reason(qtbot: Any, journal: Journal) -> None
     w.show_tab("Standings")
     name = next(iter(t.entries))
     w.standings.select(name)
+    n = len(records(journal, "dq"))
+    click(qtbot, w.standings.dq_button)            # asks why; Cancel disqualifies nobody
+    sheet = w.standings.reason_sheet
+    assert current_sheet(w.standings) is sheet and name in sheet.title.text()
+    click(qtbot, sheet.cancel_button)
+    assert len(records(journal, "dq")) == n and name not in w.director.t.disqualified
     click(qtbot, w.standings.dq_button)
-    assert "needs its reason" in w.message.text()
-    qtbot.keyClicks(w.standings.reason, "foul language")
-    click(qtbot, w.standings.dq_button)
+    click(qtbot, w.standings.reason_sheet.other_button)
+    keyboard = w.standings.reason_sheet.other_sheet
+    click(qtbot, keyboard.done_button)               # nothing typed: refused on the keyboard
+    assert "Nothing typed" in keyboard.message.text()
+    for key in keyboard.keyboard.buttons_for("foul language"):
+        click(qtbot, key)
+    click(qtbot, keyboard.done_button)
     last = records(journal, "dq")[-1]
     assert last.kind == "tournament.disqualify" and last.payload["reason"] == "foul language"
 

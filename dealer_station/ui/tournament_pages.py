@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QScrollArea,
     QTableWidget,
@@ -31,9 +30,14 @@ from dealer_station.tournament.display import (
 from dealer_station.tournament.tournament import Tournament
 from dealer_station.ui import theme
 from dealer_station.ui.table_items import read_only_item as _item
+from dealer_station.ui.touch_fields import TouchLineEdit
+from dealer_station.ui.touch_sheet import Sheet
 from dealer_station.ui.tournament_director import Director
+from dealer_station.ui.tournament_touch import ask_director_reason
 
 TABLE_PX = 20
+#: The longest name of a player or a team typed at registration.
+NAME_CHARS = 40
 #: After a place that several entries share mid-event.
 TIED = " (tied)"
 
@@ -75,14 +79,18 @@ class Registration(QWidget):
         self.form_title.setStyleSheet(f"font-size: 22px; font-weight: bold; "
                                       f"color: {theme.GOLD};")
         fl.addWidget(self.form_title)
-        self.entry = QLineEdit()
+        # Touched, each name opens the keyboard (a capital at each word's start); a team's
+        # three names follow one another with Next.
+        self.entry = TouchLineEdit("The player's name", words=True, max_length=NAME_CHARS)
         self.entry.setAccessibleName("Entry name")
-        self.member_a = QLineEdit()
-        self.member_a.setPlaceholderText("First player")
-        self.member_b = QLineEdit()
-        self.member_b.setPlaceholderText("Second player")
+        self.member_a = TouchLineEdit("The team's first player", words=True,
+                                      placeholder="First player", max_length=NAME_CHARS)
+        self.member_b = TouchLineEdit("The team's second player", words=True,
+                                      placeholder="Second player", max_length=NAME_CHARS)
+        self.entry.next_field = self.member_a
+        self.member_a.next_field = self.member_b
         for w in (self.entry, self.member_a, self.member_b):
-            w.setMinimumHeight(48)
+            w.setMinimumHeight(52)
             fl.addWidget(w)
         self.entry.returnPressed.connect(self.add)
         self.member_b.returnPressed.connect(self.add)
@@ -137,6 +145,7 @@ class Registration(QWidget):
         teams = game.teams
         self.form_title.setText("Add a team of two" if teams else "Add a player")
         self.entry.setPlaceholderText("Team name (e.g. T07)" if teams else "Player's name")
+        self.entry.prompt = "The team's name" if teams else "The player's name"
         self.member_a.setVisible(teams)
         self.member_b.setVisible(teams)
         self.entries.setRowCount(len(t.entries))
@@ -200,7 +209,6 @@ class Registration(QWidget):
         if self.d.act(t.register, entry, members, done=f"{entry} entered"):
             for w in (self.entry, self.member_a, self.member_b):
                 w.clear()
-            self.entry.setFocus()
 
     def ask_start(self) -> None:
         """Ask once more before registration closes: it cannot be opened again."""
@@ -368,13 +376,14 @@ class Standings(QWidget):
         self.table = table_widget(["Place", "Entry", "Players", "Tags", "Status"])
         col.addWidget(self.table, 1)
         dq = QHBoxLayout()
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason for the disqualification (required, journaled)")
-        self.reason.setAccessibleName("Reason")
-        self.dq_button = QPushButton("Disqualify the selected entry")
+        hint = _fact("Touch an entry, then Disqualify: it asks why (journaled).", 18)
+        hint.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
+        self.dq_button = QPushButton("Disqualify the selected entry…")
         self.dq_button.setObjectName("danger")
         self.dq_button.clicked.connect(self.disqualify)
-        dq.addWidget(self.reason, 1)
+        #: The reasons asked for, once Disqualify is touched.
+        self.reason_sheet: Sheet | None = None
+        dq.addWidget(hint, 1)
         dq.addWidget(self.dq_button)
         col.addLayout(dq)
         director.changed.connect(self.refresh)
@@ -431,10 +440,15 @@ class Standings(QWidget):
                 self.table.selectRow(r)
 
     def disqualify(self) -> None:
+        """Ask why (a short list, or Other… typed), then disqualify the selected entry."""
         entry = self.selected_entry()
         if entry is None:
             self.d.said.emit("select the entry to disqualify first", "bad")
             return
-        if self.d.act(self.d.t.disqualify, entry, reason=self.reason.text().strip() or None,
-                      done=f"{entry} disqualified"):
-            self.reason.clear()
+        self.reason_sheet = ask_director_reason(
+            self.dq_button, "disqualify", f"Disqualify {entry}: why?",
+            lambda reason: self.disqualify_for(entry, reason),
+            note="A disqualified entry takes no further part and no prize.")
+
+    def disqualify_for(self, entry: str, reason: str) -> None:
+        self.d.act(self.d.t.disqualify, entry, reason=reason, done=f"{entry} disqualified")
