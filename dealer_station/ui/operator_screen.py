@@ -337,7 +337,9 @@ class OperatorScreen(QWidget):
         self.approver_id.setAccessibleName("Second approval: user id")
         self.approver_pin = TouchPinField("Their PIN", placeholder="their PIN")
         self.approver_pin.setAccessibleName("Second approval: PIN")
-        self.approver_id.next_field = self.approver_pin
+        # Done on the user id goes on to the PIN (the keyboard has no Next key of its own).
+        self.approver_id.done.connect(
+            lambda user_id: self.approver_pin.open_input() if user_id.strip() else None)
         approval.addWidget(self.approver_id, 3)
         approval.addWidget(self.approver_pin, 2)
         side.addLayout(approval)

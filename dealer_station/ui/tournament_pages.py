@@ -80,15 +80,15 @@ class Registration(QWidget):
                                       f"color: {theme.GOLD};")
         fl.addWidget(self.form_title)
         # Touched, each name opens the keyboard (a capital at each word's start); a team's
-        # three names follow one another with Next.
+        # three names follow one another, Done on one opening the next.
         self.entry = TouchLineEdit("The player's name", words=True, max_length=NAME_CHARS)
         self.entry.setAccessibleName("Entry name")
         self.member_a = TouchLineEdit("The team's first player", words=True,
                                       placeholder="First player", max_length=NAME_CHARS)
         self.member_b = TouchLineEdit("The team's second player", words=True,
                                       placeholder="Second player", max_length=NAME_CHARS)
-        self.entry.next_field = self.member_a
-        self.member_a.next_field = self.member_b
+        self.entry.done.connect(lambda text: self._then(self.member_a, text))
+        self.member_a.done.connect(lambda text: self._then(self.member_b, text))
         for w in (self.entry, self.member_a, self.member_b):
             w.setMinimumHeight(52)
             fl.addWidget(w)
@@ -138,6 +138,11 @@ class Registration(QWidget):
         row.addLayout(side, 2)
         director.changed.connect(self.refresh)
         self.refresh()
+
+    def _then(self, field: TouchLineEdit, typed: str) -> None:
+        """A team's next name, once one is typed (a player's entry has only its name)."""
+        if typed and field.isVisible() and not field.text():
+            field.open_input()
 
     def refresh(self) -> None:
         t = self.d.t

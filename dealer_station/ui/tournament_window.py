@@ -49,7 +49,6 @@ class SignIn(QWidget):
         self.user_id.setFixedWidth(220)
         self.pin = TouchPinField("PIN")
         self.pin.setFixedWidth(110)
-        self.user_id.next_field = self.pin
         self.pin.done.connect(lambda _pin: self.sign_in())
         self.user_id.done.connect(self._name_done)
         self.pin.returnPressed.connect(self.sign_in)
@@ -80,9 +79,11 @@ class SignIn(QWidget):
         self.sign_out_button.setVisible(signed)
         self.who.setText(self.d.who)
 
-    def _name_done(self, _text: str) -> None:
+    def _name_done(self, text: str) -> None:
         if not self.d.needs_pin():
-            self.sign_in()        # a name alone signs in; a user id goes on to its PIN
+            self.sign_in()            # a name alone signs in
+        elif text.strip():
+            self.pin.open_input()     # a user id goes on to its PIN
 
     def sign_in(self) -> None:
         ok = self.d.sign_in(self.user_id.text(), self.pin.text())
