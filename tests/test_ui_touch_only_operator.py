@@ -342,3 +342,23 @@ def test_teams_a_signed_in_user_and_bracket_scores_by_touch_alone(
              if r.kind == "tournament.match"][-1]
     assert sorted(match.payload["scores"].values()) == [-12, 62]
     assert match.actor == "sue/supervisor"
+
+
+def test_a_euchre_hand_is_entered_by_touch_alone(qtbot: Any, journal: Journal,
+                                                 keys: KeyWatch) -> None:
+    from dealer_station.ui.tournament_demo import new_tournament
+
+    t = new_tournament(journal, "eu", "euchre", 4)
+    t.start(by="setup/operator")
+    w = director_window(qtbot, journal, "eu")
+    type_on(qtbot, w.sign.user_id, "Judy Broussard")
+    tap_tab(qtbot, w.tabs, "Results")
+    m = w.matches
+    tap(qtbot, m.maker_buttons[0])
+    tap(qtbot, m.tricks.button(5))
+    tap(qtbot, m.alone)
+    tap(qtbot, m.hand_button)
+    hands = [r for r in journal.records(journaled.stream("eu"))
+             if r.kind.startswith("tournament.euchre")]
+    assert hands and hands[-1].actor == "Judy Broussard/director"
+    assert hands[-1].payload["tricks"] == 5 and hands[-1].payload["alone"] is True

@@ -1,16 +1,41 @@
-"""One choice out of a few, as a row of large buttons: a touch picks it, no list drops down.
+"""Choices by touch.
 
-It answers as a combo box would (``currentText``, ``setCurrentText``, ``currentIndexChanged``)
-so that a screen reads it the same way; the operator's paytable and the Bourré rule profile
-use it.
+- :class:`ChoiceButtons`: one choice out of a few, as a row of large buttons: a touch picks
+  it, no list drops down. It answers as a combo box would (``currentText``,
+  ``setCurrentText``, ``currentIndexChanged``) so that a screen reads it the same way; the
+  operator's paytable and the Bourré rule profile use it.
+- :class:`TouchCheckBox`: a check box that takes a touch anywhere on its row, not only on its
+  box and words, at least a fingertip tall.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QPushButton, QSizePolicy, QWidget
+from PySide6.QtCore import QPoint, Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QHBoxLayout,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
+
+#: A touch target's least height (px).
+TOUCH_MIN_PX = 48
+
+
+class TouchCheckBox(QCheckBox):
+    """A check box whose whole row takes a touch (see the module)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        # The style sheet's min-height wins over setMinimumHeight: set it there.
+        self.setStyleSheet(f"QCheckBox {{ min-height: {TOUCH_MIN_PX}px; }}")
+
+    def hitButton(self, pos: QPoint) -> bool:
+        return self.rect().contains(pos)
 
 
 class ChoiceButtons(QWidget):

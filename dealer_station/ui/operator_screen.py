@@ -47,7 +47,7 @@ from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, parse_amount
-from dealer_station.ui.choice_buttons import ChoiceButtons
+from dealer_station.ui.choice_buttons import ChoiceButtons, TouchCheckBox
 from dealer_station.ui.formatting import amount
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import ParSheetModel
@@ -97,6 +97,7 @@ class MoneyField(TouchAmountField):
         self.money = money
         self._value = 0
         self.setMinimumWidth(150)
+        self.setMaximumWidth(175)
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         # A physical keyboard still types here: what it typed is read when it is left.
         self.editingFinished.connect(self._typed_here)
@@ -242,10 +243,10 @@ class OperatorScreen(QWidget):
 
         offered = QGroupBox("Wagers offered")
         kinds = QVBoxLayout(offered)
-        kinds.setSpacing(4)
+        kinds.setSpacing(2)
         self.kind_boxes: dict[str, QCheckBox] = {}
         for kind in BET_KINDS:
-            cb = QCheckBox(KIND_LABELS[kind])
+            cb = TouchCheckBox(KIND_LABELS[kind])
             cb.toggled.connect(self.edited)
             self.kind_boxes[kind] = cb
             kinds.addWidget(cb)
@@ -259,7 +260,7 @@ class OperatorScreen(QWidget):
         spots = QGroupBox("Spots priced apart")
         self.spots_group = spots
         self.offered_grid = QVBoxLayout(spots)
-        self.offered_grid.setSpacing(4)
+        self.offered_grid.setSpacing(2)
         self.spot_boxes: dict[str, QCheckBox] = {}
         spots_col.addWidget(spots)
         poker = QGroupBox("3rd Card Poker paytable")
@@ -392,7 +393,7 @@ class OperatorScreen(QWidget):
                 w = config.wager(kind)
                 assert isinstance(w, SpotWager)
                 s = w.spot(spot.split("-"))
-                cb = QCheckBox(label)
+                cb = TouchCheckBox(label)
                 cb.setChecked(bool(s and s.offered))
                 cb.toggled.connect(self.edited)
                 self.spot_boxes[key] = cb

@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
-    QCheckBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
@@ -73,7 +72,7 @@ class TableResults(QWidget):
         self.table_no = 0
         self.players: tuple[str, ...] = ()
         self.spins: dict[str, NumberBox] = {}
-        self.forfeits: dict[str, QCheckBox] = {}
+        self.forfeits: dict[str, QPushButton] = {}
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         left = QVBoxLayout()
@@ -254,9 +253,9 @@ class TableResults(QWidget):
             spin.setMaximumWidth(150)
             spin.setAccessibleName(f"{p} {word}")
             spin.valueChanged.connect(self._check)
-            # Its word beside the box: the whole of it takes a touch, not the box alone.
-            forfeit = QCheckBox("Forfeit")
-            forfeit.setMinimumHeight(theme.TOUCH_PX - 4)
+            # A button that stays in when touched: the whole of it takes a touch.
+            forfeit = QPushButton("Forfeit")
+            forfeit.setCheckable(True)
             forfeit.setAccessibleName(f"{p} forfeited")
             self.rows.addWidget(name, r, col)
             self.rows.addWidget(spin, r, col + 1)
@@ -436,8 +435,12 @@ class MatchResults(QWidget):
             b.setMinimumWidth(60)
             self.tricks.addButton(b, n)
             eg.addWidget(b, 2, 1 + n)
-        self.alone = QCheckBox("went alone")
-        self.lead = QCheckBox("lead out of turn")
+        # Buttons that stay in when touched (a check box takes a touch on its box and words
+        # only, not across its cell).
+        self.alone = QPushButton("went alone")
+        self.lead = QPushButton("lead out of turn")
+        for b in (self.alone, self.lead):
+            b.setCheckable(True)
         eg.addWidget(self.alone, 3, 1, 1, 3)
         eg.addWidget(self.lead, 3, 4, 1, 3)
         eg.addWidget(_big("Renege by"), 4, 0)
