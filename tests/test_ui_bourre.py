@@ -18,6 +18,7 @@ from dealer_station.settlement.bourre import Phase
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.station import Station
+from dealer_station.ui.touch_sheet import current_sheet
 
 
 @pytest.fixture
@@ -131,18 +132,19 @@ def test_the_operator_changes_the_rule_profile_between_sessions(
     t.start_session([1, 2, 3], 3, actor="dealer/dealer")
     sign_in(qtbot, window, "operator", "3333")
     op: Any = window.screens["operator"]
-    op.choice.setCurrentText("common")
+    click(qtbot, op.choice.button("common"))
     assert "A card played against the rules" in op.details.toPlainText()
-    qtbot.keyClicks(op.reason, "casino rules tonight")
     click(qtbot, op.apply_button)
+    click(qtbot, op.reason_sheet.buttons["approved change"])
     assert "between sessions" in op.message.text() and t.profile.name == "tournament"
     t.end_session(tie_break=[1, 2, 3], actor="dealer/dealer")
-    qtbot.keyClicks(op.reason, "casino rules tonight")
     click(qtbot, op.apply_button)
+    click(qtbot, op.reason_sheet.buttons["approved change"])
     assert t.profile.name == "common" and "in force" in op.message.text()
     change = [r for r in station.journal.records(station.table_id)
               if r.kind == "config.change"][-1]
     assert change.actor == "operator/operator"
+    assert change.payload["reason"] == "approved change"
 
 
 def test_the_supervisor_panel_follows_a_bourre_hand(qtbot: Any, window: MainWindow,
@@ -319,22 +321,24 @@ def test_players_are_named_at_the_seats_by_touch_and_journaled_with_the_session(
     screen: Any = window.screens["dealer"]
     box = screen.seat_boxes[2]
     qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
-    pad = screen.name_pad
-    assert pad.isVisible() and not box.isVisible()
-    for key in ("A", "D", "A", "space", "L", "'", "O"):
-        click(qtbot, pad.keys[key])
-    assert pad.edit.text() == "Ada L'O"
-    click(qtbot, pad.keys["back"])
-    click(qtbot, pad.keys["done"])
-    assert not pad.isVisible() and box.isVisible()
+    sheet = screen.name_sheet
+    assert current_sheet(screen) is sheet and sheet.keyboard is not None
+    assert "Seat 2" in sheet.title.text()
+    for key in sheet.keyboard.buttons_for("Ada L'O"):
+        click(qtbot, key)
+    assert sheet.text == "Ada L'O"
+    click(qtbot, sheet.keyboard.keys["Delete"])
+    click(qtbot, sheet.done_button)
+    assert current_sheet(screen) is None
     assert "Ada L'" in unescape(box.info.text())
-    # The same name twice is refused at once, not when the session starts.
+    # The same name twice is refused at once, on the keyboard, not when the session starts.
     qtbot.mouseClick(screen.seat_boxes[4], Qt.MouseButton.LeftButton)
-    for key in ("A", "D", "A", "space", "L", "'"):
-        click(qtbot, pad.keys[key])
-    click(qtbot, pad.keys["done"])
-    assert "already Ada L'" in screen.message.text() and pad.isVisible()
-    click(qtbot, pad.keys["cancel"])
+    sheet = screen.name_sheet
+    for key in sheet.keyboard.buttons_for("Ada L'"):
+        click(qtbot, key)
+    click(qtbot, sheet.done_button)
+    assert "already Ada L'" in sheet.message.text() and current_sheet(screen) is sheet
+    click(qtbot, sheet.cancel_button)
     click(qtbot, screen.session_button)
     opened = [r for r in station.journal.records(station.table_id)
               if r.kind == "session.open"][-1]
@@ -345,7 +349,7 @@ def test_players_are_named_at_the_seats_by_touch_and_journaled_with_the_session(
     assert "Ada L'" in unescape(screen.seat_boxes[2].info.text())
     # Once the session is under way the names are its own.
     qtbot.mouseClick(screen.seat_boxes[3], Qt.MouseButton.LeftButton)
-    assert not pad.isVisible() and "before the session" in screen.message.text()
+    assert current_sheet(screen) is None and "before the session" in screen.message.text()
 
 
 def test_the_profile_page_reads_in_words(qtbot: Any, window: MainWindow,

@@ -203,15 +203,19 @@ def check_config(conf: Path, devices_file: Path, *, named: bool = False
     if station.exists():
         def load_station(path: Path) -> str:
             from dealer_station.gameconfig import load_gaming_calendar
+            from dealer_station.reasons import ACTIONS, load_reasons
 
             printing = load_print_settings(path)
             udev = load_udev_matches(path)
             cal = load_gaming_calendar(path)
+            reasons = load_reasons(path)
             zone = str(cal.zone) if cal.zone is not None else "local time"
             return (f"printer {printing.printer or 'off'}, paper {printing.paper}; "
                     f"udev: {', '.join(udev) or 'none'}; gaming day from "
                     f"{cal.day_starts:%H:%M} {zone}, shifts "
-                    f"{', '.join(f'{s.name} {s.starts:%H:%M}' for s in cal.shifts)}")
+                    f"{', '.join(f'{s.name} {s.starts:%H:%M}' for s in cal.shifts)}; "
+                    f"reasons: {sum(len(reasons.of(a)) for a in ACTIONS)} for "
+                    f"{len(ACTIONS)} actions")
 
         yield attempt(STATION_FILE, station, load_station, lambda s: s)[0], None
     else:

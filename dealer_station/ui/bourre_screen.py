@@ -34,9 +34,9 @@ from dealer_station.table.bourre_view import BourreView
 from dealer_station.ui import theme
 from dealer_station.ui.bourre_seats import (
     DEFAULT_SEATS,
+    MAX_NAME,
     MAX_SEATS,
     RULE_NAMES,
-    NamePad,
     SeatBox,
     and_list,
     capital,
@@ -48,6 +48,7 @@ from dealer_station.ui.card_view import CardView
 from dealer_station.ui.formatting import card_text
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
+from dealer_station.ui.touch_keyboard import InputSheet, open_keyboard
 
 if TYPE_CHECKING:
     from dealer_station.ui.station import Station
@@ -89,11 +90,8 @@ class BourreScreen(QWidget):
             self.seat_boxes[i + 1] = box
             grid.addWidget(box, i // 4, i % 4)
         left.addWidget(self.seats_area, 1)
-        self.name_pad = NamePad()
-        self.name_pad.done.connect(self.set_name)
-        self.name_pad.cancelled.connect(self._close_name_pad)
-        self.name_pad.hide()
-        left.addWidget(self.name_pad, 1)
+        #: The on-screen keyboard open on a seat's name, if any.
+        self.name_sheet: InputSheet | None = None
         self.message = QLabel("")
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
@@ -211,31 +209,36 @@ class BourreScreen(QWidget):
                  f"Session started: seats {seat_list(seats)}.")
 
     def name_seat(self, seat: int) -> None:
-        """A touch on a seat before a session: type the player's name."""
+        """A touch on a seat before a session: the player's name, on the on-screen keyboard."""
         if self.view.session_open:
             self.say("Players are named before the session starts.", "bad")
             return
-        self.seats_area.hide()
-        self.name_pad.open_for(seat, self.names.get(seat, ""))
+        self.name_sheet = open_keyboard(
+            self, f"Seat {seat}: the player's name", lambda name: self.set_name(seat, name),
+            text=self.names.get(seat, ""), words=True, max_length=MAX_NAME,
+            placeholder="the player's name",
+            note="Done with nothing typed leaves the seat unnamed.",
+            check=lambda name: self._name_taken(seat, name))
 
-    def set_name(self, seat: int, name: str) -> None:
+    def _name_taken(self, seat: int, name: str) -> str | None:
+        """Why ``name`` cannot be seat ``seat``'s (another seat has it), or None."""
         taken = next((n for n, other in self.names.items()
                       if n != seat and name and other.casefold() == name.casefold()), None)
+        return (f"Seat {taken} is already {name}: give seat {seat} another name."
+                if taken is not None else None)
+
+    def set_name(self, seat: int, name: str) -> None:
+        taken = self._name_taken(seat, name)
         if taken is not None:
-            self.say(f"Seat {taken} is already {name}: give seat {seat} another name.", "bad")
+            self.say(taken, "bad")
             return
         if name:
             self.names[seat] = name
             self.seat_checks[seat].setChecked(True)
         else:
             self.names.pop(seat, None)
-        self._close_name_pad()
-        self.say(f"Seat {seat}: {name}." if name else f"Seat {seat}: no name.", "info")
-
-    def _close_name_pad(self) -> None:
-        self.name_pad.hide()
-        self.seats_area.show()
         self.refresh(self.view)
+        self.say(f"Seat {seat}: {name}." if name else f"Seat {seat}: no name.", "info")
 
     def end_session(self) -> None:
         result = self._do(lambda u: self.table.end_session(actor=u.actor), "Session over.")

@@ -2,7 +2,10 @@
 fingertip.
 
 The names are the station's active users as the journal establishes them; a tap fills the
-user id and moves to the PIN. Typing the id (keyboard, or digits on the keypad) still works.
+user id and moves to the PIN. The user id field, touched, opens the on-screen keyboard (a
+user the list cannot show); a physical keyboard, or digits on the keypad while the user id
+field has the focus, still type it. The keypad is the kit's ``DigitPad``
+(``touch_keyboard.py``). Nothing here needs a key press.
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QFrame,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -36,6 +38,8 @@ from dealer_station.audit.users import (
 from dealer_station.errors import StationError
 from dealer_station.ui import theme
 from dealer_station.ui.session import SignInSession
+from dealer_station.ui.touch_fields import TouchLineEdit
+from dealer_station.ui.touch_keyboard import DigitPad
 
 NOTICE = "Tap your name (or type your user id), then enter your PIN"
 #: The order the names are listed in: the people who deal first.
@@ -78,10 +82,12 @@ class LoginPanel(QWidget):
         self.notice.setWordWrap(True)
         col.addWidget(self.notice)
 
-        self.user_edit = QLineEdit()
-        self.user_edit.setPlaceholderText("User id")
+        # Touched, the user id opens the on-screen keyboard (for a name not listed); the PIN
+        # is typed on the keypad below.
+        self.user_edit = TouchLineEdit("Your user id", placeholder="User id", max_length=40)
         self.user_edit.setAccessibleName("User id")
         self.user_edit.textEdited.connect(lambda _t: self._pick(None))
+        self.user_edit.done.connect(self._id_typed)
         self.pin_edit = QLineEdit()
         self.pin_edit.setPlaceholderText("PIN")
         self.pin_edit.setAccessibleName("PIN")
@@ -99,26 +105,15 @@ class LoginPanel(QWidget):
         self.message.hide()
         col.addWidget(self.message)
 
-        pad = QGridLayout()
-        pad.setSpacing(8)
-        keys = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "⌫", "0", "Sign in"]
-        self.sign_in_button: QPushButton | None = None
-        for i, key in enumerate(keys):
-            b = QPushButton(key)
-            b.setMinimumHeight(64)
-            b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            if key == "Sign in":
-                b.setObjectName("primary")
-                b.clicked.connect(self.submit)
-                self.sign_in_button = b
-            elif key == "⌫":
-                b.setAccessibleName("Delete a digit")
-                b.clicked.connect(self._backspace)
-            else:
-                b.setStyleSheet("font-size: 26px;")
-                b.clicked.connect(lambda _=False, k=key: self._type(k))
-            pad.addWidget(b, i // 3, i % 3)
-        col.addLayout(pad)
+        # The keypad of the kit (ui/touch_keyboard.py), with Sign in in its corner.
+        self.sign_in_button = QPushButton("Sign in")
+        self.sign_in_button.setObjectName("primary")
+        self.sign_in_button.clicked.connect(self.submit)
+        self.pad = DigitPad(corner=self.sign_in_button, key_px=64)
+        self.pad.keys["Delete"].setAccessibleName("Delete a digit")
+        self.pad.typed.connect(self._type)
+        self.pad.erased.connect(self._backspace)
+        col.addWidget(self.pad)
         self.setTabOrder(self.user_edit, self.pin_edit)
         self.refresh_names()
 
@@ -208,6 +203,13 @@ class LoginPanel(QWidget):
         self._pick(user.user_id)
         self.notice.setText(f"{user.name}: enter your PIN")
         self.message.hide()
+        self.pin_edit.setFocus()
+
+    def _id_typed(self, user_id: str) -> None:
+        """A user id typed on the on-screen keyboard: its name is marked if listed, and the
+        keypad types the PIN."""
+        self._pick(user_id.strip() if user_id.strip() in self.name_buttons else None)
+        self.pin_edit.clear()
         self.pin_edit.setFocus()
 
     def _pick(self, user_id: str | None) -> None:

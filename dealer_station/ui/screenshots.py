@@ -153,15 +153,32 @@ def lapaire_scenes(out: Path) -> list[Path]:
         wait_for(app, lambda: "Round 2" in sup.recall_detail.toPlainText())
         saved.append(_save(app, w, out / "supervisor-recall.png"))
 
-    with scene() as (app, station, w):
+    saved += operator_scenes(out)
+    saved += seven_seat_scenes(out)
+    saved += long_fault_scene(out)
+    return saved
+
+
+def operator_scenes(out: Path) -> list[Path]:
+    """The operator's change: the form with a limit on the keypad, then its par sheet."""
+    from dealer_station.ui.touch_sheet import close_sheets
+
+    saved: list[Path] = []
+    with scene() as (app, _station, w):
         w.session.sign_in("operator", "3333")
         op: Any = w.screens["operator"]
         op.kind_boxes["black"].setChecked(False)
         op.spot_boxes["split 7-JK"].setChecked(True)
         op.paytable.setCurrentText("alternative")
+        limit = op.limit_boxes["straight"][1]
+        sheet = limit.open_input()                     # what a touch on the limit opens
+        for key in "150":
+            sheet.pad.keys[key].click()
+        saved.append(_save(app, w, out / "operator-limit-keypad.png"))
+        sheet.done_button.click()
+        close_sheets(w)
         op.preview()
         op.par_view.scrollToBottom()                   # the optional wagers and poker
-        op.reason.setText("alternative paytable for the weekend")
         saved.append(_save(app, w, out / "operator-parsheet.png"))
     saved += seven_seat_scenes(out)
     saved += long_fault_scene(out)
@@ -293,7 +310,19 @@ def bourre_scenes(out: Path) -> list[Path]:
     from dealer_station.ui.bourre_demo import screenshot_scene
 
     with scene("bourre") as (app, station, w):
-        saved = [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
+        # A seat named before the session: the station's keyboard over the table.
+        w.session.sign_in("dealer", "1111")
+        screen0: Any = w.screens["dealer"]
+        screen0.name_seat(3)
+        sheet = screen0.name_sheet
+        for key in sheet.keyboard.buttons_for("Noelie Guidr"):
+            key.click()
+        naming = _save(app, w, out / "bourre-name-keyboard.png")
+        sheet.cancel()
+        w.session.sign_out()
+    with scene("bourre") as (app, station, w):
+        saved = [naming,
+                 screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
         # The same hand played out (a renege was announced in it): its settlement.
         t: Any = station.table
         screen: Any = w.screens["dealer"]
