@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from repo_paths import CONFIG_DIR, ROOT
 
@@ -12,3 +13,9 @@ __all__ = ["CONFIG_DIR", "ROOT"]
 
 # Database fixtures for every test; the UI tests' station and window (overridable per module).
 pytest_plugins = ["fixtures_db", "ui_support"]
+
+
+def pytest_collection_modifyitems(items: list[Any]) -> None:
+    """The slow tests first: with one worker per core (scripts/test.sh), the longest test
+    files start at once instead of last, so the whole run ends sooner."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

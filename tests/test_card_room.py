@@ -51,14 +51,20 @@ def folder(tmp_path: Path) -> Iterator[Path]:
 @pytest.fixture
 def journal(folder: Path) -> Iterator[Journal]:
     db = open_database(f"sqlite:///{folder / 'journal.db'}")
-    yield Journal(db, create_key(folder / "journal.key"))
+    j = Journal(db, create_key(folder / "journal.key"))
+    seed_users(j)
+    yield j
     db.close()
+
+
+def seed_users(journal: Journal) -> None:
+    """The card room's users, added while the journal is new (before any record)."""
+    Users(journal).seed([("olga", "Olga", "operator", "2468"), ("dee", "Dee", "dealer", "2468"),
+                         ("sue", "Sue", "supervisor", "2468")], actor="setup/operator")
 
 
 def users(journal: Journal) -> dict[str, User]:
     u = Users(journal)
-    u.seed([("olga", "Olga", "operator", "2468"), ("dee", "Dee", "dealer", "2468"),
-            ("sue", "Sue", "supervisor", "2468")], actor="setup/operator")
     return {n: u.authenticate(n, "2468", table_id="B1") for n in ("dee", "sue")}
 
 

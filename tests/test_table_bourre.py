@@ -113,8 +113,8 @@ def test_a_hand_card_by_card_with_a_renege(journal: Journal) -> None:
 
 
 def test_restart_mid_hand_and_void(journal: Journal) -> None:
+    sup = supervisor(journal)      # the users come first, while the journal is new
     t = table(journal)
-    sup = supervisor(journal)
     t.start_session([1, 2, 3, 4], 4)
     t.start_hand()
     deal_all(t, BOURRE_DECK.shuffled(random.Random(5)))

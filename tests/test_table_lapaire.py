@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from user_support import make_user
+from user_support import make_user, start_users
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Fact, Journal
@@ -34,6 +34,7 @@ DEALER = "dee/dealer"
 def journal(db_url: str, tmp_path: Path) -> Iterator[Journal]:
     db = open_database(db_url)
     j = Journal(db, create_key(tmp_path / "journal.key"))
+    start_users(j)
     yield j
     db.close()
 
@@ -42,6 +43,7 @@ def journal(db_url: str, tmp_path: Path) -> Iterator[Journal]:
 def sqlite_journal(tmp_path: Path) -> Iterator[Journal]:
     db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
     j = Journal(db, create_key(tmp_path / "journal.key"))
+    start_users(j)
     yield j
     db.close()
 

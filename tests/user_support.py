@@ -6,6 +6,12 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User, Users
 
 
+def start_users(journal: Journal) -> None:
+    """The set-up operator, added while the journal is new (before any record), as a
+    station's first operator is."""
+    Users(journal).add("setup", "Set-up Operator", "operator", "2468", actor="setup/operator")
+
+
 def make_user(journal: Journal, user_id: str, role: str) -> User:
     """``user_id`` added with ``role`` (by a set-up operator, added first if the journal has
     no users) and signed in at table T1; every PIN is 2468."""
