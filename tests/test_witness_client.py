@@ -165,3 +165,35 @@ def test_a_checkpoint_of_another_origin_is_not_taken(canned: tuple[str, CannedSe
     with pytest.raises(WitnessError, match=r"with one of casino\.example/T9"):
         client.latest(url, ORIGIN)
     assert client.latest(url, "casino.example/T9") == note
+
+
+def test_push_learns_the_witness_s_size_and_goes_on_from_it(tmp_path: Path,
+                                                            station: n.Signer) -> None:
+    log = StationLog(ORIGIN, station)
+    asked: list[int] = []
+
+    def prove(old: int) -> list[bytes]:
+        asked.append(old)
+        return log.proof(old)
+
+    with running_witness(tmp_path / "w", [station.verifier]) as w:
+        assert isinstance(client.push(w.url, log.grow(10).note(), 0, prove, witness=w.key),
+                          Cosigned)
+        # A station that lost track of the witness's size sends from 0 and is put right.
+        got = client.push(w.url, log.grow(25).note(), 0, prove, witness=w.key)
+        assert isinstance(got, Cosigned) and asked == [10]
+        assert isinstance(client.push(w.url, log.grow(40).note(), 25, prove), Cosigned)
+        assert asked == [10, 25]
+        # A journal cut back below what the witness holds is refused, and kept.
+        short = StationLog(ORIGIN, station).grow(30)
+        got = client.push(w.url, short.note(), 0, short.proof)
+        assert isinstance(got, Refused) and got.status == 409
+        assert "smaller than size 40" in got.reason
+        assert [r.size for r in w.witness.state.refusals(ORIGIN)] == [30]
+        # Dealt again past it: the proof from 40 does not hold.
+        forged = StationLog(ORIGIN, station, tag=b"again").grow(60)
+        got = client.push(w.url, forged.note(), 0, forged.proof)
+        assert isinstance(got, Refused) and got.status == 409
+        assert "not consistent with size 40" in got.reason
+    with pytest.raises(WitnessError, match="not a signed checkpoint"):
+        client.push(w.url, "casino\n", 0, prove)

@@ -11,6 +11,10 @@ the witness cosigned). Standard library only (``urllib``), every call with a tim
 - :class:`Unreachable`: no usable answer (not reachable, timed out, failed with 5xx, or answered
   something that is not the protocol's), with why; worth trying again later.
 
+``push`` is what a station does with it: submit from the size it last had cosigned and, when
+the witness holds another size, once more from that size with the proof from it (a witness
+holding a larger size than the checkpoint's then refuses it, and keeps it as evidence).
+
 The read calls (``latest``, ``history``, ``refusals``) raise :class:`WitnessError` with a
 sentence naming the witness and what was wrong.
 
@@ -22,7 +26,7 @@ from __future__ import annotations
 import http.client
 import urllib.error
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -179,6 +183,26 @@ def submit(url: str, note: str, old_size: int, proof: Sequence[bytes], *,
     if 400 <= status < 500:
         return Refused(status, _reason(body, http_reason))
     return Unreachable(f"{bad}: {_reason(body, http_reason)}")
+
+
+def push(url: str, note: str, old_size: int, prove: Callable[[int], Sequence[bytes]], *,
+         witness: Verifier | None = None, timeout: float = DEFAULT_TIMEOUT) -> SubmitResult:
+    """Submit ``note`` from ``old_size`` (what the station last had cosigned, 0 if it does not
+    know); if the witness holds another size, submit once more from that size.
+    ``prove(old)`` gives the consistency proof from ``old`` to the checkpoint's size; it is
+    asked only for sizes between 1 and the checkpoint's size, exclusive."""
+    try:
+        size = Checkpoint.parse(Note.parse(note).text).size
+    except NoteError as exc:
+        raise WitnessError(f"not a signed checkpoint: {exc}") from None
+
+    def proof(old: int) -> Sequence[bytes]:
+        return prove(old) if 0 < old < size else []
+
+    got = submit(url, note, old_size, proof(old_size), witness=witness, timeout=timeout)
+    if isinstance(got, WitnessSize) and got.size != old_size:
+        got = submit(url, note, got.size, proof(got.size), witness=witness, timeout=timeout)
+    return got
 
 
 def _get(url: str, path: str, timeout: float) -> tuple[int, str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import queue
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -137,6 +138,9 @@ class WitnessState:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._pool: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        # Writers of this process queue here rather than in SQLite's busy handler, whose
+        # sleeps grow to 100 ms; BEGIN IMMEDIATE still orders them with any other process.
+        self._writer = threading.Lock()
         #: The public key (vkey) of the witness this state belongs to.
         self.witness_key = ""
 
@@ -211,7 +215,7 @@ class WitnessState:
     def transaction(self) -> Iterator[Transaction]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``: the write lock is held from the first read, and
         the commit is durable when this block ends."""
-        with self._connection() as conn:
+        with self._writer, self._connection() as conn:
             conn.execute("BEGIN IMMEDIATE")
             yield Transaction(conn)
             conn.execute("COMMIT")
