@@ -75,6 +75,28 @@ def record_hash(key: bytes, *, table_id: str, seq: int, ts: str, actor: str, kin
     return hmac.new(key, message, hashlib.sha256).hexdigest()
 
 
+LEAF_DOMAIN = b"dealer-station/journal-leaf/v1\x00"
+
+
+def record_leaf(*, table_id: str, seq: int, ts: str, actor: str, kind: str, payload: str,
+                prev_hash: str, hash_: str) -> bytes:
+    """A record as a leaf of its chain's Merkle tree (``audit/merkle.py``): every field as
+    stored, its keyed hash included, length-prefixed after a domain of its own. The leaf is
+    the record's content, not only its keyed hash, so that a record can be checked against
+    a signed root by anyone, without the key; ``kind`` is the hashed kind (``kind#round``)."""
+    return b"".join((
+        LEAF_DOMAIN,
+        _field(table_id.encode()),
+        _field(str(seq).encode()),
+        _field(ts.encode()),
+        _field(actor.encode()),
+        _field(kind.encode()),
+        _field(payload.encode()),
+        _field(prev_hash.encode()),
+        _field(hash_.encode()),
+    ))
+
+
 def config_version(config_text: str) -> str:
     """The version id of a configuration: SHA-256 of its canonical JSON form."""
     return hashlib.sha256(config_text.encode()).hexdigest()

@@ -29,7 +29,7 @@ from sqlalchemy import Connection, bindparam, func, or_, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.sql.elements import ColumnElement
 
-from dealer_station.audit import schema
+from dealer_station.audit import merkle_store, schema
 from dealer_station.audit.anchors import (
     ANCHOR_DOMAIN,
     Anchor,
@@ -40,6 +40,7 @@ from dealer_station.audit.anchors import (
     journal_location,
     parse_line,
 )
+from dealer_station.audit.checkpoint_signing import EVERY, CheckpointSigning
 from dealer_station.audit.db import Database, db_reason
 from dealer_station.audit.hashing import (
     CanonicalJsonError,
@@ -50,7 +51,9 @@ from dealer_station.audit.hashing import (
     keyed_mac,
     record_hash,
 )
-from dealer_station.audit.keys import JournalKey
+from dealer_station.audit.keys import JournalKey, load_signing_key
+from dealer_station.audit.merkle_store import Trees, leaf_of
+from dealer_station.audit.notes import Signer
 from dealer_station.audit.projections import (
     CLOSING_KINDS,
     CONFIG_KIND,
@@ -87,6 +90,7 @@ _COLS = ("table_id", "seq", "ts", "actor", "kind", "round_no", "payload", "prev_
 _HEAD_SQLITE = "SELECT seq, hash FROM journal WHERE table_id = ? ORDER BY seq DESC LIMIT 1"
 _INSERT_SQLITE = (f"INSERT INTO journal ({', '.join(_COLS)}) "
                   f"VALUES ({', '.join('?' for _ in _COLS)})")
+_NODES_SQLITE = "INSERT INTO merkle_nodes (table_id, level, idx, hash) VALUES (?, ?, ?, ?)"
 _HEAD = (select(J.c.seq, J.c.hash).where(J.c.table_id == bindparam("t"))
          .order_by(J.c.seq.desc()).limit(1))
 _IN_ROUND = (J.c.table_id == bindparam("t"), J.c.round_no == bindparam("r"))
@@ -134,7 +138,8 @@ SIGNIFICANT_KINDS: frozenset[str] = frozenset({
 # device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
 # integrity.mismatch, integrity.ack: the software check at start, see dealer_station/integrity.py;
 # floor.lost, floor.restored, floor.refused: the link to the floor, see dealer_station/floor).
-SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.", "floor.")
+SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.", "floor.",
+                                         "witness.")
 
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -459,6 +464,8 @@ class Journal:
     key: JournalKey | bytes
     anchor_path: Path | None = None
     clock: Callable[[], datetime] = field(default=utc_now)
+    #: Signs each chain's checkpoints (default: the signing key beside the key file, if any).
+    signer: Signer | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.key, JournalKey):
@@ -475,6 +482,13 @@ class Journal:
         self._firsts: dict[str, str] = {}
         #: Each table's head whose hash this key was proven to make (see :meth:`_prove_key`).
         self._proven: dict[str, str] = {}
+        self._trees = Trees()
+        signed_file = None
+        if isinstance(self.key, JournalKey):
+            if self.signer is None:
+                self.signer = load_signing_key(self.key.path)
+            signed_file = self.key.checkpoints_path
+        self.signing = CheckpointSigning(self, self.signer, signed_file)
         self.location = journal_location(self.db.url)
         self._anchor_lock = threading.Lock()
         self.anchor_problems: list[AnchorProblem] = []
@@ -562,6 +576,8 @@ class Journal:
             raise JournalError(f"table {table_id}: the database refused the write "
                                f"({db_reason(e)}); nothing was written") from None
         self._written[table_id] = written[-1]
+        if written[-1].seq // EVERY > (written[0].seq - 1) // EVERY:
+            self.signing.later(table_id, written[-1].seq)
         for listener in self.on_commit:
             listener(table_id)
         return written
@@ -582,25 +598,33 @@ class Journal:
             if head is None or self._proven.get(table_id) != head[1]:
                 self._prove_key(conn, table_id, None if head is None else head[0])
             seq, prev = (head[0], head[1]) if head is not None else (0, self.genesis(table_id))
+            # The chain's Merkle tree grows in the same transaction (audit/merkle_store.py).
+            tree = self._trees.frontier(conn, table_id, seq)
+            made: list[tuple[int, int, bytes]] = []
             ts = self.now()
             rows: list[dict[str, Any]] = []
             records: list[Record] = []
             for kind, payload_text, actor, round_no, payload in prepared:
                 seq += 1
+                hkind = hashed_kind(kind, round_no)
                 h = record_hash(key, table_id=table_id, seq=seq, ts=ts, actor=actor,
-                                kind=hashed_kind(kind, round_no), payload=payload_text,
-                                prev_hash=prev)
+                                kind=hkind, payload=payload_text, prev_hash=prev)
                 rows.append({"table_id": table_id, "seq": seq, "ts": ts, "actor": actor,
                              "kind": kind, "round_no": round_no, "payload": payload_text,
                              "prev_hash": prev, "hash": h})
                 records.append(Record(table_id, seq, ts, actor, kind, round_no, payload, prev, h))
+                made += tree.append(leaf_of(table_id, seq, ts, actor, hkind, payload_text,
+                                            prev, h))
                 prev = h
             try:
                 if conn.dialect.name == "sqlite":
                     conn.exec_driver_sql(_INSERT_SQLITE, [tuple(r[c] for c in _COLS)
                                                           for r in rows])
+                    conn.exec_driver_sql(_NODES_SQLITE, [(table_id, lv, ix, h.hex())
+                                                         for lv, ix, h in made])
                 else:
                     conn.execute(J.insert(), rows)
+                    merkle_store.insert(conn, table_id, made)
             except IntegrityError:
                 raise JournalConflict(
                     f"table {table_id}: another writer appended record {records[0].seq} at the "
@@ -609,6 +633,7 @@ class Journal:
             if after is not None:
                 after(conn, records)
         self._proven[table_id] = records[-1].hash
+        self._trees.committed(table_id, tree)
         return records
 
     def _prove_key(self, conn: Connection, table_id: str, seq: int | None) -> None:
@@ -1021,6 +1046,7 @@ class Journal:
         # The database has committed; now the outside copy. (The other order could leave an
         # anchor for a record that was never committed, which would read as truncation.)
         self.anchor(record, sync=True)
+        self.signing.flush()
         return Checkpoint(table_id, record.seq, record.hash, record.ts, "database+anchor")
 
     def anchor_line(self, record: Record) -> str:
@@ -1065,6 +1091,8 @@ class Journal:
                                f"{e.strerror}") from None
         with self._anchor_lock:
             self._anchored[record.table_id] = record.seq
+        # What is anchored is signed too (on the signing thread: the caller never waits).
+        self.signing.later(record.table_id, record.seq)
 
     def anchor_written(self) -> None:
         """Anchor the newest record this object appended to each table, if not yet anchored
@@ -1072,6 +1100,7 @@ class Journal:
         for table_id, record in list(self._written.items()):
             if self._anchored.get(table_id, 0) < record.seq:
                 self.anchor(record, sync=True)
+        self.signing.flush()
 
     def anchor_lines(self) -> list[Anchor]:
         """Every line of the anchor file that carries this key's MAC, whichever journal it

@@ -148,3 +148,35 @@ floor_refusals = Table(
     Column("reason", Text, nullable=False),
     Index(None, "table_id", "at"),
 )
+
+
+# Each chain's Merkle tree (audit/merkle.py): the hash (hex) of every full subtree of 2**level
+# leaves starting at leaf idx * 2**level. A projection of the records, rebuilt from them.
+merkle_nodes = Table(
+    "merkle_nodes", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("level", Integer, primary_key=True),
+    Column("idx", BigInteger, primary_key=True),
+    Column("hash", String(64), nullable=False),
+)
+
+# The station's signed checkpoints of each chain (C2SP tlog-checkpoint notes, audit/notes.py).
+signed_checkpoints = Table(
+    "signed_checkpoints", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("size", BigInteger, primary_key=True),
+    Column("origin", String(200), nullable=False),
+    Column("root", String(64), nullable=False),
+    Column("note", Text, nullable=False),
+    Column("ts", String(40), nullable=False),
+)
+
+# Checkpoints a witness cosigned: the note with the station's signature and the witness's.
+cosignatures = Table(
+    "cosignatures", metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("witness", String(200), primary_key=True),
+    Column("size", BigInteger, primary_key=True),
+    Column("note", Text, nullable=False),
+    Column("ts", String(40), nullable=False),
+)

@@ -23,6 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dealer_station.errors import StationError
+
 if TYPE_CHECKING:
     from dealer_station.audit.db import Database
     from dealer_station.audit.journal import Journal
@@ -153,13 +155,104 @@ def _add_verify(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="also compare each table with the floor's copy of it (the floor "
                         "database's URL): a local journal shorter than, or different from, "
                         "what the floor holds fails")
+    p.add_argument("--public-key", metavar="FILE",
+                   help="verify with public keys alone, no journal key: the station's public "
+                        "signing key (audit public-key writes it); each chain's records, its "
+                        "signed checkpoints and, with --witness, what the witness cosigned")
+    p.add_argument("--witness", action="append", default=[], metavar="URL",
+                   help="a witness to check against (with --public-key; repeatable, each with "
+                        "its --witness-key)")
+    p.add_argument("--witness-key", action="append", default=[], metavar="FILE",
+                   help="the witness's public key (its witness.pub), one per --witness")
     p.set_defaults(func=run_verify)
+
+
+def _read_vkey(path: str, what: str) -> Any:
+    from dealer_station.audit.notes import NoteError, Verifier
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        reason = e.strerror if isinstance(e, OSError) else "not text"
+        raise StationError(f"{what} {path}: cannot be read ({reason})") from None
+    try:
+        return Verifier.parse(text)
+    except NoteError as e:
+        raise StationError(f"{what} {path}: {e}") from None
+
+
+def run_public_verify(args: argparse.Namespace) -> int:
+    """``audit verify --public-key``: no journal key; exit 0 when everything up to each
+    witness's cosigned size is proven, 1 when anything fails."""
+    from sqlalchemy import select
+
+    from dealer_station.audit import schema
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.notes import COSIGNATURE_KEY, NOTE_KEY
+    from dealer_station.witness.client import check_url
+    from dealer_station.witness.errors import WitnessError
+    from dealer_station.witness.public_verify import verify_chain
+
+    if args.key or args.record or args.floor:
+        raise StationError("--public-key verifies without the journal key: give neither "
+                            "--key, --record nor --floor with it")
+    station = _read_vkey(args.public_key, "--public-key")
+    if station.kind != NOTE_KEY:
+        raise StationError(f"--public-key {args.public_key}: a witness's key, not a "
+                            f"station's (give the station's, from audit public-key)")
+    if len(args.witness) != len(args.witness_key):
+        raise StationError(f"give one --witness-key for each --witness ({len(args.witness)} "
+                            f"witness(es), {len(args.witness_key)} key(s))")
+    witnesses = []
+    for url, key_file in zip(args.witness, args.witness_key, strict=True):
+        w = _read_vkey(key_file, "--witness-key")
+        if w.kind != COSIGNATURE_KEY:
+            raise StationError(f"--witness-key {key_file}: not a witness's key")
+        try:
+            witnesses.append((w, check_url(url)))
+        except WitnessError as e:
+            raise StationError(f"--witness {url}: {e}") from None
+    db = open_database(args.db, upgrade=False)
+    J, S = schema.journal, schema.signed_checkpoints
+    ok = True
+    try:
+        with db.read() as conn:
+            chains = sorted(set(conn.execute(select(J.c.table_id).distinct()).scalars())
+                            | set(conn.execute(select(S.c.table_id).distinct()).scalars()))
+        if args.table is not None:
+            if args.table not in chains:
+                raise StationError(f"no table {args.table!r} in the journal at {db.url} "
+                                    f"(tables: {', '.join(chains) or 'none'})")
+            chains = [args.table]
+        if not chains:
+            print(f"no tables in the journal at {db.url}")
+        for t in chains:
+            with db.read() as conn:
+                notes = list(conn.execute(select(S.c.note).where(S.c.table_id == t)
+                                          .order_by(S.c.size)).scalars())
+            rows_stmt = (select(J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
+                                J.c.payload, J.c.prev_hash, J.c.hash)
+                         .where(J.c.table_id == t).order_by(J.c.seq))
+            with db.engine.connect() as conn:
+                rows = conn.execution_options(yield_per=5000).execute(rows_stmt)
+                verdict = verify_chain(t, rows, notes, station, witnesses)
+            for line in verdict.lines():
+                print(line)
+            ok = ok and verdict.ok
+    finally:
+        db.close()
+    return 0 if ok else 1
 
 
 def run_verify(args: argparse.Namespace) -> int:
     from dealer_station.audit.whole_check import check_everything
     from dealer_station.errors import StationError
 
+    if args.public_key:
+        return run_public_verify(args)
+    if args.witness or args.witness_key:
+        raise StationError("--witness and --witness-key go with --public-key (verifying "
+                           "without the journal key)")
     with open_store(args, write=False) as store:
         journal = store.journal
         if args.table is not None:
@@ -225,14 +318,62 @@ def _add_new_key(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--key", metavar="FILE", help="where to write it (default: "
                                                  "$DEALER_STATION_KEY or journal.key in the "
                                                  "station's config folder)")
+    p.add_argument("--name", metavar="CASINO/STATION",
+                   help="the name of the station's signing key, made beside the journal key: "
+                        "the casino and this station, e.g. casino.example/pit3-t7 (default: "
+                        "casino.local/<host name>); a table's chain is signed as CASINO/TABLE")
     p.set_defaults(func=run_new_key)
 
 
 def run_new_key(args: argparse.Namespace) -> int:
-    from dealer_station.audit.keys import create_key, default_key_path
+    from dealer_station.audit.keys import create_key, default_key_path, load_signing_key
 
-    key = create_key(Path(args.key) if args.key else default_key_path())
+    key = create_key(Path(args.key) if args.key else default_key_path(), args.name)
+    signer = load_signing_key(key.path)
     print(f"new journal key written to {key.path} (mode 0600); keep a copy somewhere safe")
+    if signer is not None:
+        print(f"signing key {signer.name} written to {key.signing_path} (mode 0600); give "
+              f"its public key to the regulator: dealer-station audit public-key --key "
+              f"{key.path} --out station.pub")
+    return 0
+
+
+# --- public-key -----------------------------------------------------------------------------
+
+@audit_command
+def _add_public_key(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("public-key",
+                       help="write the station's public signing key, for the regulator",
+                       description="Write the public half of the station's signing key (made "
+                                   "beside the journal key) in the signed-note verifier key "
+                                   "format: what a witness trusts and what `audit verify "
+                                   "--public-key` verifies with.")
+    p.add_argument("--key", metavar="FILE", help="the journal key file (default: "
+                                                 "$DEALER_STATION_KEY or journal.key in the "
+                                                 "station's config folder)")
+    p.add_argument("--out", metavar="FILE", help="where to write it (default: print it)")
+    p.set_defaults(func=run_public_key)
+
+
+def run_public_key(args: argparse.Namespace) -> int:
+    from dealer_station.audit.keys import default_key_path, load_signing_key, signing_path_for
+    from dealer_station.errors import StationError
+
+    key_path = Path(args.key) if args.key else default_key_path()
+    signer = load_signing_key(key_path)
+    if signer is None:
+        raise StationError(f"there is no signing key beside {key_path} "
+                           f"({signing_path_for(key_path)}); the station makes it when it "
+                           f"next writes to its journal, or `audit new-key` with a new key")
+    vkey = signer.verifier.vkey() + "\n"
+    if args.out:
+        try:
+            Path(args.out).write_text(vkey, encoding="ascii")
+        except OSError as e:
+            raise StationError(f"--out {args.out}: cannot be written ({e.strerror})") from None
+        print(f"public key of {signer.name} written to {args.out}")
+    else:
+        print(vkey, end="")
     return 0
 
 

@@ -14,6 +14,7 @@ import time
 from typing import TYPE_CHECKING
 
 from dealer_station import games
+from dealer_station.cli._witness_opts import add_witness_options, report, witness_configs
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.table.base import DEFAULT_TABLE
 
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "summary prints 'mispaid N' in the table's money: positive when the "
                         "dealer paid out more than the station settled (the tray is short), "
                         "so the days' variance (statistical - computed win) sums to -N")
+    add_witness_options(p)
     p.add_argument("--floor", metavar="URL",
                    help="forward the table's journal to this floor database while playing, "
                         "as the station does (the floor being down never stops play)")
@@ -111,6 +113,14 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
     forwarder = Forwarder(journal, args.floor, table) if args.floor else None
     if forwarder is not None:
         forwarder.start()
+    pusher = None
+    if args.witness or args.witness_key:
+        from dealer_station.floor.witness_push import WitnessPusher
+
+        if journal.signer is None:
+            raise StationError("--witness: the journal key has no signing key beside it")
+        pusher = WitnessPusher(journal, witness_configs(args.witness, args.witness_key))
+        pusher.start()
     start = time.perf_counter()
     days_note = ""
     try:
@@ -133,13 +143,21 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
     finally:
         if forwarder is not None:
             forwarder.stop()
+    witnessed = True
+    if pusher is not None:
+        # The last records are anchored and signed, and every checkpoint pushed, before the
+        # command ends.
+        journal.anchor_written()
+        pusher.flush(timeout=60)
+        pusher.stop()
+        witnessed = report(pusher)
     took = time.perf_counter() - start
     unit = game.units
     print(f"simulated {played} {unit} at table {table} in {took:.1f} s "
           f"({played / took if took else 0:.0f} {unit}/s){days_note}; journal: "
           f"{journal.db.url}")
     if forwarder is None:
-        return 0
+        return 0 if witnessed else 1
     # What the running forwarder had not sent yet goes now; a floor that is down keeps it
     # waiting here, for the next run or `floor sync`.
     try:
@@ -151,4 +169,4 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
     except ChainRefused as e:
         print(f"floor: refused table {table}'s journal: {e.reason}")
         return 1
-    return 0
+    return 0 if witnessed else 1

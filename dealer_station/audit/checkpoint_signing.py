@@ -1,0 +1,174 @@
+"""The station's signed checkpoints: each chain's size and Merkle root, signed with the station's
+Ed25519 key (``audit/notes.py``), at the moments the station anchors its head.
+
+A checkpoint is signed at every round's (or hand's) close, every ``EVERY`` records, at the end
+of every command that wrote, at a table's clean shut-down and by ``audit checkpoint``. Each is
+kept in the database (``signed_checkpoints``) and beside the key (``<key>.checkpoints``, one
+JSON object a line), and handed to whoever listens (the witness pusher).
+
+Signing at a round's close happens on a thread of its own, after the round is committed and
+shown: the dealer never waits for it. A command or a station that ends waits for what is still
+queued (``flush``).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+
+from dealer_station.audit import schema
+from dealer_station.audit.notes import Checkpoint, Signer, sign_checkpoint
+
+if TYPE_CHECKING:
+    from dealer_station.audit.journal import Journal
+
+log = logging.getLogger(__name__)
+
+S = schema.signed_checkpoints
+J = schema.journal
+
+#: A checkpoint at least every this many records of a chain, between the anchors.
+EVERY = 1000
+#: The chain of the station's own records (users, start-ups): one per machine.
+STATION_CHAIN = "station"
+
+
+def origin_of(signer_name: str, table_id: str) -> str:
+    """The log name of a chain: ``<casino>/<table>`` for a table's (and a tournament's) chain,
+    ``<casino>/<station>/station`` for the station's own, which every machine has. The signing
+    key's name is ``<casino>/<station>``."""
+    if table_id == STATION_CHAIN:
+        return f"{signer_name}/{STATION_CHAIN}"
+    casino = signer_name.split("/", 1)[0]
+    return f"{casino}/{table_id}"
+
+
+@dataclass(frozen=True)
+class SignedCheckpoint:
+    table_id: str
+    size: int
+    origin: str
+    root: bytes
+    note: str
+    ts: str
+
+
+class CheckpointSigning:
+    """Signs and keeps one journal's checkpoints."""
+
+    def __init__(self, journal: Journal, signer: Signer | None, file: Path | None) -> None:
+        self.journal = journal
+        self.signer = signer
+        self.file = file
+        self.listeners: list[Callable[[SignedCheckpoint], None]] = []
+        self._queue: queue.Queue[tuple[str, int | None]] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._pending = 0
+        self._idle = threading.Condition(self._lock)
+
+    def origin(self, table_id: str) -> str:
+        if self.signer is None:
+            raise ValueError("this journal has no signing key")
+        return origin_of(self.signer.name, table_id)
+
+    # -- signing ---------------------------------------------------------------------------
+
+    def sign(self, table_id: str, size: int | None = None) -> SignedCheckpoint | None:
+        """Sign the chain's checkpoint at ``size`` (default: its head) now; the one already
+        signed at that size if there is one. None without a signing key or records."""
+        if self.signer is None:
+            return None
+        with self.journal.db.write() as conn:
+            head = conn.execute(select(func.max(J.c.seq))
+                                .where(J.c.table_id == table_id)).scalar() or 0
+            size = head if size is None else size
+            if size < 1 or size > head:
+                return None
+            row = conn.execute(select(S).where(S.c.table_id == table_id,
+                                               S.c.size == size)).first()
+            if row is not None:
+                return _from_row(row)
+            root = self.journal._trees.root(conn, table_id, size)
+            cp = Checkpoint(self.origin(table_id), size, root)
+            note = sign_checkpoint(self.signer, cp).render()
+            signed = SignedCheckpoint(table_id, size, cp.origin, root, note, self.journal.now())
+            conn.execute(S.insert().values(table_id=table_id, size=size, origin=cp.origin,
+                                           root=root.hex(), note=note, ts=signed.ts))
+        self._keep(signed)
+        for listener in list(self.listeners):
+            listener(signed)
+        return signed
+
+    def _keep(self, signed: SignedCheckpoint) -> None:
+        """Beside the key, outside the database (one JSON object a line)."""
+        if self.file is None:
+            return
+        line = json.dumps({"table": signed.table_id, "size": signed.size,
+                           "note": signed.note}, ensure_ascii=True) + "\n"
+        try:
+            fd = os.open(self.file, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line.encode("ascii"))
+            finally:
+                os.close(fd)
+        except OSError as e:
+            log.error("signed checkpoint %s/%d not kept beside the key (%s): %s",
+                      signed.table_id, signed.size, self.file, e.strerror)
+
+    def later(self, table_id: str, size: int | None = None) -> None:
+        """Sign on the signing thread (the caller does not wait)."""
+        if self.signer is None:
+            return
+        with self._lock:
+            self._pending += 1
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, daemon=True,
+                                                name="checkpoint-signing")
+                self._thread.start()
+        self._queue.put((table_id, size))
+
+    def _run(self) -> None:
+        while True:
+            table_id, size = self._queue.get()
+            try:
+                self.sign(table_id, size)
+            except Exception:   # a full disk, a database gone: said, and the next one tries
+                log.exception("could not sign a checkpoint of table %s", table_id)
+            finally:
+                with self._lock:
+                    self._pending -= 1
+                    self._idle.notify_all()
+
+    def flush(self, timeout: float = 30.0) -> bool:
+        """Wait for the queued signatures; False if they were not done in ``timeout``."""
+        with self._lock:
+            return self._idle.wait_for(lambda: self._pending == 0, timeout)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def all(self, table_id: str) -> list[SignedCheckpoint]:
+        with self.journal.db.read() as conn:
+            return [_from_row(r) for r in conn.execute(
+                select(S).where(S.c.table_id == table_id).order_by(S.c.size))]
+
+    def latest(self, table_id: str) -> SignedCheckpoint | None:
+        with self.journal.db.read() as conn:
+            row = conn.execute(select(S).where(S.c.table_id == table_id)
+                               .order_by(S.c.size.desc()).limit(1)).first()
+        return None if row is None else _from_row(row)
+
+
+def _from_row(row: object) -> SignedCheckpoint:
+    r = row._mapping  # type: ignore[attr-defined]
+    return SignedCheckpoint(r["table_id"], int(r["size"]), r["origin"], bytes.fromhex(r["root"]),
+                            r["note"], r["ts"])
