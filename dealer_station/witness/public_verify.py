@@ -20,6 +20,7 @@ checked here: what is checked is that the records are the ones signed and cosign
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -193,10 +194,8 @@ def verify_chain(table_id: str, rows: Iterable[Row], signed_notes: Sequence[str]
             seen.append((witness, url, cp))
     history_sizes: set[int] = set()
     for _w, url, _cp in seen:
-        try:
+        with contextlib.suppress(WitnessError):     # only to name where they part
             history_sizes |= {e.size for e in client.history(url, verdict.origin)}
-        except WitnessError:
-            pass
     sizes = {Checkpoint.parse(Note.parse(t).text).size for t in signed_notes
              if _parses(t)} | {cp.size for _w, _u, cp in seen} | history_sizes
     tree = read_chain(verdict, rows, sizes)
