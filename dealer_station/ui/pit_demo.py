@@ -63,6 +63,11 @@ class DemoTable:
 def _table(tmp: Path, table_id: str, key: JournalKey,
            clock: Callable[[], datetime] | None = None) -> DemoTable:
     db = open_database(f"sqlite:///{tmp / f'{table_id}.db'}")
+    # Each table's PC keeps the floor's key in a folder of its own, with its own anchor file:
+    # the anchors of a table's journal are not the floor's.
+    home = tmp / table_id
+    home.mkdir(exist_ok=True)
+    key = JournalKey(home / key.path.name, key.secret)
     journal = Journal(db, key) if clock is None else Journal(db, key, clock=clock)
     return DemoTable(table_id, db, journal)
 
@@ -165,6 +170,8 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
     floor = open_database(floor_url)
     tables: list[DemoTable] = []
     try:
+        # The floor's own users first: only a new journal takes its first operator unsigned.
+        add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
         t1 = _table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
         play(t1, 40, seed=11)
         t2 = _table(tmp, "T2", key, stepping_clock(now - timedelta(minutes=40), 1.5))
@@ -182,7 +189,6 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
         cut_short_and_refused(t4, floor_url)
         play(t5, 6, seed=10)                  # dealt on, not yet at the floor
         behind(t5, floor)
-        add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
         yield floor
     finally:
         for t in tables:
