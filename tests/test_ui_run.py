@@ -68,6 +68,8 @@ def test_screenshots_are_written_at_1280x800(tmp_path: Path) -> None:
                      "lapaire-7seats-card1.png", "lapaire-7seats-card2.png",
                      "lapaire-7seats-card3.png", "lapaire-betting.png",
                      "lapaire-results.png", "login.png", "operator-parsheet.png",
+                     "supervisor-chips-keypad.png", "supervisor-chips.png",
+                     "supervisor-reason-keyboard.png", "supervisor-reason.png",
                      "supervisor-recall.png"]
     for p in tmp_path.glob("*.png"):
         image = QImage(str(p))
