@@ -11,18 +11,20 @@
 # own, SOURCE_DATE_EPOCH is the commit's time, PYTHONHASHSEED is fixed, and PyInstaller runs
 # with --noconfirm --clean. The last line printed is the bundle's overall hash.
 #
-# Environment: PYTHON (the Python 3.11+ to build with, default python3), BUILD_VENV (default
-# build/venv; kept between builds so the pinned packages are installed once).
+# Environment: PYTHON (the Python 3.11+ to build with, default python3), BUILD_DIR (the build's
+# working folder, default build/), BUILD_VENV (default $BUILD_DIR/venv; kept between builds so
+# the pinned packages are installed once), DIST_DIR (default dist/; --dist overrides it).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 PYTHON=${PYTHON:-python3}
-VENV=${BUILD_VENV:-$ROOT/build/venv}
+BUILD=${BUILD_DIR:-$ROOT/build}
+VENV=${BUILD_VENV:-$BUILD/venv}
 REF=HEAD
 WORKTREE=0
-DIST=$ROOT/dist
-WORK=$ROOT/build/pyinstaller
+DIST=${DIST_DIR:-$ROOT/dist}
+WORK=$BUILD/pyinstaller
 
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 while [ $# -gt 0 ]; do
@@ -39,7 +41,7 @@ say() { echo "build: $*"; }
 started=$(date +%s)
 
 # --- the sources ------------------------------------------------------------------------------
-SRC=$ROOT/build/src
+SRC=$BUILD/src
 rm -rf "$SRC"
 mkdir -p "$SRC"
 if [ "$WORKTREE" = 1 ] || ! git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then

@@ -14,6 +14,7 @@
 #    naming it, and doctor fails naming it;
 # 6. a second build of the same commit into another folder has the same overall hash.
 # Exit 0 when all of that holds; 77 when the bundler could not be installed; else 1.
+# BUILD_DIR, BUILD_VENV and DIST_DIR say where build.sh works and puts the bundle.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +24,7 @@ rc=0
 bash installer/build.sh "$@" || rc=$?
 [ "$rc" = 0 ] || exit "$rc"
 built=$(date +%s)
-BUNDLE=$ROOT/dist/dealer-station
+BUNDLE=${DIST_DIR:-$ROOT/dist}/dealer-station
 B=$BUNDLE/dealer-station
 
 T=$(mktemp -d)
@@ -70,6 +71,9 @@ STORE=(--db "sqlite:///$T/journal.db" --key "$T/journal.key")
 export QT_QPA_PLATFORM=offscreen
 
 step "the station, offscreen, on the simulated devices"
+# A table's journal gets its first operator before the station's first start.
+printf '2468\n2468\n' | "$B" users add olga --name "Olga Example" --role operator --pin-stdin \
+  "${STORE[@]}" || fail "could not add the first operator"
 "$B" run --devices "$T/devices.toml" "${STORE[@]}" --exit-after 3 2>&1 | tee "$T/run.log"
 grep -q "station ready" "$T/run.log" || fail "the station did not get ready"
 grep -q "devices: shoe serial $T/shoe, reader serial $T/reader" "$T/run.log" \

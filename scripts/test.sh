@@ -11,4 +11,5 @@ echo "== import contracts"
 echo "== mypy (strict on the pure packages)"
 .venv/bin/mypy dealer_station
 echo "== pytest"
-exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+# One worker per core, each test file kept on one worker (its module fixtures are made once).
+exec .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile "$@"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+from repo_paths import CONFIG_DIR, ROOT
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-ROOT = Path(__file__).resolve().parents[1]
-CONFIG_DIR = ROOT / "config"
+__all__ = ["CONFIG_DIR", "ROOT"]
 
 # Database fixtures for every test; the UI tests' station and window (overridable per module).
 pytest_plugins = ["fixtures_db", "ui_support"]

@@ -80,7 +80,7 @@ class EventLog:
                     raise AssertionError(f"no matching event within {timeout} s; saw:\n  {shown}")
                 self._cond.wait(left)
 
-    def wait_cards(self, n: int, timeout: float = 5.0, start: int = 0) -> list[CardRead]:
+    def wait_cards(self, n: int, timeout: float = 60.0, start: int = 0) -> list[CardRead]:
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:

@@ -310,6 +310,33 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
     assert "Fill slip" in text and "Dee Dealer (dee)" in text and "Olga Operator (op)" in text
 
 
+def test_slips_from_a_chain_cut_short_are_listed_with_a_warning(
+        s: Setup, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
+    (tmp_path / "station.toml").write_text('[gaming_day]\nstarts = "06:00"\n'
+                                           'timezone = "UTC"\n')
+    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    s.close()
+    pins = f"{PIN}\n{PIN}\n"
+    assert cli(s, "opener", "--chips", "100x100", "--dealer", "dee", "--supervisor", "sue",
+               pins=pins) == 0
+    assert cli(s, "fill", "--chips", "500x4", "--dealer", "dee", "--supervisor", "sue",
+               pins=pins) == 0
+    capsys.readouterr()
+    assert cli(s, "slips") == 0
+    assert capsys.readouterr().err == ""
+    with sqlite3.connect(tmp_path / "journal.db") as conn:   # the fill cut off the end
+        top = conn.execute("SELECT max(seq) FROM journal WHERE table_id='T1'").fetchone()[0]
+        conn.execute("DELETE FROM journal WHERE table_id='T1' AND seq = ?", (top,))
+        conn.execute("DELETE FROM checkpoints")
+    assert cli(s, "slips") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("WARNING: ") and "cut off" in err
+
+
 def test_two_writers_never_take_one_number(s: Setup) -> None:
     import threading
 

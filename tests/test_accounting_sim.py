@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date, timedelta
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -95,9 +96,10 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
                  "--mispay-rate", "0.3", "--seed", "5", "--quiet", "--table", "T1",
                  *store]) == 0
     out = capsys.readouterr().out
-    found = re.search(r"mispaid (-?\d+)", out)
+    # Said in money ("mispaid -3.00 USD"); the variance is in minor units.
+    found = re.search(r"mispaid (-?[\d,]+\.\d\d) USD", out)
     assert found, out
-    mispaid = int(found.group(1))
+    mispaid = int(Decimal(found.group(1).replace(",", "")) * 100)
     assert mispaid != 0
     assert main(["report", "master-game", "--json", *store]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -141,6 +143,14 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
         assert main(["report", kind, *extra, "--out", str(pdf), *store]) == 0
         text = " ".join(page.extract_text() for page in PdfReader(str(pdf)).pages)
         assert "Graveyard" in text and "Swing" in text, kind
+        # Like every report, it attaches the records it covers (the table's, from its first
+        # gaming day on) and names the first and last of them.
+        attached = PdfReader(str(pdf)).attachments
+        assert list(attached) == ["journal-records-T1.jsonl"], kind
+        lines = [json.loads(x) for x in attached["journal-records-T1.jsonl"][0].splitlines()]
+        assert lines[0]["seq"] == 1 and isinstance(lines[0]["payload"], str)
+        assert [x["seq"] for x in lines] == list(range(1, len(lines) + 1))
+        assert "intact" in text and f"{lines[-1]['seq']:,}" in text, kind
     capsys.readouterr()
 
 

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 import pytest
+from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import BOURRE_DECK, Card, Suit, parse_card, parse_cards
 from dealer_station.gameconfig import load_bourre_profiles
@@ -23,7 +24,6 @@ from dealer_station.settlement.bourre import (
 )
 from dealer_station.settlement.bourre_play import PlayRule
 from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
-from tests.conftest import CONFIG_DIR
 
 T = BourreProfile()
 

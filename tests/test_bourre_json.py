@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_paths import CONFIG_DIR, ROOT
 
 from dealer_station.gameconfig import load_bourre_profiles
 from dealer_station.settlement.bourre_json import replay_record, settle_bourre_record
 from dealer_station.settlement.bourre_random import random_bourre_record
 from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
-from tests.conftest import CONFIG_DIR, ROOT
 
 PROFILES = load_bourre_profiles(CONFIG_DIR / "bourre.toml")
 

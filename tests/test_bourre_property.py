@@ -10,13 +10,13 @@ from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import BOURRE_DECK, Card, Suit
 from dealer_station.gameconfig import load_bourre_profiles
 from dealer_station.settlement.bourre import BourreHand, DrawSource, Phase
 from dealer_station.settlement.bourre_play import legal_plays
 from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
-from tests.conftest import CONFIG_DIR
 
 ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 

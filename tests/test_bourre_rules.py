@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_bourre_profiles
 from dealer_station.settlement.bourre_rules import (
@@ -19,7 +20,6 @@ from dealer_station.settlement.bourre_rules import (
     parse_bourre_profiles,
 )
 from dealer_station.tomlconfig import ConfigError
-from tests.conftest import CONFIG_DIR
 
 FILE = "bourre.toml"
 

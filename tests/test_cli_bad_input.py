@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_paths import CONFIG_DIR, ROOT
 
 from dealer_station.cli.main import EXIT_BROKEN_PIPE, main
-from tests.conftest import CONFIG_DIR, ROOT
 
 GOOD = {"game": "lapaire", "round_id": "r1", "cards": ["KH", "JK", "7S"],
         "wagers": [{"seat": 1, "bet": "straight", "values": ["K"], "amount": 10}]}

@@ -14,11 +14,11 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from kill_support import kill_after, open_rounds
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -39,20 +39,24 @@ def _simulate(db: str, key: Path, rounds: int, seed: int) -> subprocess.Popen[st
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_kill_minus_nine_at_random_moments_loses_and_doubles_nothing(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'journal.db'}"
+    db_file = tmp_path / "journal.db"
+    db = f"sqlite:///{db_file}"
     key = tmp_path / "journal.key"
     rng = random.Random(20261121)
     reported: set[int] = set()
     recovered_stages: list[int] = []
-    for attempt in range(KILLS):
+    mid_round = attempt = 0
+    # At random moments, counted in records written (not seconds): anywhere from start-up to
+    # well into play. Killing goes on past KILLS until at least one kill has left a round
+    # open, so that the restart's recovery is always exercised, however the machine is loaded.
+    while attempt < KILLS or (mid_round == 0 and attempt < 4 * KILLS):
         proc = _simulate(db, key, 1000, attempt)
-        # Start-up takes about half a second; kill anywhere from before the first round to
-        # well into play.
-        time.sleep(rng.uniform(0.2, 2.0))
-        proc.send_signal(signal.SIGKILL)
-        out, _ = proc.communicate(timeout=30)
-        assert proc.returncode == -signal.SIGKILL
+        out = kill_after(proc, db_file, "T1", rng.randint(1, 400))
+        assert proc.returncode in (-signal.SIGKILL, 0), out
         reported |= {int(n) for n in re.findall(r"^round (\d+):", out, re.MULTILINE)}
+        mid_round += open_rounds(db_file, "T1") > 0
+        attempt += 1
+    assert mid_round, "no kill landed inside a round"
     final = _simulate(db, key, 5, 999)
     out, err = final.communicate(timeout=120)
     assert final.returncode == 0, err

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import select, text
+from waiting import wait_until
 
 from dealer_station import games
 from dealer_station.audit import schema
@@ -168,34 +168,35 @@ def test_tables_deal_on_through_hard_floor_outages_and_catch_up(
                    for n, t in enumerate(tables)]
         for th in threads:
             th.start()
+        def dealt_since(before: dict[str, int]) -> bool:
+            return all(played[k] > before[k] for k in played) or bool(errors)
+
         for _outage in range(3):
-            time.sleep(1.5)
+            # Some play reaches the floor, then the floor dies: every table goes on dealing
+            # (waited for in rounds dealt, not seconds: a loaded machine only takes longer).
+            wait_until(lambda: dealt_since(dict.fromkeys(played, 0)), "every table dealing")
             before = dict(played)
             crash(cluster)
-            time.sleep(1.5)
-            # Play went on with the floor down.
-            assert all(played[k] > before[k] for k in played), (before, played)
-            assert all(f.link.state == "offline" for f in forwarders)
+            wait_until(lambda b=before: dealt_since(b), "every table dealing with the floor down")
+            assert not errors, errors
+            wait_until(lambda: all(f.link.state == "offline" for f in forwarders),
+                       "every forwarder to see the floor down")
+            before = dict(played)
+            wait_until(lambda b=before: dealt_since(b), "more play with the floor down")
             restart(cluster)
-            # Each outage ends for every table before the next begins (on a loaded machine
-            # a forwarder may need a few backoffs to see the floor again).
-            wait_until = time.monotonic() + 30
-            while time.monotonic() < wait_until and not all(
-                    f.link.state == "online" for f in forwarders):
-                time.sleep(0.05)
-            assert all(f.link.state == "online" for f in forwarders), [
-                f.link for f in forwarders]
-        time.sleep(1.0)
+            # Each outage ends for every table before the next begins.
+            wait_until(lambda: all(f.link.state == "online" for f in forwarders),
+                       "every forwarder back online")
+        before = dict(played)
+        wait_until(lambda: dealt_since(before), "play after the last outage")
         stop.set()
         for th in threads:
             th.join(60)
         assert not errors, errors
-        deadline = time.monotonic() + 30
         floor = open_database(url)
         try:
-            while time.monotonic() < deadline and not all(heads_equal(t, floor)
-                                                           for t in tables):
-                time.sleep(0.2)
+            wait_until(lambda: all(heads_equal(t, floor) for t in tables),
+                       "the floor to catch up with every table", poll=0.2)
             for f in forwarders:
                 f.stop()
             floor_journal = Journal(floor, key)

@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
+from repo_paths import CONFIG_DIR
 
 from dealer_station.cli.main import main
-from tests.conftest import CONFIG_DIR
 
 FUZZ = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                       HealthCheck.too_slow,

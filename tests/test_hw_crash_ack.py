@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 from hw_support import ROOT, drain, start_emulator
+from waiting import wait_until
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -52,6 +53,11 @@ def unwrapped(frames: list[tuple[int, str]]) -> list[tuple[int, str]]:
         last = seq
         out.append((lap * SEQ_MODULO + seq, card))
     return out
+
+
+def _acked(output: list[str]) -> int:
+    """Cards the emulator has seen acknowledged so far."""
+    return len(ACKED.findall("".join(output)))
 
 
 def _station(link: Path, db: str, key: Path, *extra: str) -> subprocess.Popen[str]:
@@ -87,13 +93,21 @@ def test_sigkill_between_frame_and_commit_loses_and_doubles_no_card(tmp_path: Pa
     rng = random.Random(20261122)
     emulator = start_emulator("shoe", "--seed", "11", "--interval", "0", "--link", str(link),
                               "--baud", "115200", "--heartbeat", "0.2", "--no-input",
-                              "--first-seq", "9000")   # the seq wraps during the test
+                              "--first-seq", "9990")   # the seq wraps during the test
     output = drain(emulator)
+    # A table's journal gets its first operator before the station's first start.
+    subprocess.run([sys.executable, "-m", "dealer_station", "users", "add", "olga", "--name",
+                    "Olga", "--role", "operator", "--pin-stdin", "--db", db, "--key", str(key)],
+                   input="2468\n2468\n", capture_output=True, text=True, cwd=ROOT, check=True)
     try:
         for _ in range(KILLS):
             station = _station(link, db, key)
             _wait_ready(station)
-            time.sleep(rng.uniform(0.0, 0.6))      # cards stream in; kill mid-stream
+            # Cards stream in; kill mid-stream, after a random number of them (counted,
+            # not timed: a loaded machine only takes longer).
+            target = _acked(output) + rng.randint(3, 8)
+            wait_until(lambda t=target: _acked(output) >= t, f"{target} cards acknowledged",
+                       poll=0.001)
             station.send_signal(signal.SIGKILL)
             station.wait(10)
             assert station.returncode == -signal.SIGKILL

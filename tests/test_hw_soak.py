@@ -19,7 +19,7 @@ SEED = 11
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(180)
+@pytest.mark.timeout(1200)
 def test_ten_thousand_cards_through_a_faulty_line_arrive_once_in_order(tmp_path: Path) -> None:
     link = tmp_path / "soak-shoe"
     emu = start_emulator(
@@ -32,7 +32,12 @@ def test_ten_thousand_cards_through_a_faulty_line_arrive_once_in_order(tmp_path:
     try:
         with open_device("shoe", "serial", url=str(link), device_id="SHOE1", baudrate=115200,
                          on_event=log):
-            cards = log.wait_cards(CARDS, timeout=150)
+            # Counted in progress, not time: it fails only if the line stalls (no 500 more
+            # cards for a minute), however slowly a loaded machine moves them.
+            got = 0
+            while got < CARDS:
+                got = len(log.wait_cards(min(got + 500, CARDS), timeout=60))
+            cards = log.wait_cards(CARDS)
             events = log.snapshot()
             assert emu.wait(30) == 0
         seen = events

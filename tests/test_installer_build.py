@@ -4,10 +4,13 @@ changed file caught), then builds it again to show the build is reproducible."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tomllib
+from pathlib import Path
 
+import platformdirs
 import pytest
 from installer_support import INSTALLER, ROOT
 from packaging.requirements import Requirement
@@ -44,8 +47,13 @@ def test_every_dependency_is_pinned_for_the_build() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_ci_builds_the_bundle_and_it_passes_doctor() -> None:
-    done = subprocess.run(["bash", str(INSTALLER / "ci-build-check.sh")], cwd=ROOT,
+def test_ci_builds_the_bundle_and_it_passes_doctor(tmp_path: Path) -> None:
+    # Nothing is written into the working tree: the build works and puts the bundle in the
+    # test's folder; the pinned build venv is kept in the user's cache, as build/venv would be.
+    cache = Path(platformdirs.user_cache_dir("dealer-station")) / "test-build-venv"
+    env = {**os.environ, "BUILD_DIR": str(tmp_path / "build"),
+           "DIST_DIR": str(tmp_path / "dist"), "BUILD_VENV": str(cache)}
+    done = subprocess.run(["bash", str(INSTALLER / "ci-build-check.sh")], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=880, check=False)
     out = done.stdout + done.stderr
     if done.returncode == SKIP_STATUS:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import CONFIG_DIR, ROOT
+from repo_paths import CONFIG_DIR, ROOT
 
 
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire_config import (
@@ -19,7 +20,6 @@ from dealer_station.settlement.lapaire_config import (
     parse_lapaire_config,
 )
 from dealer_station.tomlconfig import ConfigError, load_toml
-from tests.conftest import CONFIG_DIR
 
 DEFAULT = CONFIG_DIR / "lapaire.toml"
 

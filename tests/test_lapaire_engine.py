@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import LAPAIRE_DECK, CardError, parse_card, parse_cards
 from dealer_station.gameconfig import load_lapaire_config
@@ -26,7 +27,6 @@ from dealer_station.settlement.lapaire_config import (
     LaPaireConfig,
     parse_lapaire_config,
 )
-from tests.conftest import CONFIG_DIR
 
 CFG: LaPaireConfig = load_lapaire_config(CONFIG_DIR / "lapaire.toml")
 

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire_config import LaPaireConfig
 from dealer_station.settlement.lapaire_json import settle_lapaire_record
-from tests.conftest import CONFIG_DIR
 
 CFG: LaPaireConfig = load_lapaire_config(CONFIG_DIR / "lapaire.toml")
 

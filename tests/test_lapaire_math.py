@@ -6,13 +6,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire import Wager, settle_round
 from dealer_station.settlement.lapaire_config import LaPaireConfig, parse_lapaire_config
 from dealer_station.settlement.lapaire_math import ParSheetRow, par_sheet, percent
-from tests.conftest import CONFIG_DIR
 
 CFG: LaPaireConfig = load_lapaire_config(CONFIG_DIR / "lapaire.toml")
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
 from sqlalchemy import text
 from touch_support import give_reason, tap_button
@@ -189,7 +189,7 @@ def test_the_grid_shows_each_tables_state_devices_and_lag_and_their_alerts(
     # T3's first halt was voided; its second round is halted by the shoe's error.
     assert t3["State"] == "halted" and t3["Round"] == "Round 2"
     assert "shoe DEVICE ERROR" in t3["Devices"]
-    assert t3["Dealer"] == "dee"
+    assert t3["Dealer"] == "Dee Dealer"
     assert t4["State"] == "refused"
     assert t5["State"] == "between rounds" and t5["Floor behind"].endswith("rec")
     assert "min" in t5["Floor behind"]
@@ -265,7 +265,8 @@ def test_drill_down_recalls_verifies_and_makes_the_reports(
     w.drill.rounds.setCurrentRow(1)
     recall = w.drill.recall.toPlainText()
     assert "Round 1" in recall and "Voided" in recall and "Straight-up K" in recall
-    events = [cell(w.drill.events, r, 2) for r in range(w.drill.events.rowCount())]
+    m = w.drill.events.model
+    events = [m.data(m.index(r, m.WHAT)) for r in range(m.rowCount())]
     assert "Halt (play stopped)" in events
     # T3 settled nothing (its one round was voided); T1's meters are the floor's.
     assert cell(w.drill.meters, 0, 0) == "no round settled yet"
@@ -407,3 +408,74 @@ def test_a_hold_band_is_for_banked_games_only(floor: Database, key: JournalKey) 
     held = {a.table for a in view.alerts if a.category == "hold"}
     games_of = {r.status.table: r.status.game for r in view.rows}
     assert "T1" in held and games_of["T2"] == "bourre" and "T2" not in held
+
+
+def test_the_pit_names_its_dealers_and_its_events_speak_in_words(
+        qtbot: Any, floor: Database, key: JournalKey) -> None:
+    """The grid's Dealer column names the dealer as the floor's users do; the drill-down's
+    events say kinds, people and faults in words (never ``device_error``), and a touch on a
+    row opens its whole detail."""
+    pit = Pit(Journal(floor, key), "east", settings())
+    w = window(qtbot, pit)
+    assert grid_row(w, "T3")["Dealer"] == "Dee Dealer"
+    assert grid_row(w, "T1")["Dealer"] == "Simulated Dealer"
+    w.open_table(next(r for r in range(w.grid.rowCount()) if cell(w.grid, r, 0) == "T3"))
+    events = w.drill.events
+    w.drill.tabs.setCurrentWidget(events)
+    m = events.model
+    rows = [[str(m.data(m.index(r, c))) for c in range(m.columnCount())]
+            for r in range(m.rowCount())]
+    assert rows, "the drill-down lists T3's events"
+    shown = "\n".join(" | ".join(r) for r in rows)
+    for key_word in ("device_error", "device:shoe", "sue/supervisor", "config.change",
+                     "login"):
+        assert key_word not in shown, (key_word, shown)
+    fault = next(r for r in rows if "E17" in r[m.DETAIL])
+    assert fault[m.WHAT] == "The shoe reports an error" and fault[m.WHO] == "the shoe"
+    assert fault[m.DETAIL] == "the shoe reports E17: card path sensor dirty"
+    void = next(r for r in rows if r[m.WHAT] == "Round 1 voided")
+    assert void[m.WHO] == "Sue Pit (supervisor)"
+    assert any(r[m.WHAT] == "Signed in" and r[m.DETAIL] == "Sue Pit signed in as supervisor"
+               for r in rows)
+    # A touch on the void's row opens every word of it; the large Close goes back.
+    row = next(i for i, r in enumerate(rows) if r is void)
+    view = events.view
+    rect = view.visualRect(m.index(row, m.DETAIL))
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert events.showing_detail
+    text = events.detail.detail.text()
+    assert text.startswith("reason: shoe jammed mid-deal; wagers returned, shoe replaced")
+    assert events.detail.close_button.height() >= 56
+    click(qtbot, events.detail.close_button)
+    assert not events.showing_detail
+
+
+def test_an_acknowledged_alert_leaves_the_selection_on_its_table_not_on_another_alert(
+        qtbot: Any, floor: Database, key: JournalKey) -> None:
+    pit = Pit(Journal(floor, key), "east", settings(payout_above=100))
+    w = window(qtbot, pit)
+    sign_in(qtbot, w, "sue", "2468")
+    t3 = next(r for r in range(w.grid.rowCount()) if cell(w.grid, r, 0) == "T3")
+    w.grid.selectRow(t3)
+    halt = next(a for a in view_of(w).alerts if a.table == "T3" and a.category == "halt"
+                and a.round_no == 1)
+    assert w.select_alert(halt.id)
+    click(qtbot, w.ack_button)
+    give_reason(qtbot, w, "shoe swapped by the technician")
+    assert "acknowledged" in w.message.text()
+    # No other alert was picked for the next touch of Acknowledge; the grid keeps T3.
+    assert w.selected_alert() is None
+    assert not w.queue.selectionModel().selectedRows()
+    assert w.selected_table() == "T3"
+    # An alert selected stays selected while the queue moves under it (another pit
+    # acknowledged the alert above it).
+    alerts = view_of(w).alerts
+    chosen = alerts[2]
+    assert w.select_alert(chosen.id)
+    other = Pit(Journal(floor, key), "east", settings(payout_above=100))
+    setup = Users(other.journal, hasher=fast_hasher()).authenticate("sue", "2468")
+    other.acknowledge(alerts[0], setup, "seen on the other podium")
+    w.refresh_now()
+    picked = w.selected_alert()
+    assert picked is not None and picked.id == chosen.id
+    assert w.selected_table() == "T3"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from test_reports_journal import (
+    USERS,
     JournalFiles,
     check_every_page,
     pdf_text,
@@ -18,7 +19,7 @@ from test_reports_journal import (
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal, Record
-from dealer_station.audit.keys import load_key
+from dealer_station.audit.keys import create_key, load_key
 from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.gameconfig import config_dir, load_bourre_profiles
@@ -46,13 +47,15 @@ def bourre_journal(tmp_path_factory: pytest.TempPathFactory) -> JournalFiles:
         "percent"
     url = f"sqlite:///{where / 'journal.db'}"
     key = where / "journal.key"
+    # The users first, while the journal is new (its first operator needs a new journal).
+    db = open_database(url)
+    Users(Journal(db, create_key(key))).seed(USERS, actor="setup/operator")
+    db.close()
     simulate(url, key, HANDS, 5, "--game", "bourre", "--config", str(config))
     db = open_database(url)
     try:
         journal = Journal(db, load_key(key))
         users = Users(journal)
-        users.seed([("olga", "Olga Example", "operator", "2468"),
-                    ("sue", "Sue Example", "supervisor", "2468")], actor="setup/operator")
         sue = users.authenticate("sue", "2468", table_id=TABLE)
         profile = load_bourre_profiles(config)["tournament"]
         t = BourreTable(journal, TABLE, profile, dealer="dee/dealer")

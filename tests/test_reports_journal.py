@@ -25,7 +25,7 @@ from pypdf import PdfReader
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
-from dealer_station.audit.keys import load_key
+from dealer_station.audit.keys import create_key, load_key
 from dealer_station.audit.users import Users
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.events.table import RoundHalted
@@ -79,10 +79,13 @@ def pay(t: LaPaireTable) -> None:
         t.confirm_payout(stage)
 
 
+#: The journal's users, added while it is new (its first operator needs a new journal).
+USERS = [("olga", "Olga Example", "operator", "2468"),
+         ("sue", "Sue Example", "supervisor", "2468")]
+
+
 def _add_exceptions(journal: Journal) -> None:
     users = Users(journal)
-    users.seed([("olga", "Olga Example", "operator", "2468"),
-                ("sue", "Sue Example", "supervisor", "2468")], actor="setup/operator")
     sue = users.authenticate("sue", "2468", table_id=TABLE)
     olga = users.authenticate("olga", "2468", table_id=TABLE)
     t = LaPaireTable(journal, TABLE, load_lapaire_config(), dealer="dee/dealer")
@@ -130,6 +133,9 @@ def report_journal(tmp_path_factory: pytest.TempPathFactory) -> JournalFiles:
     where = tmp_path_factory.mktemp("report-journal")
     url = f"sqlite:///{where / 'journal.db'}"
     key = where / "journal.key"
+    db = open_database(url)
+    Users(Journal(db, create_key(key))).seed(USERS, actor="setup/operator")
+    db.close()
     simulate(url, key, SIM_ROUNDS, 11)
     db = open_database(url)
     try:

@@ -21,12 +21,13 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.events.wording import event_words
 from dealer_station.reports.config_history import build_config_history_report, differences
 from dealer_station.reports.events import (
     USER_KINDS,
     build_events_report,
     event_kinds,
-    kind_words,
+    people,
 )
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
@@ -108,13 +109,21 @@ def test_events_report_lists_every_significant_event(opened: Journal, tmp_path: 
             f"administration, from the station's chain)") in text
     for e in events:
         assert f"{e.seq:,} " in text and e.kind in text
+    who = people(opened, TABLE)
     for u in users:
-        assert f"station {u.seq:,} " in text and f"{kind_words(u.kind)} {u.actor}" in text
+        words = event_words(u, who)
+        assert f"station {u.seq:,} " in text and f"{words.what} {words.who}" in text
         assert "pin_mac" not in text
+    # People by name and role, kinds and details in words: the journal's keys nowhere in
+    # the list (the "Record kind" column of the count by kind names them on purpose).
+    listed = text.split("Events in order")[1]
+    assert "Sue Example (supervisor)" in listed and "the shoe" in listed
+    for key in ("sue/supervisor", "device:shoe", "user_id", "halt_seq", "device_error"):
+        assert key not in listed, key
     for kind in ("startup", "shutdown", "login", "config.change", "void", "correction",
                  "halt", "checkpoint", "device.fault"):
         assert kind in [e.kind for e in events]
-    assert (f"Configuration changed olga/operator game: lapaire; reason: {CONFIG_REASON}"
+    assert (f"Configuration changed Olga Example (operator) {CONFIG_REASON}; version "
             in text)
 
 

@@ -21,7 +21,9 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.tournament import journaled
+from dealer_station.tournament.display import place_text
 from dealer_station.ui import theme
+from dealer_station.ui.touch_sheet import current_sheet
 from dealer_station.ui.tournament_demo import new_tournament
 from dealer_station.ui.tournament_window import TournamentWindow
 
@@ -74,6 +76,7 @@ def test_registration_then_start_through_the_window(qtbot: Any, journal: Journal
     assert reg.entries.rowCount() == 4
     assert "$60.00" in reg.money.text()          # 4 x $15.00, shown as money
     click(qtbot, reg.start_button)
+    click(qtbot, reg.confirm_start_button)       # asked once more
     t = w.director.t
     assert t.started and t.current_round == 1
     kinds = [(r.kind, r.actor) for r in records(journal, "spring")]
@@ -163,10 +166,20 @@ def test_disqualification_needs_its_reason(qtbot: Any, journal: Journal) -> None
     w.show_tab("Standings")
     name = next(iter(t.entries))
     w.standings.select(name)
+    n = len(records(journal, "dq"))
+    click(qtbot, w.standings.dq_button)            # asks why; Cancel disqualifies nobody
+    sheet = w.standings.reason_sheet
+    assert current_sheet(w.standings) is sheet and name in sheet.title.text()
+    click(qtbot, sheet.cancel_button)
+    assert len(records(journal, "dq")) == n and name not in w.director.t.disqualified
     click(qtbot, w.standings.dq_button)
-    assert "needs its reason" in w.message.text()
-    qtbot.keyClicks(w.standings.reason, "foul language")
-    click(qtbot, w.standings.dq_button)
+    click(qtbot, w.standings.reason_sheet.other_button)
+    keyboard = w.standings.reason_sheet.other_sheet
+    click(qtbot, keyboard.done_button)               # nothing typed: refused on the keyboard
+    assert "Nothing typed" in keyboard.message.text()
+    for key in keyboard.keyboard.buttons_for("foul language"):
+        click(qtbot, key)
+    click(qtbot, keyboard.done_button)
     last = records(journal, "dq")[-1]
     assert last.kind == "tournament.disqualify" and last.payload["reason"] == "foul language"
 
@@ -296,6 +309,7 @@ def test_the_journals_own_users_sign_in_with_their_pin(qtbot: Any, journal: Jour
     click(qtbot, w.sign.sign_in_button)
     assert w.director.actor == "sue/supervisor"
     click(qtbot, w.registration.start_button)
+    click(qtbot, w.registration.confirm_start_button)
     assert records(journal, "pin")[-1].actor == "sue/supervisor"
     click(qtbot, w.sign.sign_out_button)
     assert not w.results.enter_button.isEnabled()
@@ -349,3 +363,80 @@ def test_a_team_is_registered_with_its_two_players(qtbot: Any, journal: Journal)
     click(qtbot, reg.add_button)
     assert w.director.t.entries["Aces"] == ("Ida Savoie", "Eula Doucet")
     assert "$60.00" in reg.money.text()       # 3 teams x 2 people x $10.00
+
+
+def test_closing_registration_is_asked_once_more_and_cancel_leaves_it_open(
+        qtbot: Any, journal: Journal) -> None:
+    """Close registration and start" started the games at once, with no confirmation."""
+    new_tournament(journal, "ask", "pitty-pat", 5)
+    w = open_window(qtbot, journal, "ask")
+    reg = w.registration
+    click(qtbot, reg.start_button)
+    # Asked, with two large buttons, and nothing done yet.
+    assert reg.confirm_box.isVisible() and not reg.start_button.isVisible()
+    assert "5 players" in reg.confirm_text.text()
+    for b in (reg.confirm_start_button, reg.cancel_start_button):
+        assert b.isVisible() and b.height() >= 64 and b.width() >= 150
+    assert not w.director.t.started
+    assert "tournament.start" not in [r.kind for r in records(journal, "ask")]
+    click(qtbot, reg.cancel_start_button)
+    # Registration stays open: the page as it was, and one more player can enter.
+    assert not reg.confirm_box.isVisible() and reg.start_button.isVisible()
+    assert not w.director.t.started and reg.add_button.isEnabled()
+    click(qtbot, reg.entry)
+    reg.entry.setText("Rosalie Doucet")
+    click(qtbot, reg.add_button)
+    assert len(w.director.t.entries) == 6
+    click(qtbot, reg.start_button)
+    assert "6 players" in reg.confirm_text.text()
+    click(qtbot, reg.confirm_start_button)
+    assert w.director.t.started and w.director.t.current_round == 1
+    assert not reg.confirm_box.isVisible()
+    assert [r.actor for r in records(journal, "ask") if r.kind == "tournament.start"] == [
+        "Judy Broussard/director"]
+
+
+def _standing_rows(w: TournamentWindow) -> list[tuple[str, str, int, str]]:
+    """(place, entry, tags, status) of each row of the Standings page, top to bottom."""
+    table = w.standings.table
+    out = []
+    for r in range(table.rowCount()):
+        place, entry, _players, tags, status = (table.item(r, c).text() for c in range(5))
+        out.append((place, entry, int(tags.split()[-1]), status))
+    return out
+
+
+def test_the_standings_show_each_place_mid_event_with_ties_as_ties(
+        qtbot: Any, journal: Journal) -> None:
+    """tour-06-standings.png: mid-event the Place column was empty."""
+    import random
+
+    from dealer_station.ui.tournament_demo import play_round
+
+    t = new_tournament(journal, "mid", "pitty-pat", 14)
+    t.start(by="setup/operator")
+    rng = random.Random(4)
+    for _ in range(3):
+        play_round(t, rng)
+    assert not t.finished and t.eliminated
+    w = open_window(qtbot, journal, "mid")
+    w.show_tab("Standings")
+    rows = _standing_rows(w)
+    assert len(rows) == 14 and all(place for place, *_ in rows)
+    playing = [(p, e, n) for p, e, n, s in rows if s == "playing"]
+    counts = [n for _p, _e, n in playing]
+    assert len(set(counts)) < len(counts)            # this event has players level on tags
+    for place, entry, n in playing:
+        better = sum(1 for x in counts if x < n)
+        level = counts.count(n) > 1
+        expected = place_text(better + 1) + (" (tied)" if level else "")
+        assert place == expected, entry
+    # Best first; the eliminated below everyone still playing, the latest out first, each in
+    # the place the final standings will give them.
+    out = [(p, e) for p, e, _n, s in rows if s == "eliminated"]
+    assert [e for _p, e in out] == list(reversed(w.director.t.eliminated))
+    assert [p for p, _e in out] == [place_text(len(playing) + i)
+                                    for i in range(1, len(out) + 1)]
+    assert [s for *_x, s in rows] == sorted((s for *_x, s in rows),
+                                            key=lambda s: s != "playing")
+    assert "places as they stand" in w.standings.title.text()

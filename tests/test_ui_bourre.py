@@ -19,6 +19,7 @@ from dealer_station.settlement.bourre import Phase
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.station import Station
+from dealer_station.ui.touch_sheet import current_sheet
 
 
 @pytest.fixture
@@ -121,7 +122,7 @@ def test_a_hand_with_a_renege_played_through_the_window(qtbot: Any, window: Main
         assert f"Seat {result['winner']} takes the pot: {result['won']} chips" in text
     else:
         assert "the pot of" in text and "carries" in text
-    assert f"Next pot (carry): {result['pot']}" in text
+    assert f"Next pot starts with {result['pot']} chips" in text
     assert [r.kind for r in station.journal.records(station.table_id)].count("renege") == 1
     qtbot.waitUntil(screen.hand_button.isEnabled, timeout=WAIT_MS)
 
@@ -132,18 +133,19 @@ def test_the_operator_changes_the_rule_profile_between_sessions(
     t.start_session([1, 2, 3], 3, actor="dealer/dealer")
     sign_in(qtbot, window, "operator", "3333")
     op: Any = window.screens["operator"]
-    op.choice.setCurrentText("common")
+    click(qtbot, op.choice.button("common"))
     assert "A card played against the rules" in op.details.toPlainText()
-    qtbot.keyClicks(op.reason, "casino rules tonight")
     click(qtbot, op.apply_button)
+    click(qtbot, op.reason_sheet.buttons["approved change"])
     assert "between sessions" in op.message.text() and t.profile.name == "tournament"
     t.end_session(tie_break=[1, 2, 3], actor="dealer/dealer")
-    qtbot.keyClicks(op.reason, "casino rules tonight")
     click(qtbot, op.apply_button)
+    click(qtbot, op.reason_sheet.buttons["approved change"])
     assert t.profile.name == "common" and "in force" in op.message.text()
     change = [r for r in station.journal.records(station.table_id)
               if r.kind == "config.change"][-1]
     assert change.actor == "operator/operator"
+    assert change.payload["reason"] == "approved change"
 
 
 def test_the_supervisor_panel_follows_a_bourre_hand(qtbot: Any, window: MainWindow,
@@ -245,14 +247,54 @@ def test_the_whole_settlement_is_on_screen_without_the_stale_renege_or_draw_text
     assert not screen.renege_label.isVisible()
     assert screen.message.text() == ""
     text = screen.result.toPlainText()
-    for line in ("Seat 1 takes the pot: 6 chips", "Bourré: seat(s) 2 took no trick",
+    for line in ("Seat 1 takes the pot: 6 chips", "Bourré: seat 2 took no trick",
                  "Renege: seat 3", "Penalties into the next pot: seat 2 pays 6, seat 3 pays 6",
-                 "Next pot (carry): 12"):
+                 "Next pot starts with 12 chips: the penalties, then the antes"):
         assert line in text
     # Nothing to scroll: every line is in the panel, and the panel is in the window.
     assert screen.result.verticalScrollBar().maximum() == 0
     bottom = screen.result.mapTo(window, screen.result.rect().bottomLeft()).y()
     assert bottom <= window.height()
+
+
+def test_the_settlement_names_the_players_as_their_seats_do_and_what_the_next_pot_holds(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """bou-08-settled.png: "Seat 1 takes the pot" while the seat showed Ada, "seat(s) 2",
+    and "Next pot (carry): 20" after the pot was won. The settlement names each player as
+    the seat does, says one or several in words, and says what the next pot starts with
+    and where those chips come from; the next hand opens with exactly that pot."""
+    t: Any = station.table
+    sign_in(qtbot, window, "dealer", "1111")
+    screen: Any = window.screens["dealer"]
+    for seat, name in ((1, "Ada"), (2, "Ben"), (3, "Cy")):
+        screen.set_name(seat, name)         # what the name pad's Done does
+    to_the_play(qtbot, screen, t)
+    for code in RENEGE_PLAYS:
+        t.card(code, source="reader", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "Next pot" in screen.result.toPlainText(), timeout=WAIT_MS)
+    assert "Ada" in screen.seat_boxes[1].info.text()
+    text = screen.result.toPlainText()
+    for line in ("Tricks — Ada: 3, Ben: 0, Cy: 2",
+                 "Ada (seat 1) takes the pot: 6 chips", "Bourré: Ben (seat 2) took no trick",
+                 "Renege: Cy (seat 3)", "Penalties into the next pot: Ben pays 6, Cy pays 6",
+                 "Next pot starts with 12 chips: the penalties, then the antes"):
+        assert line in text, (line, text)
+    for stale in ("seat(s)", "Seat 1 takes", "(carry)"):
+        assert stale not in text
+    # The next hand's pot opens with what the panel said, before its antes.
+    click(qtbot, screen.hand_button)
+    qtbot.waitUntil(lambda: t.hand is not None, timeout=WAIT_MS)
+    assert t.hand.pot_before == 12
+    # Two players bourréd and no winner: both named, and the pot said to carry.
+    close = [r for r in station.journal.records(station.table_id) if r.kind == "hand.close"]
+    tie = dict(close[-1].payload, winner=None, won=0, bourre=["2", "3"], reneges=[],
+               penalties={"2": 6, "3": 6}, pot=18)
+    screen.show_result(tie)
+    text = screen.result.toPlainText()
+    assert "No winner: the pot of 6 chips carries" in text
+    assert "Bourré: Ben (seat 2) and Cy (seat 3) took no trick" in text
+    assert ("Next pot starts with 18 chips: the pot of 6 chips carries, with 12 chips of "
+            "penalties, then the antes") in text
 
 
 def test_the_trick_winner_is_shown_and_no_count_of_legal_cards(
@@ -280,22 +322,24 @@ def test_players_are_named_at_the_seats_by_touch_and_journaled_with_the_session(
     screen: Any = window.screens["dealer"]
     box = screen.seat_boxes[2]
     qtbot.mouseClick(box, Qt.MouseButton.LeftButton)
-    pad = screen.name_pad
-    assert pad.isVisible() and not box.isVisible()
-    for key in ("A", "D", "A", "space", "L", "'", "O"):
-        click(qtbot, pad.keys[key])
-    assert pad.edit.text() == "Ada L'O"
-    click(qtbot, pad.keys["back"])
-    click(qtbot, pad.keys["done"])
-    assert not pad.isVisible() and box.isVisible()
+    sheet = screen.name_sheet
+    assert current_sheet(screen) is sheet and sheet.keyboard is not None
+    assert "Seat 2" in sheet.title.text()
+    for key in sheet.keyboard.buttons_for("Ada L'O"):
+        click(qtbot, key)
+    assert sheet.text == "Ada L'O"
+    click(qtbot, sheet.keyboard.keys["Delete"])
+    click(qtbot, sheet.done_button)
+    assert current_sheet(screen) is None
     assert "Ada L'" in unescape(box.info.text())
-    # The same name twice is refused at once, not when the session starts.
+    # The same name twice is refused at once, on the keyboard, not when the session starts.
     qtbot.mouseClick(screen.seat_boxes[4], Qt.MouseButton.LeftButton)
-    for key in ("A", "D", "A", "space", "L", "'"):
-        click(qtbot, pad.keys[key])
-    click(qtbot, pad.keys["done"])
-    assert "already Ada L'" in screen.message.text() and pad.isVisible()
-    click(qtbot, pad.keys["cancel"])
+    sheet = screen.name_sheet
+    for key in sheet.keyboard.buttons_for("Ada L'"):
+        click(qtbot, key)
+    click(qtbot, sheet.done_button)
+    assert "already Ada L'" in sheet.message.text() and current_sheet(screen) is sheet
+    click(qtbot, sheet.cancel_button)
     click(qtbot, screen.session_button)
     opened = [r for r in station.journal.records(station.table_id)
               if r.kind == "session.open"][-1]
@@ -306,7 +350,7 @@ def test_players_are_named_at_the_seats_by_touch_and_journaled_with_the_session(
     assert "Ada L'" in unescape(screen.seat_boxes[2].info.text())
     # Once the session is under way the names are its own.
     qtbot.mouseClick(screen.seat_boxes[3], Qt.MouseButton.LeftButton)
-    assert not pad.isVisible() and "before the session" in screen.message.text()
+    assert current_sheet(screen) is None and "before the session" in screen.message.text()
 
 
 def test_the_profile_page_reads_in_words(qtbot: Any, window: MainWindow,

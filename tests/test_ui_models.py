@@ -7,13 +7,14 @@ from typing import Any
 from PySide6.QtCore import Qt
 
 from dealer_station.audit.journal import Meter, Record
+from dealer_station.events.wording import People
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire_math import par_sheet
 from dealer_station.table.lapaire_recall import DealtCard, LaPaireRecall, Seat, SeatWager, Totals
 from dealer_station.table.recall_model import RecallHeader
 from dealer_station.ui import theme
+from dealer_station.ui.events_tab import EventsModel, worded
 from dealer_station.ui.models import (
-    EventsModel,
     MetersModel,
     ParSheetModel,
     RecallModel,
@@ -81,11 +82,17 @@ def test_recall_events_and_meters_models(qtmodeltester: Any) -> None:
     assert recall.data(recall.index(0, RecallModel.STATUS),
                        Qt.ItemDataRole.ForegroundRole).name() == theme.BAD
     events = EventsModel()
-    events.set_rows([record(5, "halt", {"reason": "shoe reports JAM", "fault": "jam"}),
-                     record(6, "login", {"user_id": "super", "role": "supervisor"})])
+    events.set_rows(worded([record(5, "halt", {"reason": "shoe reports JAM", "fault": "jam"}),
+                            record(6, "login", {"user_id": "super", "role": "supervisor"})],
+                           People({"super": "Sam Supervisor"})))
     qtmodeltester.check(events)
-    assert events.data(events.index(0, EventsModel.DETAIL)) == "shoe reports JAM"
-    assert events.data(events.index(1, EventsModel.DETAIL)) == "super"
+    # Kinds, people and details in words, never the journal's keys.
+    assert events.data(events.index(0, EventsModel.WHAT)) == "Halt (play stopped)"
+    assert events.data(events.index(0, EventsModel.DETAIL)) == (
+        "the device is jammed — stopped by Sam Supervisor (supervisor)")
+    assert events.data(events.index(1, EventsModel.WHO)) == "Sam Supervisor (supervisor)"
+    assert events.data(events.index(1, EventsModel.DETAIL)) == (
+        "Sam Supervisor signed in as supervisor")
     meters = MetersModel(CONFIG.money)
     meters.set_rows([Meter("T1", "total", 3, 1000, 250, 750),
                      Meter("T1", "any_pair", 2, 200, 0, 200)])

@@ -17,7 +17,26 @@ from ui_support import (
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import ParSheetModel
+from dealer_station.ui.reasons import ReasonSheet
 from dealer_station.ui.station import Station
+from dealer_station.ui.touch_keyboard import InputSheet
+from dealer_station.ui.touch_sheet import current_sheet
+
+
+def apply_for(qtbot: Any, op: Any, reason: str) -> None:
+    """Touch Apply, then the reason: one of the operator's, or typed with Other…."""
+    click(qtbot, op.apply_button)
+    sheet = op.reason_sheet
+    qtbot.waitUntil(lambda: current_sheet(op) is sheet, timeout=WAIT_MS)
+    if reason in sheet.buttons:
+        click(qtbot, sheet.buttons[reason])
+        return
+    click(qtbot, sheet.other_button)
+    qtbot.waitUntil(lambda: sheet.other_sheet is not None, timeout=WAIT_MS)
+    keyboard = sheet.other_sheet
+    for button in keyboard.keyboard.buttons_for(reason):
+        click(qtbot, button)
+    click(qtbot, keyboard.done_button)
 
 
 def operator(qtbot: Any, w: MainWindow) -> Any:
@@ -45,16 +64,17 @@ def test_withdrawing_a_wager_between_rounds(qtbot: Any, window: MainWindow,
     edge = op.par_model.data(op.par_model.index(labels.index("Straight-up K"),
                                                 ParSheetModel.HOUSE_EDGE))
     assert edge == "3.70%"
-    click(qtbot, op.apply_button)                      # no reason yet
-    assert "reason is required" in op.message.text()
+    click(qtbot, op.apply_button)                      # asks why first
+    assert isinstance(current_sheet(op), ReasonSheet)
+    click(qtbot, op.reason_sheet.cancel_button)        # no reason: nothing applied
     assert station.table.config.poker.offered          # type: ignore[attr-defined]
-    qtbot.keyClicks(op.reason, "poker withdrawn for the evening")
-    click(qtbot, op.apply_button)
+    apply_for(qtbot, op, "poker withdrawn for the evening")
     assert "in force from now" in op.message.text()
     change = [r for r in station.journal.records(station.table_id)
               if r.kind == "config.change"][-1]
     assert change.actor == "operator/operator"
     assert change.payload["changes"] == {"offered": {"poker": False}}
+    assert change.payload["reason"] == "poker withdrawn for the evening"
     qtbot.waitUntil(lambda: "poker" not in shown_kinds(window), timeout=WAIT_MS)
     # The dealer's felt no longer has the box; the table refuses the wager.
     sign_in(qtbot, window, "dealer", "1111")
@@ -81,8 +101,7 @@ def test_a_change_made_during_a_round_waits_for_the_next(qtbot: Any, window: Mai
     lo.setValue(200)
     assert not op.apply_button.isEnabled()
     click(qtbot, op.preview_button)
-    qtbot.keyClicks(op.reason, "quieter table")
-    click(qtbot, op.apply_button)
+    apply_for(qtbot, op, "quieter table")
     assert "when this round is over" in op.message.text()
     assert t.pending is not None and t.config.red.offered
     assert "red" in shown_kinds(window)                # this round keeps its layout
@@ -107,8 +126,7 @@ def test_the_paytable_and_a_spot(qtbot: Any, window: MainWindow, station: Statio
     labels = [op.par_model.data(op.par_model.index(r, ParSheetModel.WAGER))
               for r in range(op.par_model.rowCount())]
     assert "Split 7-JK" in labels
-    qtbot.keyClicks(op.reason, "alternative paytable, joker split offered")
-    click(qtbot, op.apply_button)
+    apply_for(qtbot, op, "paytable change approved")
     config: Any = station.table.config
     assert config.poker.paytable == "alternative"
     assert config.split.spot(("7", "JK")).offered
@@ -121,15 +139,26 @@ def test_the_paytable_and_a_spot(qtbot: Any, window: MainWindow, station: Statio
     assert "cannot be made" in op.message.text() and not op.apply_button.isEnabled()
 
 
-def test_limits_are_typed_as_money(qtbot: Any, window: MainWindow) -> None:
+def test_limits_are_typed_as_money_on_the_keypad(qtbot: Any, window: MainWindow) -> None:
     op = operator(qtbot, window)
     _lo, hi = op.limit_boxes["any_pair"]
-    hi.lineEdit().selectAll()
-    qtbot.keyClicks(hi, "75.50")
+    click(qtbot, hi)
+    sheet = current_sheet(op)
+    assert isinstance(sheet, InputSheet) and sheet.mode == "amount"
+    assert "Any Pair'e" in sheet.title.text() and "50.00" in sheet.note.text()
+    for key in "75.50":
+        click(qtbot, sheet.pad.keys[key])
+    click(qtbot, sheet.done_button)
     assert hi.value() == 7550 and hi.text() == "75.50"
-    hi.lineEdit().selectAll()
-    qtbot.keyClicks(hi, "1.234x")                      # a third decimal is not money
-    assert hi.value() == 123 and hi.text() == "1.23"
+    assert "Any Pair'e limits: <b>1.00 – 75.50</b>" in op.changes.text()
+    click(qtbot, hi)
+    sheet = current_sheet(op)
+    for key in "1.234":
+        click(qtbot, sheet.pad.keys[key])
+    click(qtbot, sheet.done_button)                    # a third decimal is not money
+    assert sheet.isVisible() and "more than 2 digits after the point" in sheet.message.text()
+    click(qtbot, sheet.cancel_button)
+    assert hi.value() == 7550 and hi.text() == "75.50"
 
 
 def par_labels(op: Any) -> list[str]:
@@ -182,8 +211,11 @@ def test_the_warning_column_and_the_poker_pays_are_on_the_page(qtbot: Any,
     assert header.sectionSize(ParSheetModel.WARNING) >= metrics.horizontalAdvance("Warning")
     for r in range(op.par_model.rowCount()):
         warning = op.par_model.data(op.par_model.index(r, ParSheetModel.WARNING))
-        assert header.sectionSize(ParSheetModel.WARNING) >= view.fontMetrics(
-        ).horizontalAdvance(warning)
+        if warning:     # wrapped in its cell, the row as tall as it needs
+            needed = view.fontMetrics().boundingRect(
+                QRect(0, 0, header.sectionSize(ParSheetModel.WARNING) - 8, 10_000),
+                int(Qt.TextFlag.TextWordWrap), warning).height()
+            assert view.rowHeight(r) >= needed
     poker = par_labels(op).index("3rd Card Poker")
     pays = op.par_model.data(op.par_model.index(poker, ParSheetModel.PAYS))
     assert pays.count(" to 1") >= 5
@@ -214,8 +246,7 @@ def test_the_round_over_note_goes_once_the_change_is_in_force(
     op = operator(qtbot, window)
     op.kind_boxes["red"].setChecked(False)
     click(qtbot, op.preview_button)
-    qtbot.keyClicks(op.reason, "quieter table")
-    click(qtbot, op.apply_button)
+    apply_for(qtbot, op, "quieter table")
     assert "when this round is over" in op.message.text() and op.message.isVisible()
     for card in ("KS", "2C", "3D"):
         t.deal(card)
@@ -226,3 +257,51 @@ def test_the_round_over_note_goes_once_the_change_is_in_force(
     qtbot.waitUntil(lambda: not op.message.isVisible(), timeout=WAIT_MS)
     assert "current configuration" in op.sheet_caption.text()
     assert "First Card Red" not in par_labels(op)
+
+
+def test_the_par_sheet_has_every_column_on_the_page_and_the_limits_one_touch_away(
+        qtbot: Any, window: MainWindow) -> None:
+    """op-04-par-sheet-preview.png: at 1280x800 the par sheet was squeezed to about three rows
+    under the comparison, its Warning column cut to "W" behind a sideways scroll bar."""
+    assert (window.width(), window.height()) == (1280, 800)
+    op = operator(qtbot, window)
+    op.paytable.setCurrentText("alternative")
+    op.spot_boxes["split 7-JK"].setChecked(True)
+    click(qtbot, op.preview_button)
+    view = op.par_view
+    qtbot.waitUntil(lambda: view.isVisible(), timeout=WAIT_MS)
+    header = view.horizontalHeader()
+    # No sideways scroll: every column is inside the table's width, each as wide as its
+    # title (the Warning column was cut to "W").
+    assert view.horizontalScrollBar().maximum() == 0
+    assert header.length() <= view.viewport().width()
+    titles = header.fontMetrics()
+    for col, title in enumerate(ParSheetModel.HEADERS):
+        assert not view.isColumnHidden(col)
+        assert header.sectionSize(col) >= titles.horizontalAdvance(title), title
+    # Every row: a good page of them at once, and the rest down the vertical scroll bar.
+    rows = op.par_model.rowCount()
+    assert rows > 40
+    shown = [r for r in range(rows)
+             if view.viewport().rect().contains(view.visualRect(op.par_model.index(r, 0)))]
+    assert len(shown) >= 12
+    view.scrollToBottom()
+    last = view.visualRect(op.par_model.index(rows - 1, 0))
+    assert view.viewport().rect().contains(last)
+    # The comparison and Apply stand beside the sheet, inside the window.
+    for w in (op.changes, op.approver_id, op.approver_pin, op.apply_button):
+        assert w.isVisible()
+        top_left = w.mapTo(window, w.rect().topLeft())
+        assert window.rect().contains(top_left)
+        assert top_left.y() + w.height() <= window.height()
+    # One touch on "The change" brings the limits form back, whole, with nothing to scroll.
+    bar = op.pages.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(0).center())
+    assert op.pages.currentIndex() == 0
+    viewport = op.form_scroll.viewport()
+    for lo, hi in op.limit_boxes.values():
+        for box in (lo, hi):
+            assert box.isVisible()
+            where = QRect(box.mapTo(viewport, box.rect().topLeft()), box.size())
+            assert viewport.rect().contains(where)
+    assert op.preview_button.isVisible()

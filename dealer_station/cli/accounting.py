@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -252,6 +253,16 @@ def _void(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
 
 
 def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.audit.journal import JournalTampered
+
+    # The list is read from the chain: said loudly, and exit 1, when its newest records were
+    # cut off (a slip written after the anchor may be missing from it).
+    cut: str | None = None
+    try:
+        journal.check_head(args.table)
+    except JournalTampered as e:
+        cut = str(e)
+        print(f"WARNING: {cut}", file=sys.stderr)
     ledger = book.ledger()
     for (kind, year, number), s in sorted(ledger.slips.items(), key=lambda kv: kv[1].seq):
         if args.year and year != args.year:
@@ -268,7 +279,7 @@ def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) ->
             state = f"  VOID ({s.void.reason})" if s.void else ""
             print(f"{kind:<6} {year}-{number:05d}  {s.event.gaming_day}  "
                   f"{_money(book, s.event.total):>16}  {' + '.join(s.event.signers)}{state}")
-    return 0
+    return 1 if cut else 0
 
 
 def _print(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:

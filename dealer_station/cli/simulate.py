@@ -44,9 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--mispay-rate", type=float, default=0.0, metavar="R",
                    help="with --gaming-days: the dealer mispays this fraction of winning "
                         "wagers by one chip too many or too few, unseen by the station. The "
-                        "summary prints 'mispaid N' in minor units: positive when the dealer "
-                        "paid out more than the station settled (the tray is short), so the "
-                        "days' variance (statistical - computed win) sums to -N")
+                        "summary prints 'mispaid N' in the table's money: positive when the "
+                        "dealer paid out more than the station settled (the tray is short), "
+                        "so the days' variance (statistical - computed win) sums to -N")
     p.add_argument("--floor", metavar="URL",
                    help="forward the table's journal to this floor database while playing, "
                         "as the station does (the floor being down never stops play)")
@@ -124,8 +124,9 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
                 mispay_rate=args.mispay_rate, seed=args.seed, config_path=args.config,
                 quiet=args.quiet)
             played = days.rounds
-            days_note = (f", {days.days} gaming days {days.first_day} to {days.last_day}, "
-                         f"mispaid {days.mispaid}")
+            days_note = (f", {days.days} gaming day{'s' if days.days != 1 else ''} "
+                         f"{days.first_day} to {days.last_day}, "
+                         f"mispaid {days.mispaid_text()}")
         else:
             played = part(journal, table, args.rounds, seed=args.seed,
                           config_path=args.config, quiet=args.quiet, **extra)

@@ -52,8 +52,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         if named:
             a.add_argument("name", help="the tournament's name (its journal stream is "
                                         "tournament-NAME)")
-        a.add_argument("--by", metavar="USER/ROLE", default=None,
-                       help="who does it, for the journal (default: the console user)")
+        a.add_argument("--as", dest="as_user", metavar="USER", default=None,
+                       help="sign in as this user (a supervisor or operator; the PIN is "
+                            "asked for) to change the tournament: required on a journal that "
+                            "has users")
+        a.add_argument("--pin-stdin", action="store_true",
+                       help="read the --as user's PIN from standard input (for scripts)")
+        a.add_argument("--by", metavar="NAME", default=None,
+                       help="who does it, for the journal, on a journal with no users only "
+                            "(default: the console user)")
         a.add_argument("--reason", default=None, help="why, for the journal")
         return a
 
@@ -214,8 +221,37 @@ def _list(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
 
 
+#: Who may direct a tournament: the floor's supervisors and operators.
+DIRECTORS = ("supervisor", "operator")
+
+
 def _by(args: argparse.Namespace) -> str:
-    return str(args.by or default_actor())
+    """Who does it, as the session established (see :func:`_sign_in`)."""
+    return str(args.actor)
+
+
+def _sign_in(args: argparse.Namespace, journal: Any) -> str:
+    """The actor for what this command journals. On a journal with users, a supervisor or an
+    operator signs in with ``--as`` and a PIN (the attempt is journaled on the station's
+    chain); a name given with ``--by`` is refused, since nobody vouches for it."""
+    from dealer_station.audit.users import Users, require_role
+    from dealer_station.cli.users import _PinSource
+
+    users = Users(journal)
+    if not users.has_users():
+        if args.as_user:
+            raise StationError(f"--as {args.as_user}: this journal has no users to sign in "
+                               f"as; give who does it with --by NAME")
+        return str(args.by or default_actor())
+    if args.by:
+        raise StationError("this journal has users: sign in with --as USER (a supervisor or "
+                           "operator, with their PIN) instead of naming someone with --by")
+    if not args.as_user:
+        raise StationError("this journal has users: sign in with --as USER (a supervisor or "
+                           "operator) to change a tournament")
+    pin = _PinSource(args.pin_stdin).read(f"PIN for {args.as_user}: ")
+    user = users.authenticate(args.as_user, pin)
+    return require_role(user, *DIRECTORS, action="direct a tournament").actor
 
 
 class _Session:
@@ -233,7 +269,10 @@ class _Session:
         self._ctx = open_store(self.args, write=self.write)
         store = self._ctx.__enter__()
         try:
-            return journaled.load(store.journal, self.args.name, must_exist=self.must_exist)
+            t = journaled.load(store.journal, self.args.name, must_exist=self.must_exist)
+            if self.write:
+                self.args.actor = _sign_in(self.args, store.journal)
+            return t
         except BaseException:
             self._ctx.__exit__(*sys.exc_info())
             raise

@@ -246,9 +246,11 @@ def actor_words(actor: str) -> str:
     return actor
 
 
-def halt_event_text(kind: str, payload: dict[str, object], actor: str) -> tuple[str, str] | None:
+def halt_event_text(kind: str, payload: dict[str, object], actor: str, *,
+                    who: str | None = None) -> tuple[str, str] | None:
     """(label, detail) of a halt, a resolution or a held card as the events lists show it,
-    with who and why; None for any other kind."""
+    with who (``who``, by default the actor in words) and why; None for any other kind."""
+    by = actor_words(actor) if who is None else who
     if kind == "halt":
         reason = str(payload.get("reason") or "")
         fault = str(payload.get("fault") or "")
@@ -259,17 +261,17 @@ def halt_event_text(kind: str, payload: dict[str, object], actor: str) -> tuple[
         card = payload.get("card")
         if card and str(card) not in detail:
             detail += f"; card {card}"
-        return HALT_KIND_LABELS["halt"], f"{detail} — stopped by {actor_words(actor)}"
+        return HALT_KIND_LABELS["halt"], f"{detail} — stopped by {by}"
     if kind == "resolve":
         action = str(payload.get("action") or "")
         done = RESOLUTION_WORDS.get(action, action.replace("_", " "))
         seq = payload.get("halt_seq")
         of = f" (the halt at record {seq})" if seq is not None else ""
         return (f"{HALT_KIND_LABELS['resolve']}: {done}",
-                f"{done} by {actor_words(actor)}{of}; reason: {payload.get('reason') or '—'}")
+                f"{done} by {by}{of}; reason: {payload.get('reason') or '—'}")
     if kind == "card.held":
         return (HALT_KIND_LABELS["card.held"],
                 f"card {payload.get('card')} {payload.get('note') or 'not taken'}"
-                f" — read by {actor_words(actor)}")
+                f" — read by {by}")
     return None
 

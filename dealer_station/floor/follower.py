@@ -83,6 +83,8 @@ class FollowState:
     detail: str = ""
     waiting_for: Publication | None = None     # adopted once the round closes
     adopted: list[str] = field(default_factory=list)   # versions adopted, in order
+    #: Rounds of reading the floor and adopting finished so far (a test waits on it).
+    cycles: int = 0
 
 
 def _is_outage(e: BaseException) -> bool:
@@ -161,6 +163,7 @@ class Follower:
                     next_poll = time.monotonic() + self.poll_s
                     delay = self.backoff_s[0]
                 self.adopt()
+                self.status.cycles += 1
                 self._wake.wait(max(0.0, next_poll - time.monotonic()))
                 self._wake.clear()
             except FloorChainBroken as e:

@@ -265,6 +265,8 @@ class DeviceDriver:
         self._link = 0                         # counts connections; guarded by _write_lock
         self._host_seq = 0
         self._last_heard = 0.0
+        #: Good frames from the device dealt with so far (see ``_on_frame``).
+        self.frames_taken = 0
         self._wrong_reported = False
         self.identity: DeviceIdentified | None = None
         self.status: str | None = None
@@ -673,6 +675,9 @@ class DeviceDriver:
         self._take(port, frame.device_id, frame.seq, _key(frame),
                    hello=isinstance(frame, p.Hello), card=card,
                    deliver=lambda ticket: self._deliver(frame, ticket))
+        # Counted once the frame is dealt with: everything the device sent before a frame
+        # counted here has been delivered (tests wait on it instead of the clock).
+        self.frames_taken += 1
 
     def _deliver(self, frame: p.Frame, ticket: _Ticket) -> None:
         base = self._base()

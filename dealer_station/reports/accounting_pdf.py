@@ -19,11 +19,12 @@ from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.figures import TableDay, hold
 from dealer_station.accounting.ledger import Ledger, Slip
 from dealer_station.accounting.settings import AccountingSettings
-from dealer_station.audit.journal import Journal, Record, VerifyResult
+from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.events.base import Committed
 from dealer_station.reports.master_game import MasterGame
+from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import (
     FONT,
     GREY,
@@ -31,6 +32,7 @@ from dealer_station.reports.template import (
     MIN_TEXT_PT,
     BuiltReport,
     ReportBuilder,
+    TableCheck,
     facts,
     grid,
     p,
@@ -46,23 +48,6 @@ def _pct(value: Fraction | None) -> str:
     n = int(abs(scaled) + Fraction(1, 2))
     sign = "-" if scaled < 0 and n else ""
     return f"{sign}{n // 100}.{n % 100:02d}%"
-
-
-def _verify(journal: Journal, tables: Sequence[str]) -> VerifyResult:
-    """Every table's chain verified; one result that fails where the first table fails."""
-    records = 0
-    checkpoints = 0
-    last: VerifyResult | None = None
-    for t in tables:
-        r = journal.verify_table(t)
-        if not r.ok:
-            return r
-        records += r.records
-        checkpoints += r.checkpoints
-        last = r
-    name = tables[0] if len(tables) == 1 else f"{len(tables)} tables"
-    return VerifyResult(name, True, records, last.last_seq if last else 0,
-                        last.last_hash if last else None, checkpoints)
 
 
 def _money_cols(settings: AccountingSettings) -> str:
@@ -128,12 +113,27 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
     if by_shift:
         _by_shift(r, report, amt)
     _discrepancies(r, days, s, report.shifts if by_shift else [])
-    last = journal.last(tables[0]) if len(tables) == 1 else None
-    built = r.build(out, _verify(journal, tables), None, last,
-                    note="The report covers the accounting and round records of the tables "
-                         "named; each table's chain was verified in full.",
-                    data=days, signatures=("Prepared by", "Reviewed by"))
-    return built
+    return r.build_tables(out, _table_checks(journal, report, tables),
+                          note="Each table's chain was verified in full. Attached for each "
+                               "table: its records from the start of its first gaming day "
+                               "in the report to its newest (the drop of a day is counted "
+                               "after the day); month and year to date also read its "
+                               "earlier records, verified with the rest.",
+                          data=days, signatures=("Prepared by", "Reviewed by"))
+
+
+def _table_checks(journal: Journal, report: MasterGame,
+                  tables: Sequence[str]) -> list[TableCheck]:
+    """Each table's chain verified in full, and the records the report covers: from the
+    start of the table's first gaming day in the report to its newest record."""
+    checks = []
+    for table in tables:
+        mine = [d.gaming_day for d in report.days if d.table == table]
+        since = report.calendar.day(min(mine)).start if mine else None
+        cov = coverage(journal, table, Period(since, None))
+        checks.append(TableCheck(journal.verify_table(table), cov.first, cov.last,
+                                 covered_records(journal, table, cov.first, cov.last)))
+    return checks
 
 
 def _by_shift(r: ReportBuilder, report: MasterGame, amt: Callable[[int | None], str]) -> None:
@@ -202,9 +202,11 @@ def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | s
                       table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
                       period=period, subject=_money_cols(report.settings), paper=paper)
     _discrepancies(r, days, report.settings, report.shifts if by_shift else [])
-    last = journal.last(tables[0]) if len(tables) == 1 else None
-    return r.build(out, _verify(journal, tables), None, last, data=days,
-                   signatures=("Reviewed by",))
+    return r.build_tables(out, _table_checks(journal, report, tables), data=days,
+                          note="Each table's chain was verified in full. Attached for each "
+                               "table: its records from the start of its first gaming day "
+                               "in the report to its newest.",
+                          signatures=("Reviewed by",))
 
 
 # --- slips ---------------------------------------------------------------------------------

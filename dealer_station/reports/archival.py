@@ -29,6 +29,7 @@ from pathlib import Path
 import pikepdf
 from pikepdf import Name
 
+from dealer_station.audit.hashing import canonical_json
 from dealer_station.audit.journal import Record
 
 #: The name of the attached journal records, in every report.
@@ -56,9 +57,11 @@ def srgb_profile() -> bytes:
 
 
 def record_line(rec: Record) -> dict[str, object]:
-    """One journal record as the attachment carries it: every field the hash covers."""
+    """One journal record as the attachment carries it: every field the hash covers, each as
+    it was hashed (``payload`` is the canonical JSON text, not an object), so that a verifier
+    re-hashes the line as it is (docs/journal.md)."""
     return {"table_id": rec.table_id, "seq": rec.seq, "ts": rec.ts, "actor": rec.actor,
-            "kind": rec.kind, "round_no": rec.round_no, "payload": rec.payload,
+            "kind": rec.kind, "round_no": rec.round_no, "payload": canonical_json(rec.payload),
             "prev_hash": rec.prev_hash, "hash": rec.hash}
 
 

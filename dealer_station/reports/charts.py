@@ -98,8 +98,9 @@ def _title(d: Drawing, text: str, y: float) -> None:
 
 
 def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: float,
-                title: str, height: float = 150) -> Drawing:
-    """Bars of the house's win per hour (below the line where the house lost)."""
+                title: str, height: float = 150, *, measure: str = "house win") -> Drawing:
+    """Bars of the house's win per hour (below the line where the house lost); ``measure``
+    names what the bars are ("house collection" for a pot game)."""
     d = Drawing(width, height)
     _title(d, title, height - 10)
     chart = VerticalBarChart()
@@ -139,14 +140,15 @@ def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: flo
                strokeWidth=0.6))
     d.add(Line(chart.x, chart.y, chart.x + chart.width, chart.y, strokeColor=GREY,
                strokeWidth=0.3))
-    d.add(String(width, height - 10, f"house win, {money.currency}", fontName=FONT,
+    d.add(String(width, height - 10, f"{measure}, {money.currency}", fontName=FONT,
                  fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d
 
 
 def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: float,
-                   title: str) -> Drawing:
-    """Horizontal bars of the amount wagered on each wager kind."""
+                   title: str, *, measure: str = "wagered") -> Drawing:
+    """Horizontal bars of the amount wagered on each wager kind (``measure``: what the
+    amounts are, "put in" for the chips of a pot game)."""
     n = max(1, len(items))
     bar_area = 13 * n
     height = bar_area + 46
@@ -178,7 +180,7 @@ def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: fl
     chart.barLabels.boxAnchor = "w"
     chart.barLabels.dx = 3
     d.add(chart)
-    d.add(String(width, height - 10, f"wagered, {money.currency}", fontName=FONT,
+    d.add(String(width, height - 10, f"{measure}, {money.currency}", fontName=FONT,
                  fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d
 

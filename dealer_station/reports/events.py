@@ -10,26 +10,25 @@ A table's report also lists the user administration that concerns it: users are 
 a role, deactivated and unlocked in the station's own chain (``station``), and any of them may
 then sign in at the table. Those rows name their record as "station N".
 
-A player's misplay names her seat and, when the table knows it (players are named at their
-seats when a session opens), the player: "seat 3 (Ann Example)", never "she".
+Every kind, person and detail is said as on the supervisor's Events tab and at the pit
+(:mod:`dealer_station.events.wording`): "Signed out: back to the dealer" by "Sam Supervisor
+(supervisor)", "Shoe ready" by "the shoe", never the journal's keys. A player's misplay names
+her seat and, when the table knows it (players are named at their seats when a session
+opens), the player: "seat 3 (Ann Example)", never "she".
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from dealer_station.audit.journal import Journal, Record, significant_kinds
-from dealer_station.events.table import halt_event_text
+from dealer_station.events.wording import People, event_words, kind_words
 from dealer_station.reports.cells import fitted
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
-from dealer_station.reports.text import describe_payload, local_short, name_the_player, zone_name
+from dealer_station.reports.text import local_short, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
-from dealer_station.table.recall_model import record_label
 
 #: Round and session events that are not in the journal's significant set but belong on this
 #: report (halts, resolutions and held cards are in it now; kept for older readers of the list).
@@ -39,70 +38,24 @@ ALSO_KINDS = ("halt", "resolve", "card.held", "renege", "recovery", "session.ope
 STATION = "station"
 #: User administration that concerns every table (a user added anywhere may sign in here).
 USER_KINDS = ("user.add", "user.role", "user.deactivate", "user.unlock")
-#: Payload fields never printed: a PIN's keyed hash is not for paper.
-SECRET_FIELDS = ("pin_mac", "pin_hash", "salt")
-_SEAT_ACTOR = re.compile(r"^seat:(\d+)$")
-
-#: What people call each kind (``record_label`` has the rounds' own).
-KIND_WORDS = {
-    "startup": "Station started", "shutdown": "Station shut down", "login": "Signed in",
-    "login.failed": "Sign-in refused", "logout": "Signed out", "lockout": "Locked out",
-    "user.add": "User added", "user.role": "User's role changed",
-    "user.deactivate": "User deactivated", "user.unlock": "User unlocked",
-    "config.change": "Configuration changed", "checkpoint": "Checkpoint",
-    "verify": "Journal verified", "alert.ack": "Alert acknowledged",
-    "device.state": "Device state", "device.status": "Device status",
-}
-
 
 def event_kinds() -> list[str]:
     return sorted(set(significant_kinds()) | set(ALSO_KINDS))
 
 
-def kind_words(kind: str) -> str:
-    """A kind as people read it ("Station started", "Renege"); the kind itself if unknown."""
-    if kind in KIND_WORDS:
-        return KIND_WORDS[kind]
-    label = record_label(kind)
-    return label if label != kind else kind.replace(".", " ").capitalize()
+def people(journal: Journal, table: str) -> People:
+    """Who is who: every user the station's chain names, and the players each of the
+    table's sessions seated."""
+    return People.of([*journal.records(STATION, kinds=["user.add"]),
+                      *journal.records(table, kinds=["session.open"])])
 
 
-@dataclass(frozen=True)
-class Seats:
-    """Who sat where: each ``session.open``'s players, from its record on."""
-
-    opens: list[Record]
-
-    def named(self, seat: str, at_seq: int) -> str:
-        opened = next((o for o in reversed(self.opens) if o.seq < at_seq), None)
-        name = (opened.payload.get("players") or {}).get(seat) if opened else None
-        return f"seat {seat} ({name})" if name and name != seat else f"seat {seat}"
-
-
-def _who(e: Record, seats: Seats) -> str:
-    m = _SEAT_ACTOR.match(e.actor)
-    return seats.named(m.group(1), e.seq) if m and e.table_id != STATION else e.actor
-
-
-def _details(e: Record, seats: Seats) -> str:
-    payload: dict[str, Any] = {k: v for k, v in e.payload.items() if k not in SECRET_FIELDS}
-    seat = payload.get("seat")
-    if isinstance(payload.get("reason"), str) and seat is not None:
-        # The rules' text says "she"; the paper names the player.
-        who = seats.named(str(seat), e.seq)
-        payload["reason"] = name_the_player(payload["reason"], who)
-    return describe_payload(payload, skip=("meters", "content"))
-
-
-def _row(e: Record, seats: Seats) -> list[str]:
-    """Time, record, round, kind, who and details: a halt, its resolution and a held card in
-    words (what stopped play or who resumed it, and why), any other record its payload."""
+def _row(e: Record, who: People) -> list[str]:
+    """Time, record, round, what, who and the whole detail, in words."""
     record = f"{STATION} {e.seq:,}" if e.table_id == STATION else f"{e.seq:,}"
-    head = [local_short(e.ts), record, "" if e.round_no is None else str(e.round_no)]
-    worded = halt_event_text(e.kind, e.payload, e.actor)
-    if worded is not None:
-        return [*head, worded[0], _who(e, seats), worded[1]]
-    return [*head, kind_words(e.kind), _who(e, seats), _details(e, seats)]
+    words = event_words(e, who)
+    return [local_short(e.ts), record, "" if e.round_no is None else str(e.round_no),
+            words.what, words.who, words.detail]
 
 
 def gather_events(journal: Journal, table: str, period: Period, last_seq: int | None
@@ -127,7 +80,7 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
     try:
         cov = coverage(journal, table, period)
         events = gather_events(journal, table, period, cov.last.seq if cov.last else None)
-        seats = Seats(list(journal.records(table, kinds=["session.open"])))
+        who = people(journal, table)
         r = ReportBuilder(kind="events", title="Significant events", table=table,
                           period=cov.label, subject=f"times in {zone_name()}", paper=paper)
         w = r.width
@@ -144,8 +97,8 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
                    or [["none", "", "0"]], [w * 0.3, w * 0.2, w * 0.12], numeric=(2,)))
         r.heading(f"Events in order ({len(events):,})")
         if events:
-            headers = ["Time", "Record", "Round", "Kind", "Who", "Details"]
-            plain = [_row(e, seats) for e in events]
+            headers = ["Time", "Record", "Round", "What", "Who", "Details"]
+            plain = [_row(e, who) for e in events]
             fit = fitted(headers, plain, w, flex=(3, 4, 5))[0]
             # Kind and who a fixed share, details the rest: no column runs into the next.
             widths = [*fit[:3], w * 0.16, w * 0.2, w - sum(fit[:3]) - w * 0.36]

@@ -200,9 +200,12 @@ class _LocalHours:
         return hit.replace(minute=0, second=0, microsecond=0)
 
 
-def _hour_buckets(wins: Mapping[datetime, int]) -> tuple[list[tuple[str, int]], str]:
+def _hour_buckets(wins: Mapping[datetime, int], what: str = "House win"
+                  ) -> tuple[list[tuple[str, int]], str]:
+    """The hours' figures and their title (``what``: "House win", or "House collection"
+    for a pot game, whose only win is what the house collects)."""
     if not wins:
-        return [], "Win by hour"
+        return [], f"{what} by hour"
     first, last = min(wins), max(wins)
     hours = int((last - first).total_seconds() // 3600) + 1
     if hours <= MAX_HOURLY_BARS:
@@ -211,12 +214,12 @@ def _hour_buckets(wins: Mapping[datetime, int]) -> tuple[list[tuple[str, int]], 
             h = first + timedelta(hours=i)
             out.append((h.strftime("%H:00") if hours <= 24 else h.strftime("%d %H:00"),
                         wins.get(h, 0)))
-        return out, f"House win by hour ({zone_name(first)})"
+        return out, f"{what} by hour ({zone_name(first)})"
     by_hour = [0] * 24
     for h, v in wins.items():
         by_hour[h.hour] += v
     return ([(f"{h:02d}:00", by_hour[h]) for h in range(24)],
-            f"House win by hour of day, all {hours // 24 + 1} days of the period summed "
+            f"{what} by hour of day, all {hours // 24 + 1} days of the period summed "
             f"({zone_name(last)})")
 
 
@@ -307,7 +310,8 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     data.meters_close = dict(sorted(close.items(), key=lambda kv: _kind_order(kv[0])))
     if round_nos:
         data.first_round, data.last_round = min(round_nos), max(round_nos)
-    data.hourly, data.hourly_title = _hour_buckets(wins)
+    data.hourly, data.hourly_title = _hour_buckets(
+        wins, "House collection" if _only_unbanked(data) else "House win")
     data.dealers = sorted(dealers.values(), key=lambda d: d.first)
     data.theoretical = _theoretical(by_version, data.version_info)
     data.exact = _exact(journal, table, period, data.games)
@@ -416,6 +420,19 @@ def exception_rows(records: Iterable[Record]) -> list[list[str]]:
     return rows
 
 
+def no_hourly_chart(data: ShiftData) -> str:
+    """Why the report draws no chart of the house's win by hour: there was none to draw."""
+    if _only_unbanked(data):
+        games = ", ".join(game_label(g) for g in data.games)
+        return (f"No chart of the house's collection by hour: {games} is played between the "
+                f"players for their own pots, and the rules played here took no collection "
+                f"from any pot in the period, so the house won nothing in any hour. The "
+                f"chips the players put in are charted below; the card-room report "
+                f"reconciles them.")
+    return ("No chart of the house's win by hour: the house's win was nil in every hour of "
+            "the period.")
+
+
 def render(data: ShiftData, out: Path | str, verification: Verification, *,
            paper: str = "A4") -> BuiltReport:
     cov = data.coverage
@@ -468,16 +485,27 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
             + "".join(f" {g.meters_note}" for g in map(registry.REGISTRY.get, sorted(data.games))
                       if g is not None and g.meters_note), "note"))
     if data.hourly:
+        pot_game = _only_unbanked(data)
+        what = "House collection" if pot_game else "House win"
         r.heading("Charts")
-        r.add(charts.win_by_hour(data.hourly, money, w, data.hourly_title))
+        if any(v for _, v in data.hourly):
+            r.add(charts.win_by_hour(data.hourly, money, w, data.hourly_title,
+                                     measure=what.lower()))
+        else:
+            # An axis with no bar says nothing: the sentence says why there is none.
+            r.add(p(no_hourly_chart(data), "note"))
         r.space()
         handle = [(kind_label(k), f.wagered) for k, f in data.kinds.items() if k != TOTAL]
-        r.add(charts.handle_by_kind(handle, money, w,
-                                    f"Handle by wager kind ({money.currency})"))
-        r.heading(f"{data.hourly_title}: figures ({money.label})")
-        r.add(grid(["Hour", "House win"],
-                   [[label, fmt(v)] for label, v in data.hourly], [w * 0.2, w * 0.2],
-                   numeric=(1,)))
+        r.add(charts.handle_by_kind(
+            handle, money, w,
+            f"Chips put into the pots ({money.currency})" if pot_game else
+            f"Handle by wager kind ({money.currency})",
+            measure="put in" if pot_game else "wagered"))
+        if any(v for _, v in data.hourly):
+            r.heading(f"{data.hourly_title}: figures ({money.label})")
+            r.add(grid(["Hour", what],
+                       [[label, fmt(v)] for label, v in data.hourly], [w * 0.2, w * 0.2],
+                       numeric=(1,)))
     r.heading("Dealers on shift")
     r.add(grid(["Dealer", "Rounds", "Per hour", "Wagered", "House win", "First round opened",
                 "Last round closed"],

@@ -6,12 +6,16 @@ clock on the wall and a regulator sees which zone it was.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
+
+from dealer_station.events.wording import name_the_player
+
+__all__ = ["MoneyUnit", "local", "local_short", "name_the_player", "percent",
+           "percent_range", "ratio", "short_hash", "zone_name"]
 
 
 def local(moment: str | datetime | None) -> str:
@@ -104,27 +108,3 @@ def ratio(part: int, whole: int) -> Fraction | None:
 
 def short_hash(h: str | None, n: int = 16) -> str:
     return (h[:n] + "...") if h else "-"
-
-
-def describe_payload(payload: Mapping[str, Any], skip: tuple[str, ...] = ()) -> str:
-    """A payload as ``key: value; key: value`` for an events list (money stays in units)."""
-    parts = []
-    for k in sorted(payload):
-        if k in skip:
-            continue
-        v = payload[k]
-        if v is None or v == [] or v == {}:
-            continue
-        if isinstance(v, bool):
-            v = "yes" if v else "no"
-        elif isinstance(v, list):
-            v = ", ".join(str(x) for x in v)
-        elif isinstance(v, dict):
-            v = ", ".join(f"{a}={b}" for a, b in sorted(v.items()))
-        parts.append(f"{k}: {v}")
-    return "; ".join(parts)
-
-
-def name_the_player(reason: str, who: str) -> str:
-    """The rules' text says "she" and "her" of the player at fault; the paper names them."""
-    return re.sub(r"\bher\b", f"{who}'s", re.sub(r"\bshe\b", who, reason))

@@ -147,7 +147,8 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
                 result = table.end_session()
                 if not quiet:
                     print("session over: " + ", ".join(
-                        f"{s.player} {s.chips} {s.outcome.value}" for s in result.standings))
+                        f"{s.player} {s.chips} chips ({s.outcome.value})"
+                        for s in result.standings))
                 session = None
             if session is None:
                 players = {s: f"player-{rng.randrange(1000):03d}-{s}" for s in SEATS}
@@ -160,7 +161,7 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
                 last = table.state.hands[-1]
                 r = last.close or {}
                 print(f"hand {last.round_no}: trump {r.get('trump')}  winner "
-                      f"{r.get('winner') or 'none (pot carries)'}  pot {r.get('pot_end')}  "
+                      f"{r.get('winner') or 'none (pot carries)'}  pot {r.get('pot_end')} chips  "
                       f"bourré {','.join(r.get('bourre', [])) or '-'}  reneges "
                       f"{len(r.get('reneges', []))}")
     finally:

@@ -33,6 +33,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User, Users
 from dealer_station.errors import StationError
 from dealer_station.gaming_day import GamingCalendar
+from dealer_station.settlement.lapaire_config import Money
 from dealer_station.table.accounting import TableAccounting
 from dealer_station.table.lapaire_sim import play_round, random_wagers, simulated_table
 
@@ -74,10 +75,17 @@ class SimClock:
 class DaysResult:
     days: int = 0
     rounds: int = 0
+    #: Minor units of ``money``: positive when the dealer paid out more than was settled.
     mispaid: int = 0
     mispays: int = 0
     first_day: date | None = None
     last_day: date | None = None
+    #: The table's money, in which ``mispaid`` is said to people.
+    money: Money | None = None
+
+    def mispaid_text(self) -> str:
+        """``mispaid`` as money (``-3.00 USD``)."""
+        return self.money.format(self.mispaid) if self.money else f"{self.mispaid:,}"
 
 
 class Tray:
@@ -176,6 +184,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
         signers = _sim_users(journal)
         book = TableAccounting(journal, table_id, settings, calendar)
         table, shoe, settled, problems = simulated_table(journal, table_id, config_path, rng)
+        result.money = table.money
         try:
             if table.current is not None:   # a round the journal left open: finish it first
                 play_round(table, shoe, rng, settled, problems)
@@ -290,8 +299,9 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
             tray.remove(high)
         if not quiet:
             s = closed.close or {}
-            print(f"{day} round {closed.round_no}: wagered {s.get('wagered')} paid "
-                  f"{s.get('total_win')} tray {tray.total()}")
+            money = table.money.format     # money as money, never minor units
+            print(f"{day} round {closed.round_no}: wagered {money(int(s.get('wagered') or 0))}"
+                  f" paid {money(int(s.get('total_win') or 0))} tray {money(tray.total())}")
     while shift < len(shifts) - 1:
         change_shift()
     clock.set(span.end - timedelta(minutes=10))

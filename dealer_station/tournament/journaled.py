@@ -28,9 +28,16 @@ class StoredRecord(Protocol):
     def payload(self) -> Mapping[str, Any]: ...
 
 
+class Verified(Protocol):
+    @property
+    def ok(self) -> bool: ...
+
+
 class JournalPort(Protocol):
     def append_many(self, table_id: str, facts: Sequence[Fact]) -> Any: ...
     def records(self, table_id: str) -> Iterable[Any]: ...
+    def verify_table(self, table_id: str) -> Verified: ...
+    def check_head(self, table_id: str) -> None: ...
 
 
 def stream(name: str) -> str:
@@ -58,7 +65,18 @@ def events(journal: JournalPort, name: str) -> list[Event]:
 
 
 def load(journal: JournalPort, name: str, *, must_exist: bool = True) -> Tournament:
-    """The tournament rebuilt from its stream, journaling what is done to it next."""
+    """The tournament rebuilt from its stream, journaling what is done to it next.
+
+    The stream is verified first, as a table's chain is before the table acts: every record
+    against its keyed hash and link, and its head against the anchors and checkpoints, so
+    that nothing is read from, or appended to, a chain that was changed or cut short."""
+    table_id = stream(name)
+    result = journal.verify_table(table_id)
+    if not result.ok:
+        raise TournamentError(f"tournament {name!r}: its journal does not verify ({result}); "
+                              f"nothing is read from it or added to it. Run `dealer-station "
+                              f"audit verify --table {table_id}`")
+    journal.check_head(table_id)
     t = Tournament.rebuild(events(journal, name), sink(journal, name))
     if must_exist and not t.created:
         raise TournamentError(f"there is no tournament {name!r} in this journal: create it "

@@ -8,9 +8,7 @@ from typing import Any
 
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QComboBox,
     QLabel,
-    QLineEdit,
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
@@ -18,7 +16,9 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.errors import StationError
+from dealer_station.ui.choice_buttons import ChoiceButtons
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.reasons import ReasonSheet, ask_reason
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 
@@ -102,16 +102,16 @@ class BourreOperatorScreen(QWidget):
         self.current = QLabel("")
         self.current.setWordWrap(True)
         col.addWidget(self.current)
-        self.choice = QComboBox()
+        self.choice = ChoiceButtons()        # a touch on a profile's name
         self.choice.addItems(list(self.profiles))
         self.choice.currentTextChanged.connect(self.preview)
         col.addWidget(self.choice)
         self.details = QTextBrowser()
+        self.details.setStyleSheet("QTextBrowser { font-size: 18px; }")   # read from a metre
         col.addWidget(self.details, 1)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason for the change (required)")
-        col.addWidget(self.reason)
-        self.apply_button = QPushButton("Apply the rule profile")
+        # Touched, it asks why (the operator's reasons, or Other… typed), then applies.
+        self.reason_sheet: ReasonSheet | None = None
+        self.apply_button = QPushButton("Apply the rule profile…")
         self.apply_button.setObjectName("primary")
         self.apply_button.clicked.connect(self.apply)
         col.addWidget(self.apply_button)
@@ -139,18 +139,31 @@ class BourreOperatorScreen(QWidget):
                              f"<table>{rows}</table>")
 
     def apply(self) -> None:
+        """Ask why (the reasons for a configuration change, or Other… typed), then apply the
+        chosen profile."""
+        if self.session.user is None:
+            self._say("Sign in first.", "bad")
+            return
+        name = self.choice.currentText()
+        self.reason_sheet = ask_reason(
+            self.apply_button, "config_change", f"Apply the rule profile {name}: why?",
+            lambda reason: self.apply_with(name, reason),
+            note="The profile and the reason are recorded.")
+
+    def apply_with(self, name: str, reason: str) -> None:
+        """Apply the profile ``name`` for ``reason``."""
         user = self.session.user
         if user is None:
+            self._say("Sign in first.", "bad")
             return
-        p = self.profiles[self.choice.currentText()]
+        p = self.profiles[name]
         try:
-            version = self.table.change_profile(user, p, self.reason.text())
+            version = self.table.change_profile(user, p, reason)
         except StationError as exc:
             self._say(f"Not applied: {exc}", "bad")
             return
-        self.reason.clear()
         self._say(f"Profile {p.name} in force (configuration {version[:12]}), recorded by "
-                  f"{user.actor}.", "good")
+                  f"{user.actor}, for “{reason}”.", "good")
 
     def _say(self, text: str, tone: str) -> None:
         self.message.say(text, tone)

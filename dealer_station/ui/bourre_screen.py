@@ -34,16 +34,21 @@ from dealer_station.table.bourre_view import BourreView
 from dealer_station.ui import theme
 from dealer_station.ui.bourre_seats import (
     DEFAULT_SEATS,
+    MAX_NAME,
     MAX_SEATS,
     RULE_NAMES,
-    NamePad,
     SeatBox,
+    and_list,
+    capital,
     seat_list,
+    seat_name,
+    seat_who,
 )
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.formatting import card_text
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
+from dealer_station.ui.touch_keyboard import InputSheet, open_keyboard
 
 if TYPE_CHECKING:
     from dealer_station.ui.station import Station
@@ -85,11 +90,8 @@ class BourreScreen(QWidget):
             self.seat_boxes[i + 1] = box
             grid.addWidget(box, i // 4, i % 4)
         left.addWidget(self.seats_area, 1)
-        self.name_pad = NamePad()
-        self.name_pad.done.connect(self.set_name)
-        self.name_pad.cancelled.connect(self._close_name_pad)
-        self.name_pad.hide()
-        left.addWidget(self.name_pad, 1)
+        #: The on-screen keyboard open on a seat's name, if any.
+        self.name_sheet: InputSheet | None = None
         self.message = QLabel("")
         self.message.setObjectName("message")
         self.message.setWordWrap(True)
@@ -207,37 +209,42 @@ class BourreScreen(QWidget):
                  f"Session started: seats {seat_list(seats)}.")
 
     def name_seat(self, seat: int) -> None:
-        """A touch on a seat before a session: type the player's name."""
+        """A touch on a seat before a session: the player's name, on the on-screen keyboard."""
         if self.view.session_open:
             self.say("Players are named before the session starts.", "bad")
             return
-        self.seats_area.hide()
-        self.name_pad.open_for(seat, self.names.get(seat, ""))
+        self.name_sheet = open_keyboard(
+            self, f"Seat {seat}: the player's name", lambda name: self.set_name(seat, name),
+            text=self.names.get(seat, ""), words=True, max_length=MAX_NAME,
+            placeholder="the player's name",
+            note="Done with nothing typed leaves the seat unnamed.",
+            check=lambda name: self._name_taken(seat, name))
 
-    def set_name(self, seat: int, name: str) -> None:
+    def _name_taken(self, seat: int, name: str) -> str | None:
+        """Why ``name`` cannot be seat ``seat``'s (another seat has it), or None."""
         taken = next((n for n, other in self.names.items()
                       if n != seat and name and other.casefold() == name.casefold()), None)
+        return (f"Seat {taken} is already {name}: give seat {seat} another name."
+                if taken is not None else None)
+
+    def set_name(self, seat: int, name: str) -> None:
+        taken = self._name_taken(seat, name)
         if taken is not None:
-            self.say(f"Seat {taken} is already {name}: give seat {seat} another name.", "bad")
+            self.say(taken, "bad")
             return
         if name:
             self.names[seat] = name
             self.seat_checks[seat].setChecked(True)
         else:
             self.names.pop(seat, None)
-        self._close_name_pad()
-        self.say(f"Seat {seat}: {name}." if name else f"Seat {seat}: no name.", "info")
-
-    def _close_name_pad(self) -> None:
-        self.name_pad.hide()
-        self.seats_area.show()
         self.refresh(self.view)
+        self.say(f"Seat {seat}: {name}." if name else f"Seat {seat}: no name.", "info")
 
     def end_session(self) -> None:
         result = self._do(lambda u: self.table.end_session(actor=u.actor), "Session over.")
         if result is not None:
-            standings = ", ".join(f"seat {s.seat} {s.chips} ({s.outcome.value})"
-                                  for s in result.standings)
+            standings = ", ".join(f"{seat_who(s.seat, self.view.players)} {s.chips} "
+                                  f"({s.outcome.value})" for s in result.standings)
             self.say(f"Session over: {standings}", "good")
 
     def start_hand(self) -> None:
@@ -302,12 +309,15 @@ class BourreScreen(QWidget):
         self.trump_view.set_card(v.trump)
         # Between hands there is no trump: the settlement has its room.
         self.trump_view.setVisible(v.hand_under_way)
-        pot = f"Pot<br><b style='font-size:34px'>{v.pot}</b>"
+        # Between hands the pot is the one the next hand opens with, before its antes.
+        pot = (f"{'Pot' if v.hand_under_way else 'Next pot'}<br>"
+               f"<b style='font-size:34px'>{v.pot}</b>")
         if v.hand_under_way:
             pot += f"<br><span style='color:{theme.MUTED}'>trick {v.trick} of 5</span>"
         if v.winning is not None:
-            pot += (f"<br><span style='color:{theme.GOLD}'><b>Seat {v.winning}</b> is "
-                    f"winning the trick</span>")
+            pot += (f"<br><span style='color:{theme.GOLD}'><b>"
+                    f"{escape(capital(seat_who(v.winning, v.players)))}</b> is winning the "
+                    f"trick</span>")
         self.pot_label.setText(pot)
         self.status.setText(v.prompt)
         self.stay_button.setEnabled(v.can_stay)
@@ -324,52 +334,76 @@ class BourreScreen(QWidget):
             self.renege_label.hide()
             return
         rule = RULE_NAMES.get(str(d.get("rule")), str(d.get("rule")))
+        who = seat_who(d.get("seat"), self.view.players)
         then = ("the card stands in the trick" if d.get("stands")
-                else f"the card goes back: seat {d.get('seat')} plays again")
+                else f"the card goes back: {who} plays again")
         pen = " and pays the renege penalty" if d.get("penalised") else ""
         self.renege_label.setText(
-            f"RENEGE — seat {d.get('seat')}, trick {d.get('trick')}: "
+            f"RENEGE — {escape(who)}, trick {d.get('trick')}: "
             f"{escape(card_text(str(d.get('card'))))} — {rule}. "
             f"{then[:1].upper()}{then[1:]}{pen}.")
         self.renege_label.show()
 
     def show_result(self, r: dict[str, Any]) -> None:
         """The settled hand, every line of it in the panel without scrolling at 1280x800:
-        who takes the pot, who is bourréd, the penalties and the next pot."""
-        def line(text: str, colour: str | None = None, size: int = 17) -> str:
+        who takes the pot, who is bourréd, the penalties and what the next pot starts with.
+        Players by name, as their seats show them ("Ada (seat 1)")."""
+        def line(text: str, colour: str | None = None, size: int = 18) -> str:
             style = f"margin:0 0 5px 0; font-size:{size}px" + (f"; color:{colour}"
                                                               if colour else "")
             return f"<p style='{style}'>{text}</p>"
 
+        players = self.view.players
+
+        def who(seat: object) -> str:
+            return escape(seat_who(seat, players))
+
+        pot = int(r.get("pot") or 0)
         if r.get("dead"):
             text = (line("<b>Dead hand</b>", size=20)
-                    + line(f"Too few players could stay: the pot of <b>{r.get('pot')}</b> "
-                           f"carries."))
+                    + line(f"Too few players could stay: the pot of <b>{pot}</b> chips "
+                           f"carries to the next hand, before its antes."))
+            self.result.setHtml(text)
+            return
+        winner = r.get("winner")
+        tricks = ", ".join(f"{escape(seat_name(k, players))}: {v}"
+                           for k, v in (r.get("tricks") or {}).items())
+        lines = [line("<b>Hand settled</b>", size=20), line(f"Tricks — {tricks}")]
+        if winner:
+            lines.append(line(f"<b>{capital(who(winner))} takes the pot: {r.get('won')} "
+                              f"chips</b>", theme.GOOD, 19))
         else:
-            winner = r.get("winner")
-            tricks = ", ".join(f"seat {k}: {v}" for k, v in (r.get("tricks") or {}).items())
-            lines = [line("<b>Hand settled</b>", size=20), line(f"Tricks — {tricks}")]
-            if winner:
-                lines.append(line(f"<b>Seat {winner} takes the pot: {r.get('won')} chips</b>",
-                                  theme.GOOD, 19))
-            else:
-                lines.append(line(f"<b>No winner: the pot of {r.get('pot_end')} carries</b>",
-                                  theme.WARN, 19))
-            if r.get("bourre"):
-                lines.append(line(f"<b>Bourré:</b> seat(s) {seat_list(r['bourre'])} took no "
-                                  f"trick", theme.BAD))
-            for m in r.get("reneges") or []:
-                lines.append(line(f"<b>Renege:</b> seat {m['seat']} "
-                                  f"({RULE_NAMES.get(m['rule'], m['rule'])})", theme.BAD))
-            pens = r.get("penalties") or {}
-            if pens:
-                lines.append(line("<b>Penalties into the next pot:</b> " + ", ".join(
-                    f"seat {k} pays {v}" for k, v in pens.items())))
-            if r.get("house"):
-                lines.append(line(f"House collection: {r['house']}"))
-            lines.append(line(f"<b>Next pot (carry): {r.get('pot')}</b>", size=19))
-            text = "".join(lines)
-        self.result.setHtml(text)
+            lines.append(line(f"<b>No winner: the pot of {r.get('pot_end')} chips carries</b>",
+                              theme.WARN, 19))
+        if r.get("bourre"):
+            lines.append(line(f"<b>Bourré:</b> {and_list([who(s) for s in r['bourre']])} "
+                              f"took no trick", theme.BAD))
+        for m in r.get("reneges") or []:
+            lines.append(line(f"<b>Renege:</b> {who(m['seat'])} "
+                              f"({RULE_NAMES.get(m['rule'], m['rule'])})", theme.BAD))
+        pens = r.get("penalties") or {}
+        if pens:
+            lines.append(line("<b>Penalties into the next pot:</b> " + ", ".join(
+                f"{escape(seat_name(k, players))} pays {v}" for k, v in pens.items())))
+        if r.get("house"):
+            lines.append(line(f"House collection: {r['house']} chips"))
+        following = next_pot_text(pot, int(r.get("pot_end") or 0), bool(winner),
+                                  sum(int(v) for v in pens.values()))
+        lines.append(line(f"<b>{following}</b>", size=19))
+        self.result.setHtml("".join(lines))
+
+
+def next_pot_text(pot: int, pot_end: int, won: bool, penalties: int) -> str:
+    """What the next hand's pot starts with before its antes, and where those chips come
+    from: the penalties after a pot was won, the pot itself (and any penalties) when it
+    carries."""
+    if pot == 0:
+        return "Next pot starts with the antes only" + (": the pot was won" if won else "")
+    if won:
+        return f"Next pot starts with {pot} chips: the penalties, then the antes"
+    carried = f"the pot of {pot_end} chips carries"
+    more = f", with {penalties} chips of penalties" if penalties else ""
+    return f"Next pot starts with {pot} chips: {carried}{more}, then the antes"
 
 
 def _status_html(status: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
@@ -39,6 +40,31 @@ RULE_NAMES = {
 def seat_list(values: Any) -> str:
     items = [str(v) for v in values]
     return ", ".join(items) if items else "none"
+
+
+def seat_who(seat: object, players: Mapping[int, str]) -> str:
+    """A seat as the dealer sees it on the felt: ``Ada (seat 1)`` when the player is named,
+    ``seat 1`` when not (a session seats an unnamed player under the seat's number)."""
+    name = players.get(int(str(seat))) if str(seat).isdigit() else None
+    return f"{name} (seat {seat})" if name and name != str(seat) else f"seat {seat}"
+
+
+def seat_name(seat: object, players: Mapping[int, str]) -> str:
+    """The player's name alone (``Ada``), or ``seat 1`` for an unnamed player."""
+    name = players.get(int(str(seat))) if str(seat).isdigit() else None
+    return name if name and name != str(seat) else f"seat {seat}"
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def capital(text: str) -> str:
+    """The first letter up, the rest as it is (``seat 1 takes`` -> ``Seat 1 takes``)."""
+    return text[:1].upper() + text[1:]
 
 
 class SeatBox(QFrame):

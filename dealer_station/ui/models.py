@@ -20,7 +20,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor
 
-from dealer_station.audit.journal import Meter, Record
+from dealer_station.audit.journal import Meter
 from dealer_station.settlement.lapaire_config import Money
 from dealer_station.settlement.lapaire_math import ParSheetRow, percent
 from dealer_station.table.recall_model import Recall, amount_text
@@ -222,56 +222,6 @@ class RecallModel(RowsModel[Recall]):
 
     def key(self, row: Recall) -> Any:
         return row.round_no
-
-
-def describe_record(rec: Record) -> str:
-    """One line of what a journal record says, for the events list."""
-    p = rec.payload
-    for name in ("reason", "detail", "note", "state"):
-        if p.get(name):
-            text = str(p[name])
-            if name == "state" and p.get("device"):
-                text = f"{p['device']}: {text}"
-            return text
-    if rec.kind.startswith("login") or rec.kind.startswith("user"):
-        return str(p.get("user_id", ""))
-    if rec.kind == "verify":
-        return "chain intact" if p.get("ok") else f"FAILED at {p.get('bad_seq')}"
-    return ", ".join(f"{k}={v}" for k, v in sorted(p.items()) if not isinstance(v, dict | list)
-                     )[:120]
-
-
-class EventsModel(RowsModel[Record]):
-    TIME, TABLE, SEQ, ACTOR, EVENT, DETAIL = range(6)
-    HEADERS = ("Time", "Table", "Seq", "By", "Event", "Detail")
-    NUMERIC = frozenset({SEQ})
-    ALERT_KINDS = frozenset({"halt", "void", "lockout", "login.failed", "device.fault",
-                             "device.lost", "clock.jump", "card.held", "renege"})
-
-    def text(self, row: Record, col: int) -> str:
-        if col == self.TIME:
-            return local_time(row.ts)
-        if col == self.TABLE:
-            return row.table_id
-        if col == self.SEQ:
-            return str(row.seq)
-        if col == self.ACTOR:
-            return row.actor
-        if col == self.EVENT:
-            return row.kind
-        if col == self.DETAIL:
-            return describe_record(row)
-        return ""
-
-    def colour(self, row: Record, col: int) -> str | None:
-        if col == self.EVENT and row.kind in self.ALERT_KINDS:
-            return theme.BAD
-        if col == self.EVENT and row.kind in ("resolve", "correction", "config.change"):
-            return theme.WARN
-        return None
-
-    def key(self, row: Record) -> tuple[str, int]:
-        return (row.table_id, row.seq)
 
 
 class MetersModel(RowsModel[Meter]):

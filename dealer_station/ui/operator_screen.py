@@ -10,20 +10,19 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent, QValidator
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -47,18 +46,29 @@ from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
+from dealer_station.ui.amount_pad import AmountError, parse_amount
+from dealer_station.ui.choice_buttons import ChoiceButtons, TouchCheckBox
 from dealer_station.ui.formatting import amount
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import ParSheetModel
+from dealer_station.ui.reasons import ReasonSheet, ask_reason
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.supervisor import table_view
+from dealer_station.ui.touch_fields import TouchAmountField, TouchLineEdit, TouchPinField
+from dealer_station.ui.touch_keyboard import InputSheet, open_keypad
 
 MAX_LIMIT = 100_000_000
 #: The most changed settings and house edges the comparison lists before "and n more".
 MAX_COMPARED = 8
 #: A limit's two ends, as the form and the messages name them.
 LIMIT_WORDS = {"min": "the least", "max": "the most"}
+#: The pages, in their tabs' order.
+CHANGE_PAGE, SHEET_PAGE = 0, 1
+#: The par sheet page's left column (the comparison, the reason, the approval, Apply).
+SIDE_PX = 430
+#: The Pays column: "1300 to 1" on a line; the poker paytable wraps in its cell.
+PAYS_PX = 130
 
 
 def problem_text(exc: StationError) -> str:
@@ -75,42 +85,61 @@ def problem_text(exc: StationError) -> str:
     return f"{exc.key}: {exc.reason}" if exc.key else exc.reason
 
 
-class MoneySpinBox(QSpinBox):
-    """A whole number of minor units, shown and typed as money (``12.50``)."""
+class MoneyField(TouchAmountField):
+    """A limit: a whole number of minor units, shown as money ("1,250.00"). Touched, it opens
+    the keypad with a point, which types it as money ("25", "12.50") and refuses, on the
+    keypad, what is not (a third decimal, nothing, over the largest limit)."""
 
-    def __init__(self, money: Money, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+    valueChanged = Signal(int)
+
+    def __init__(self, money: Money, prompt: str, parent: QWidget | None = None) -> None:
+        super().__init__(prompt, parent, max_length=12)
         self.money = money
-        self.setRange(1, MAX_LIMIT)
-        self.setSingleStep(money.chips[0])
+        self._value = 0
         self.setMinimumWidth(150)
-        self.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.setMaximumWidth(175)
+        self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # A physical keyboard still types here: what it typed is read when it is left.
+        self.editingFinished.connect(self._typed_here)
 
-    def textFromValue(self, value: int) -> str:
-        return amount(self.money, value)
+    def value(self) -> int:
+        return self._value
 
-    def valueFromText(self, text: str) -> int:
-        parsed = self._parse(text)
-        return parsed if parsed is not None else self.value()
+    def setValue(self, value: int) -> None:
+        changed = value != self._value
+        self._value = value
+        self.setText(amount(self.money, value))
+        if changed:
+            self.valueChanged.emit(value)
 
-    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
-        t = text.strip()
-        if self._parse(t) is not None:
-            state = QValidator.State.Acceptable
-        elif t in ("", ".") or (t.endswith(".") and self._parse(t[:-1]) is not None):
-            state = QValidator.State.Intermediate   # on the way to an amount
+    def problem(self, text: str) -> str | None:
+        """Why ``text`` is not a limit, in words (None: it is one)."""
+        try:
+            value = parse_amount(text.replace(",", ""), self.money)
+        except AmountError as exc:
+            return str(exc)[:1].upper() + str(exc)[1:] + "."
+        if value > MAX_LIMIT:
+            return f"At most {amount(self.money, MAX_LIMIT)}."
+        return None
+
+    def open_input(self) -> InputSheet:
+        # The keypad starts empty, what is set now shown in its place: a new amount is typed
+        # whole, as a dealer types one.
+        self.sheet = open_keypad(self, self.prompt, self._put, mode="amount",
+                                 placeholder=self.text(), max_length=self.maxLength(),
+                                 note=f"Now {self.text()}. Type the amount, such as 25 or "
+                                      f"12.50.", required=True, check=self.problem)
+        return self.sheet
+
+    def _put(self, text: str) -> None:
+        self.setValue(parse_amount(text.replace(",", ""), self.money))
+        self.done.emit(self.text())
+
+    def _typed_here(self) -> None:
+        if self.problem(self.text()) is None:
+            self.setValue(parse_amount(self.text().replace(",", ""), self.money))
         else:
-            state = QValidator.State.Invalid        # the keystroke is refused
-        return state, text, pos
-
-    def _parse(self, text: str) -> int | None:
-        digits = len(str(self.money.minor_units)) - 1
-        t = text.strip().replace(",", "")      # shown with thousands separators (amount())
-        whole, _, frac = t.partition(".")
-        if not whole.isdigit() or (frac and not frac.isdigit()) or len(frac) > digits:
-            return None
-        return int(whole) * self.money.minor_units + (int(frac.ljust(digits, "0"))
-                                                      if digits else 0)
+            self.setText(amount(self.money, self._value))
 
 
 def _spot_options(config: LaPaireConfig) -> list[tuple[str, str]]:
@@ -139,6 +168,8 @@ class OperatorScreen(QWidget):
         #: A change recorded to take effect after the round: its note goes once it has.
         self._waiting_for: str | None = None
         self._loading = False
+        #: The reasons asked for, once Apply is touched.
+        self.reason_sheet: ReasonSheet | None = None
         self._build()
         events.listen(self.on_change)
         self.load()
@@ -167,58 +198,101 @@ class OperatorScreen(QWidget):
     # -- building --------------------------------------------------------------------------
 
     def _build(self) -> None:
-        root = QHBoxLayout(self)
-        root.setContentsMargins(10, 8, 10, 8)
-        root.setSpacing(12)
+        root = QVBoxLayout(self)
+        root.setContentsMargins(10, 6, 10, 6)
+        root.setSpacing(6)
+        # Two pages, one touch apart: the change (what is offered, the paytable, the limits)
+        # and its par sheet with the comparison and the Apply. The par sheet has the page's
+        # whole height and enough width for every column, never a sideways scroll.
+        self.pages = QTabWidget()
+        self.pages.setDocumentMode(False)
+        root.addWidget(self.pages, 1)
+        corner = QWidget()
+        bar = QHBoxLayout(corner)
+        bar.setContentsMargins(0, 0, 0, 4)
+        self.revert_button = QPushButton("Start again")
+        self.revert_button.setObjectName("nav")
+        self.revert_button.clicked.connect(self.load)
+        bar.addWidget(self.revert_button)
+        self.preview_button = QPushButton("Show the par sheet ›")
+        self.preview_button.setObjectName("primary")
+        self.preview_button.clicked.connect(self.preview)
+        bar.addWidget(self.preview_button)
+        self.pages.setCornerWidget(corner, Qt.Corner.TopRightCorner)
 
+        # -- the change: what is offered, the spots priced apart and the paytable, the
+        # limits, side by side on one page --
+        change_page = QWidget()
+        page = QVBoxLayout(change_page)
+        page.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        scroll.setFixedWidth(560)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_scroll = scroll
         form = QWidget()
         scroll.setWidget(form)
-        self.form = QVBoxLayout(form)
-        self.form.setSpacing(10)
-        root.addWidget(scroll)
+        columns = QHBoxLayout(form)
+        columns.setContentsMargins(8, 0, 8, 4)
+        columns.setSpacing(14)
+        kinds_col, spots_col, limits_col = QVBoxLayout(), QVBoxLayout(), QVBoxLayout()
+        columns.addLayout(kinds_col, 0)
+        columns.addLayout(spots_col, 1)
+        columns.addLayout(limits_col, 0)
+        page.addWidget(scroll, 1)
 
+        offered = QGroupBox("Wagers offered")
+        kinds = QVBoxLayout(offered)
+        kinds.setSpacing(2)
+        self.kind_boxes: dict[str, QCheckBox] = {}
+        for kind in BET_KINDS:
+            cb = TouchCheckBox(KIND_LABELS[kind])
+            cb.toggled.connect(self.edited)
+            self.kind_boxes[kind] = cb
+            kinds.addWidget(cb)
+        kinds_col.addWidget(offered)
         self.in_force = QLabel("")
         self.in_force.setWordWrap(True)
         self.in_force.setObjectName("muted")
-        self.form.addWidget(self.in_force)
+        kinds_col.addWidget(self.in_force)
+        kinds_col.addStretch(1)
 
-        offered = QGroupBox("Wagers offered")
-        self.offered_grid = QGridLayout(offered)
-        self.kind_boxes: dict[str, QCheckBox] = {}
-        for i, kind in enumerate(BET_KINDS):
-            cb = QCheckBox(KIND_LABELS[kind])
-            cb.toggled.connect(self.edited)
-            self.kind_boxes[kind] = cb
-            self.offered_grid.addWidget(cb, i // 2, i % 2)
+        spots = QGroupBox("Spots priced apart")
+        self.spots_group = spots
+        self.offered_grid = QVBoxLayout(spots)
+        self.offered_grid.setSpacing(2)
         self.spot_boxes: dict[str, QCheckBox] = {}
-        self.form.addWidget(offered)
-
+        spots_col.addWidget(spots)
         poker = QGroupBox("3rd Card Poker paytable")
         pcol = QVBoxLayout(poker)
-        self.paytable = QComboBox()
+        self.paytable = ChoiceButtons()      # a touch on a paytable's name
         self.paytable.currentIndexChanged.connect(self.edited)
         pcol.addWidget(self.paytable)
         self.paytable_text = QLabel("")
         self.paytable_text.setObjectName("muted")
         self.paytable_text.setWordWrap(True)
         pcol.addWidget(self.paytable_text)
-        self.form.addWidget(poker)
+        spots_col.addWidget(poker)
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        spots_col.addWidget(self.summary)
+        spots_col.addStretch(1)
 
         limits = QGroupBox("Table limits per seat and spot")
+        self.limits_group = limits
         lgrid = QGridLayout(limits)
+        lgrid.setVerticalSpacing(2)
         for c, text in enumerate(("Wager", "Minimum", "Maximum")):
             h = QLabel(text)
             h.setObjectName("muted")
             lgrid.addWidget(h, 0, c)
-        self.limit_boxes: dict[str, tuple[MoneySpinBox, MoneySpinBox]] = {}
+        self.limit_boxes: dict[str, tuple[MoneyField, MoneyField]] = {}
         money = self.table.config.money
         for r, kind in enumerate(BET_KINDS, start=1):
             lgrid.addWidget(QLabel(KIND_LABELS[kind]), r, 0)
-            lo, hi = MoneySpinBox(money), MoneySpinBox(money)
+            lo = MoneyField(money, f"{KIND_LABELS[kind]}: the least a seat may wager")
+            hi = MoneyField(money, f"{KIND_LABELS[kind]}: the most a seat may wager")
             lo.setAccessibleName(f"{kind} minimum")
             hi.setAccessibleName(f"{kind} maximum")
             lo.valueChanged.connect(self.edited)
@@ -226,63 +300,80 @@ class OperatorScreen(QWidget):
             lgrid.addWidget(lo, r, 1)
             lgrid.addWidget(hi, r, 2)
             self.limit_boxes[kind] = (lo, hi)
-        self.form.addWidget(limits)
-        self.form.addStretch(1)
+        limits_col.addWidget(limits)
+        limits_col.addStretch(1)
+        self.pages.addTab(change_page, "The change")
 
-        right = QVBoxLayout()
-        root.addLayout(right, 1)
-        bar = QHBoxLayout()
-        self.preview_button = QPushButton("Show the par sheet")
-        self.preview_button.clicked.connect(self.preview)
-        bar.addWidget(self.preview_button)
-        self.revert_button = QPushButton("Start again")
-        self.revert_button.setObjectName("nav")
-        self.revert_button.clicked.connect(self.load)
-        bar.addWidget(self.revert_button)
-        right.addLayout(bar)
+        # -- the par sheet --
+        sheet_page = QWidget()
+        sheet = QHBoxLayout(sheet_page)
+        sheet.setContentsMargins(8, 6, 8, 6)
+        sheet.setSpacing(12)
+        side = QVBoxLayout()
+        side.setSpacing(6)
+        side_box = QWidget()
+        side_box.setLayout(side)
+        side_box.setFixedWidth(SIDE_PX)
+        sheet.addWidget(side_box)
         self.changes = QLabel("No change yet.")
         self.changes.setWordWrap(True)
         self.changes.setTextFormat(Qt.TextFormat.RichText)
-        right.addWidget(self.changes)
+        self.changes.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        changes_scroll = QScrollArea()
+        changes_scroll.setWidgetResizable(True)
+        changes_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        changes_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        changes_scroll.setWidget(self.changes)
+        side.addWidget(changes_scroll, 1)
+        # An optional second person: a supervisor or another operator approves with their
+        # PIN, and the change records who (the configuration report prints it). The user id
+        # on the keyboard, then the PIN on the keypad.
+        approval_title = QLabel("Approved by (optional): a supervisor or another operator")
+        approval_title.setObjectName("muted")
+        approval_title.setWordWrap(True)
+        side.addWidget(approval_title)
+        approval = QHBoxLayout()
+        self.approver_id = TouchLineEdit("Who approves the change: their user id",
+                                         placeholder="user id", max_length=40)
+        self.approver_id.setAccessibleName("Second approval: user id")
+        self.approver_pin = TouchPinField("Their PIN", placeholder="their PIN")
+        self.approver_pin.setAccessibleName("Second approval: PIN")
+        # Done on the user id goes on to the PIN (the keyboard has no Next key of its own).
+        self.approver_id.done.connect(
+            lambda user_id: self.approver_pin.open_input() if user_id.strip() else None)
+        approval.addWidget(self.approver_id, 3)
+        approval.addWidget(self.approver_pin, 2)
+        side.addLayout(approval)
+        # Touched, it asks why (the operator's reasons, or Other… typed), then applies.
+        self.apply_button = QPushButton("Apply the change…")
+        self.apply_button.setObjectName("primary")
+        self.apply_button.clicked.connect(self.apply)
+        side.addWidget(self.apply_button)
+        table_col = QVBoxLayout()
+        table_col.setSpacing(4)
         self.sheet_caption = QLabel("")
         self.sheet_caption.setObjectName("muted")
         self.sheet_caption.setWordWrap(True)
-        right.addWidget(self.sheet_caption)
+        table_col.addWidget(self.sheet_caption)
         self.par_model = ParSheetModel(self)
         self.par_view = table_view(self.par_model)
         header = self.par_view.horizontalHeader()
-        # Every column as wide as its text (the Warning column was squeezed to "rn"); the
-        # poker pays wrap in their cell, on the page, where a touch needs no tooltip.
+        # Every column on the page: the figures as wide as their text, the pays (the poker
+        # paytable is one long line) and the warnings wrapped in their cells, the warnings
+        # taking what is left. Nothing is only in a tooltip: a touch screen cannot hover.
         header.setStretchLastSection(False)
-        header.setSectionResizeMode(ParSheetModel.PAYS, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(ParSheetModel.PAYS, 150)
+        header.setSectionResizeMode(ParSheetModel.PAYS, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(ParSheetModel.PAYS, PAYS_PX)
+        header.setSectionResizeMode(ParSheetModel.WARNING, QHeaderView.ResizeMode.Stretch)
         self.par_view.setWordWrap(True)
+        self.par_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.par_view.verticalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)
-        right.addWidget(self.par_view, 1)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason for the change (required)")
-        self.reason.setAccessibleName("Reason for the change")
-        right.addWidget(self.reason)
-        # An optional second person: a supervisor or another operator approves with their
-        # PIN, and the change records who (the configuration report prints it).
-        approval = QHBoxLayout()
-        self.approver_id = QLineEdit()
-        self.approver_id.setPlaceholderText("Approved by (optional): user id")
-        self.approver_id.setAccessibleName("Second approval: user id")
-        self.approver_pin = QLineEdit()
-        self.approver_pin.setPlaceholderText("their PIN")
-        self.approver_pin.setAccessibleName("Second approval: PIN")
-        self.approver_pin.setEchoMode(QLineEdit.EchoMode.Password)
-        approval.addWidget(self.approver_id, 2)
-        approval.addWidget(self.approver_pin, 1)
-        right.addLayout(approval)
-        self.apply_button = QPushButton("Apply the change")
-        self.apply_button.setObjectName("primary")
-        self.apply_button.clicked.connect(self.apply)
-        right.addWidget(self.apply_button)
+        table_col.addWidget(self.par_view, 1)
+        sheet.addLayout(table_col, 1)
+        self.pages.addTab(sheet_page, "Par sheet")
         self.message = MessageLabel()
-        right.addWidget(self.message)
+        root.addWidget(self.message)
 
     # -- form <-> configuration ------------------------------------------------------------
 
@@ -297,17 +388,17 @@ class OperatorScreen(QWidget):
                 self.offered_grid.removeWidget(cb)
                 cb.deleteLater()
             self.spot_boxes = {}
-            base_row = (len(BET_KINDS) + 1) // 2
-            for i, (key, label) in enumerate(_spot_options(config)):
+            for key, label in _spot_options(config):
                 kind, _, spot = key.partition(" ")
                 w = config.wager(kind)
                 assert isinstance(w, SpotWager)
                 s = w.spot(spot.split("-"))
-                cb = QCheckBox(label)
+                cb = TouchCheckBox(label)
                 cb.setChecked(bool(s and s.offered))
                 cb.toggled.connect(self.edited)
                 self.spot_boxes[key] = cb
-                self.offered_grid.addWidget(cb, base_row + i, 0, 1, 2)
+                self.offered_grid.addWidget(cb)
+            self.spots_group.setVisible(bool(self.spot_boxes))
             self.paytable.clear()
             names = [p.name for p in config.paytables]
             self.paytable.addItems(names)
@@ -319,7 +410,6 @@ class OperatorScreen(QWidget):
                 hi.setValue(lim.maximum)
         finally:
             self._loading = False
-        self.reason.clear()
         self.edited()
         self._show_in_force()
 
@@ -411,17 +501,21 @@ class OperatorScreen(QWidget):
             new, what = self.proposed()
         except StationError as exc:
             self.proposal = None
-            self.changes.setText(f"<span style='color:{theme.BAD}'>This change cannot be "
-                                 f"made: {escape(problem_text(exc))}</span>")
+            self._propose(f"<span style='color:{theme.BAD}'>This change cannot be made: "
+                          f"{escape(problem_text(exc))}</span>")
             return
         self.proposal = new
         if not what:
-            self.changes.setText("No change yet: choose what to offer, the paytable or the "
-                                 "limits.")
+            self._propose("No change yet: choose what to offer, the paytable or the limits.")
         else:
-            self.changes.setText(f"Proposed: {self._describe(what, base.money)}.<br>"
-                                 f"<span style='color:{theme.WARN}'>Show its par sheet before "
-                                 f"applying it.</span>")
+            self._propose(f"Proposed: {self._describe(what, base.money)}.<br>"
+                          f"<span style='color:{theme.WARN}'>Show its par sheet before "
+                          f"applying it.</span>")
+
+    def _propose(self, text: str) -> None:
+        """What the form proposes, said under the limits and beside the par sheet."""
+        self.summary.setText(text)
+        self.changes.setText(text)
 
     def show_current_sheet(self) -> None:
         """Under the form, until a proposal's par sheet is shown: the current configuration's,
@@ -452,7 +546,7 @@ class OperatorScreen(QWidget):
         self.shown_for = new
         self.proposal = new
         warnings = [r for r in self.rows if r.warning]
-        # Written out here too: the Warning column may be scrolled out of sight.
+        # Written out beside the sheet too: its row may be further down the list.
         note = "".join(f"<br><span style='color:{theme.WARN}'>Warning: {escape(r.label)}: "
                        f"{escape(str(r.warning))}</span>" for r in warnings[:MAX_COMPARED])
         if len(warnings) > MAX_COMPARED:
@@ -460,8 +554,11 @@ class OperatorScreen(QWidget):
                      f" more warnings: see the Warning column.</span>")
         self.changes.setText(self.comparison(self.base_config(), what, before, self.rows)
                              + note)
+        self.summary.setText(f"Proposed: {self._describe(what, self.base_config().money)}."
+                             f"<br>Its par sheet is on the Par sheet page.")
         self.apply_button.setEnabled(True)
         self.message.hide()
+        self.pages.setCurrentIndex(SHEET_PAGE)
 
     def comparison(self, base: LaPaireConfig, what: dict[str, Any],
                    before: list[ParSheetRow], after: list[ParSheetRow]) -> str:
@@ -509,26 +606,42 @@ class OperatorScreen(QWidget):
         return ("<table cellspacing='0' cellpadding='2'>"
                 + table("Setting: now → proposed", rows) + house + "</table>")
 
-    def apply(self) -> None:
+    def _check_apply(self) -> tuple[User, LaPaireConfig, dict[str, Any]] | None:
+        """Who applies what, once the par sheet shown is the form's (None: said why not)."""
         user = self.session.user
         if user is None:
             self._say("Sign in first.", "bad")
-            return
+            return None
         if self.shown_for is None:
             self._say("Show the par sheet of this change first.", "bad")
-            return
+            return None
         try:
             new, what = self.proposed()
         except StationError as exc:
             self._say(f"This change cannot be made: {exc}", "bad")
-            return
+            return None
         if new != self.shown_for:
             self._say("The form changed after the par sheet was shown: show it again.", "bad")
+            return None
+        return user, new, what
+
+    def apply(self) -> None:
+        """Ask why (the reasons for a configuration change, or Other… typed), then apply."""
+        if self._check_apply() is None:
             return
+        self.reason_sheet = ask_reason(
+            self.apply_button, "config_change", "Apply the change: why?", self.apply_with,
+            note="The change, its par sheet and the reason are recorded.")
+
+    def apply_with(self, reason: str) -> None:
+        """Apply the change shown, for ``reason``."""
+        checked = self._check_apply()
+        if checked is None:
+            return
+        user, new, what = checked
         try:
             approver = self._approver()
-            version = self.table.change_config(user, new, self.reason.text(), what,
-                                               approver=approver)
+            version = self.table.change_config(user, new, reason, what, approver=approver)
         except StationError as exc:
             self._say(f"Not applied: {exc}", "bad")
             return
@@ -541,8 +654,8 @@ class OperatorScreen(QWidget):
                 else "it is in force from now")
         self.load()
         approved = f", approved by {approver.actor}" if approver else ""
-        self._say(f"Configuration {version[:12]} recorded by {user.actor}{approved}: {when}.",
-                  "good")
+        self._say(f"Configuration {version[:12]} recorded by {user.actor}{approved}, for "
+                  f"“{reason}”: {when}.", "good")
         self._waiting_for = version if pending else None
 
     def _approver(self) -> User | None:

@@ -63,12 +63,11 @@ class DemoTable:
 def _table(tmp: Path, table_id: str, key: JournalKey,
            clock: Callable[[], datetime] | None = None) -> DemoTable:
     db = open_database(f"sqlite:///{tmp / f'{table_id}.db'}")
-    # Each table's PC keeps the floor's key in a folder of its own, with its own anchor file:
-    # the anchors of a table's journal are not the floor's.
-    home = tmp / table_id
-    home.mkdir(exist_ok=True)
-    key = JournalKey(home / key.path.name, key.secret)
-    journal = Journal(db, key) if clock is None else Journal(db, key, clock=clock)
+    # Each table's PC keeps its own anchor file: the floor's copy of a table that has dealt
+    # on since it last forwarded is behind that table's anchors, not cut short.
+    anchors = tmp / f"{table_id}.anchors"
+    journal = Journal(db, key, anchor_path=anchors) if clock is None else Journal(
+        db, key, anchor_path=anchors, clock=clock)
     return DemoTable(table_id, db, journal)
 
 
@@ -77,14 +76,22 @@ def play(table: DemoTable, rounds: int, seed: int, game: str = "lapaire") -> Non
                                       config_path=None, quiet=True)
 
 
+#: The demo's dealers: T3's, and the one the simulated rounds name.
+DEALERS = (("dee", "Dee Dealer"), ("sim-dealer", "Simulated Dealer"))
+
+
 def add_users(journal: Journal, users: Users) -> dict[str, User]:
-    """A set-up operator and a supervisor ``sue`` (PIN 2468) on ``journal``'s station stream."""
+    """A set-up operator, a supervisor ``sue`` (PIN 2468) and the demo's dealers on
+    ``journal``'s station stream."""
     if not users.has_users():
         users.add("setup", "Set-up Operator", "operator", PIN, actor="setup/operator")
     admin = users.authenticate("setup", PIN)
     out = {"setup": admin}
     if users.get("sue") is None:
         users.add("sue", "Sue Pit", "supervisor", PIN, actor=admin)
+    for user_id, name in DEALERS:
+        if users.get(user_id) is None:
+            users.add(user_id, name, "dealer", PIN, actor=admin)
     return out
 
 
@@ -170,7 +177,8 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
     floor = open_database(floor_url)
     tables: list[DemoTable] = []
     try:
-        # The floor's own users first: only a new journal takes its first operator unsigned.
+        # The floor's own users first, while its journal is new: its first operator is added
+        # without a sign-in only then.
         add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
         t1 = _table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
         play(t1, 40, seed=11)

@@ -45,7 +45,7 @@ from dealer_station import games
 from dealer_station.audit.journal import Journal, utc_now
 from dealer_station.audit.users import PRIVILEGED, User, Users, require_role
 from dealer_station.errors import StationError
-from dealer_station.events.table import actor_words, halt_event_text
+from dealer_station.events.wording import People
 from dealer_station.floor.alerts import (
     Alert,
     Pit,
@@ -59,8 +59,8 @@ from dealer_station.gameconfig import load_gaming_calendar
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.reports.shift import kind_label
 from dealer_station.reports.source import Period, gaming_period
-from dealer_station.table.recall_model import record_label
 from dealer_station.ui import theme
+from dealer_station.ui.events_tab import EventsList, people_of, worded
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.table_items import read_only_item as _item
@@ -71,6 +71,8 @@ if TYPE_CHECKING:
 
 #: The grid's text: read from a step away at the podium.
 GRID_PX = 20
+#: The Dealer column's widest: a longer name is cut ("…") before the devices' state is.
+DEALER_MOST_PX = 220
 STATE_COLOURS = {"in round": theme.GOOD, "between rounds": theme.TEXT, "halted": theme.BAD,
                  "closed": theme.MUTED, "refused": theme.BAD}
 #: The report period's choices beside the gaming day's shifts.
@@ -103,7 +105,9 @@ def behind_text(row: PitRow) -> str:
         return "never heard"
     if st.lag_seconds < 1 and not st.lag_records:
         return "up to date"
-    return f"{duration_text(st.lag_seconds)} · {st.lag_records} rec"
+    # Whole minutes once it is a minute or more: the grid keeps its room for the devices.
+    lag = st.lag_seconds if st.lag_seconds < 60 else st.lag_seconds - st.lag_seconds % 60
+    return f"{duration_text(lag).removesuffix(' 00 s')} · {st.lag_records} rec"
 
 
 def devices_text(row: PitRow) -> str:
@@ -273,8 +277,9 @@ class TableDrill(QWidget):
         rrow.addWidget(self.rounds)
         rrow.addWidget(self.recall, 1)
         self.tabs.addTab(recall, "Recall")
-        # Events
-        self.events = _table(("Time", "Record", "Event", "Who / detail"), 17)
+        # Events: in the words of the supervisor's Events tab; a touch opens one whole.
+        self.events = EventsList("The table's significant events in the floor's copy, newest "
+                                 "first. Touch a row to read it whole.")
         self.tabs.addTab(self.events, "Events")
         # Meters
         self.meters = _table(("Meter", "Rounds", "Wagered", "Paid", "House win", "Hold"), 19)
@@ -366,25 +371,9 @@ class TableDrill(QWidget):
 
     def _fill_events(self) -> None:
         events = self.journal.events(self.table_id)[-300:][::-1]
-        self.events.setRowCount(len(events))
-        for i, e in enumerate(events):
-            worded = halt_event_text(e.kind, e.payload, e.actor)
-            if worded is not None:
-                label, detail = worded
-            else:
-                p = e.payload
-                said = [str(p[k]) for k in ("state", "kind", "detail", "reason", "user_id",
-                                            "why") if p.get(k)]
-                label = record_label(e.kind)
-                detail = " · ".join([actor_words(e.actor), *said])
-            colour = theme.BAD if e.kind in ("halt", "void", "device.fault",
-                                             "floor.refused") else None
-            self.events.setItem(i, 0, _item(local_hhmm(e.ts)))
-            self.events.setItem(i, 1, _item(str(e.seq), right=True))
-            self.events.setItem(i, 2, _item(label, colour))
-            self.events.setItem(i, 3, _item(detail))
-        self.events.resizeColumnsToContents()
-        self.events.horizontalHeader().setStretchLastSection(True)
+        # The floor's users name the people; the table's sessions its players.
+        self.events.close_detail()
+        self.events.set_rows(worded(events, people_of(self.journal, self.table_id)))
 
     def _fill_meters(self) -> None:
         from dealer_station.floor.alerts import Pit
@@ -471,6 +460,10 @@ class PitWindow(QMainWindow):
         super().__init__()
         self.pit = pit
         self.view: PitView | None = None
+        #: The floor's users by name, for the grid's Dealer column; read again only when a
+        #: dealer the pit has not looked up yet appears.
+        self.people = People()
+        self._looked_up: set[str] = set()
         self.setWindowTitle(f"Dealer Station — pit {pit.name}")
         self.users = Users(pit.journal, hasher=hasher) if hasher else Users(pit.journal)
         self.stack = QStackedWidget()
@@ -587,6 +580,15 @@ class PitWindow(QMainWindow):
         self._fill_queue(view)
         self._enable()
 
+    def dealer_name(self, dealer: str) -> str:
+        """The name the floor's users give a dealer (``dee/dealer`` -> ``Dee Dealer``); the
+        user id when the floor knows nobody by it."""
+        user_id = dealer.partition("/")[0]
+        if user_id not in self._looked_up:
+            self.people = people_of(self.pit.journal)
+            self._looked_up |= set(self.people.users) | {user_id}
+        return self.people.name(user_id)
+
     def _fill_grid(self, view: PitView) -> None:
         selected = self.selected_table()
         self.grid.setRowCount(len(view.rows))
@@ -601,7 +603,7 @@ class PitWindow(QMainWindow):
             cells = [
                 _item(st.table, bold=True),
                 _item(games.label(st.game) if st.game else "—"),
-                _item(st.dealer.partition("/")[0] if st.dealer else "—"),
+                _item(self.dealer_name(st.dealer) if st.dealer else "—"),
                 _item(f"{word} {st.round}" if st.round is not None else "—"),
                 _item(row.state, STATE_COLOURS.get(row.state), bold=row.state in (
                     "halted", "refused")),
@@ -615,6 +617,8 @@ class PitWindow(QMainWindow):
             if st.table == selected:
                 self.grid.selectRow(i)
         self.grid.resizeColumnsToContents()
+        # A long name is cut ("…") before the devices' state is.
+        self.grid.setColumnWidth(2, min(self.grid.columnWidth(2), DEALER_MOST_PX))
         self.grid.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
         # The grid as tall as its tables (up to 8 rows, then it scrolls); the queue takes
         # the rest of the screen.
@@ -626,6 +630,9 @@ class PitWindow(QMainWindow):
     def _fill_queue(self, view: PitView) -> None:
         chosen = self.selected_alert()
         keep = chosen.id if chosen else None
+        # The selection follows its alert, not its row: an alert gone (acknowledged here or
+        # at another podium) leaves nothing selected rather than the alert that moved up.
+        self.queue.clearSelection()
         self.queue.setRowCount(len(view.alerts))
         for i, a in enumerate(view.alerts):
             colour = theme.BAD if a.severity >= 2 else theme.WARN

@@ -7,6 +7,7 @@ Each scene builds a station on a throw-away journal with simulated devices, brin
 
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -152,19 +153,37 @@ def lapaire_scenes(out: Path) -> list[Path]:
         wait_for(app, lambda: "Round 2" in sup.recall_detail.toPlainText())
         saved.append(_save(app, w, out / "supervisor-recall.png"))
 
-    with scene() as (app, station, w):
+    saved += operator_scenes(out)
+    saved += seven_seat_scenes(out)
+    saved += long_fault_scene(out)
+    saved += touch_scenes(out)
+    return saved
+
+
+def operator_scenes(out: Path) -> list[Path]:
+    """The operator's change: the form with a limit on the keypad, then its par sheet."""
+    from dealer_station.ui.touch_sheet import close_sheets
+
+    saved: list[Path] = []
+    with scene() as (app, _station, w):
         w.session.sign_in("operator", "3333")
         op: Any = w.screens["operator"]
         op.kind_boxes["black"].setChecked(False)
         op.spot_boxes["split 7-JK"].setChecked(True)
         op.paytable.setCurrentText("alternative")
+        limit = op.limit_boxes["straight"][1]
+        sheet = limit.open_input()                     # what a touch on the limit opens
+        for key in "150":
+            sheet.pad.keys[key].click()
+        saved.append(_save(app, w, out / "operator-limit-keypad.png"))
+        sheet.done_button.click()
+        close_sheets(w)
         op.preview()
         op.par_view.scrollToBottom()                   # the optional wagers and poker
-        op.reason.setText("alternative paytable for the weekend")
         saved.append(_save(app, w, out / "operator-parsheet.png"))
     saved += seven_seat_scenes(out)
     saved += long_fault_scene(out)
-    saved += touch_scenes(out)
+    saved += supervisor_events_scene(out)
     return saved
 
 
@@ -300,6 +319,53 @@ def touch_scenes(out: Path) -> list[Path]:
     return saved
 
 
+def supervisor_events_scene(out: Path) -> list[Path]:
+    """The supervisor's Events tab after a troubled round: a jam resumed, a misread
+    corrected, an error of the shoe's own and a void, a PIN mistyped; then one event touched
+    open, its whole detail on the panel."""
+    from dealer_station.audit.users import AuthError
+    from dealer_station.settlement.lapaire import Wager
+
+    with scene() as (app, station, w):
+        t: Any = station.table
+        shoe = station.simulator("shoe")
+        session = w.session
+        session.sign_in("dealer", "1111")
+
+        def visit(action: Callable[[Any], object]) -> None:
+            action(session.sign_in_over("super", "2222"))
+            session.end_visit()
+
+        t.place_many([Wager(1, "straight", ("K",), 500), Wager(1, "red", (), 1000)],
+                     actor="dealer/dealer")
+        shoe.set_status("JAM")
+        wait_for(app, lambda: t.halt is not None)
+        shoe.set_status("READY")
+        wait_for(app, lambda: not t.resume_blockers())
+        visit(lambda sup: t.resume(sup, "shoe jam cleared"))
+        w.demo.misread()  # type: ignore[union-attr]
+        wait_for(app, lambda: t.halt is not None)
+        visit(lambda sup: t.correct_card(sup, "QD", "misread: card checked by hand"))
+        shoe.report_error("E42", "card jammed at the reader head; feed motor stalled")
+        wait_for(app, lambda: t.halt is not None)
+        with contextlib.suppress(AuthError):
+            session.sign_in_over("super", "2221")           # a mistyped PIN, refused
+        sup = session.sign_in_over("super", "2222")
+        t.void(sup, "player dispute: seat 2 says the queen was exposed; video checked, "
+                    "wagers returned")
+        w.while_away.hide()
+        screen: Any = w.screens["supervisor"]
+        w.show_screen("supervisor")
+        screen.tabs.setCurrentWidget(screen.events_tab)
+        events = screen.events_tab
+        wait_for(app, lambda: events.model.rowCount() > 0)
+        saved = [_save(app, w, out / "supervisor-events.png")]
+        row = next(i for i, r in enumerate(events.model.rows) if r.record.kind == "void")
+        events.list.open_row(row)
+        saved.append(_save(app, w, out / "supervisor-event-detail.png"))
+        return saved
+
+
 def _play_rounds(station: Station) -> None:
     from dealer_station.settlement.lapaire import Wager
 
@@ -323,7 +389,19 @@ def bourre_scenes(out: Path) -> list[Path]:
     from dealer_station.ui.bourre_demo import screenshot_scene
 
     with scene("bourre") as (app, station, w):
-        saved = [screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
+        # A seat named before the session: the station's keyboard over the table.
+        w.session.sign_in("dealer", "1111")
+        screen0: Any = w.screens["dealer"]
+        screen0.name_seat(3)
+        sheet = screen0.name_sheet
+        for key in sheet.keyboard.buttons_for("Noelie Guidr"):
+            key.click()
+        naming = _save(app, w, out / "bourre-name-keyboard.png")
+        sheet.cancel()
+        w.session.sign_out()
+    with scene("bourre") as (app, station, w):
+        saved = [naming,
+                 screenshot_scene(app, station, w, out / "bourre-play.png", _save, wait_for)]
         # The same hand played out (a renege was announced in it): its settlement.
         t: Any = station.table
         screen: Any = w.screens["dealer"]

@@ -32,19 +32,19 @@ from PySide6.QtWidgets import (
 from dealer_station import games
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.projections import CLOSING_KINDS
-from dealer_station.audit.records import Record
-from dealer_station.audit.users import STATION_STREAM, User
+from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
-from dealer_station.events.table import device_name, fault_words, halt_event_text
+from dealer_station.events.table import device_name, fault_words
 from dealer_station.table.base import CORRECTABLE_FAULTS, TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
 from dealer_station.ui.chips_panel import ChipsPanel
+from dealer_station.ui.events_tab import EventsTab
 from dealer_station.ui.formatting import card_text
 from dealer_station.ui.lockouts import LockoutsPanel
 from dealer_station.ui.message import MessageLabel
-from dealer_station.ui.models import EventsModel, MetersModel, RecallModel, RowsModel
+from dealer_station.ui.models import MetersModel, RecallModel, RowsModel
 from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.recall_view import recall_html
 from dealer_station.ui.session import SignInSession
@@ -54,19 +54,6 @@ if TYPE_CHECKING:
     from dealer_station.integrity import IntegrityGate
 
 RECALL_ROUNDS = 20
-EVENTS_SHOWN = 300
-
-
-class SignificantEventsModel(EventsModel):
-    """The events list with halts, their resolutions and held cards said in words (what
-    stopped play or who resumed it, and why); every other kind as the journal names it."""
-
-    def text(self, row: Record, col: int) -> str:
-        if col in (self.EVENT, self.DETAIL):
-            worded = halt_event_text(row.kind, row.payload, row.actor)
-            if worded is not None:
-                return worded[0] if col == self.EVENT else worded[1]
-        return super().text(row, col)
 
 
 def table_view(model: RowsModel[Any], stretch: int | None = None) -> QTableView:
@@ -101,7 +88,9 @@ class SupervisorScreen(QWidget):
         col.addWidget(self.tabs)
         self._build_round_tab()
         self._build_recall_tab()
-        self._build_events_tab()
+        # The significant events, in words (ui/events_tab.py).
+        self.events_tab = EventsTab(journal, table.table_id)
+        self.tabs.addTab(self.events_tab, "Events")
         self._build_meters_tab()
         self._build_verify_tab()
         # The table's tray and slips, signed by the supervisor and the dealer.
@@ -372,30 +361,7 @@ class SupervisorScreen(QWidget):
         if 0 <= row < len(self.recall_model.rows):
             self.recall_detail.setHtml(recall_html(self.recall_model.rows[row], self._money()))
 
-    # -- events, meters, verify ------------------------------------------------------------
-
-    def _build_events_tab(self) -> None:
-        page = QWidget()
-        col = QVBoxLayout(page)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Significant events of this table and of the station, newest "
-                             "first"))
-        bar.addStretch(1)
-        b = QPushButton("Refresh")
-        b.setObjectName("nav")
-        b.clicked.connect(self.refresh_events)
-        bar.addWidget(b)
-        col.addLayout(bar)
-        self.events_model = SignificantEventsModel(self)
-        self.events_view = table_view(self.events_model, EventsModel.DETAIL)
-        col.addWidget(self.events_view, 1)
-        self.tabs.addTab(page, "Events")
-
-    def refresh_events(self) -> None:
-        records = (self.journal.events(self.table.table_id)
-                   + self.journal.events(STATION_STREAM))
-        records.sort(key=lambda r: (r.ts, r.table_id, r.seq), reverse=True)
-        self.events_model.set_rows(records[:EVENTS_SHOWN])
+    # -- meters, verify ------------------------------------------------------------
 
     def _build_meters_tab(self) -> None:
         page = QWidget()
@@ -495,7 +461,7 @@ class SupervisorScreen(QWidget):
         if page == "Recall":
             self.refresh_recall()
         elif page == "Events":
-            self.refresh_events()
+            self.events_tab.refresh()
         elif page == "Meters":
             self.refresh_meters()
         elif page == "Chips":

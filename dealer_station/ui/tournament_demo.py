@@ -132,6 +132,18 @@ def screenshots(out: Path) -> list[Path]:
         w.show_tab("Registration")
         w.registration.entry.setText("Ophelia Guidry")
         grab(w, "registration")
+        # A name typed on the station's keyboard, as a touch on the field opens it.
+        w.registration.entry.clear()
+        sheet = w.registration.entry.open_input()
+        assert sheet.keyboard is not None
+        for key in sheet.keyboard.buttons_for("Ophelia Guid"):
+            key.click()
+        grab(w, "registration-keyboard")
+        sheet.cancel()
+        # Close registration and start: asked once more.
+        w.registration.ask_start()
+        grab(w, "registration-start")
+        w.registration.cancel_start()
         t = w.director.t
         t.start(by=ACTOR)
         play_round(t, rng)

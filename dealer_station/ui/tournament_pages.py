@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QScrollArea,
     QTableWidget,
@@ -28,11 +27,19 @@ from dealer_station.tournament.display import (
     status_text,
     tag_marks,
 )
+from dealer_station.tournament.tournament import Tournament
 from dealer_station.ui import theme
 from dealer_station.ui.table_items import read_only_item as _item
+from dealer_station.ui.touch_fields import TouchLineEdit
+from dealer_station.ui.touch_sheet import Sheet
 from dealer_station.ui.tournament_director import Director
+from dealer_station.ui.tournament_touch import ask_director_reason
 
 TABLE_PX = 20
+#: The longest name of a player or a team typed at registration.
+NAME_CHARS = 40
+#: After a place that several entries share mid-event.
+TIED = " (tied)"
 
 
 def table_widget(headers: list[str], px: int = TABLE_PX) -> QTableWidget:
@@ -45,7 +52,7 @@ def table_widget(headers: list[str], px: int = TABLE_PX) -> QTableWidget:
     t.verticalHeader().hide()
     t.verticalHeader().setDefaultSectionSize(px + 22)
     t.setStyleSheet(f"QTableWidget {{ font-size: {px}px; }} "
-                    f"QHeaderView::section {{ font-size: 17px; }}")
+                    f"QHeaderView::section {{ font-size: 18px; }}")
     return t
 
 
@@ -72,14 +79,18 @@ class Registration(QWidget):
         self.form_title.setStyleSheet(f"font-size: 22px; font-weight: bold; "
                                       f"color: {theme.GOLD};")
         fl.addWidget(self.form_title)
-        self.entry = QLineEdit()
+        # Touched, each name opens the keyboard (a capital at each word's start); a team's
+        # three names follow one another, Done on one opening the next.
+        self.entry = TouchLineEdit("The player's name", words=True, max_length=NAME_CHARS)
         self.entry.setAccessibleName("Entry name")
-        self.member_a = QLineEdit()
-        self.member_a.setPlaceholderText("First player")
-        self.member_b = QLineEdit()
-        self.member_b.setPlaceholderText("Second player")
+        self.member_a = TouchLineEdit("The team's first player", words=True,
+                                      placeholder="First player", max_length=NAME_CHARS)
+        self.member_b = TouchLineEdit("The team's second player", words=True,
+                                      placeholder="Second player", max_length=NAME_CHARS)
+        self.entry.done.connect(lambda text: self._then(self.member_a, text))
+        self.member_a.done.connect(lambda text: self._then(self.member_b, text))
         for w in (self.entry, self.member_a, self.member_b):
-            w.setMinimumHeight(48)
+            w.setMinimumHeight(52)
             fl.addWidget(w)
         self.entry.returnPressed.connect(self.add)
         self.member_b.returnPressed.connect(self.add)
@@ -87,8 +98,8 @@ class Registration(QWidget):
         self.add_button.setObjectName("primary")
         self.add_button.clicked.connect(self.add)
         fl.addWidget(self.add_button)
-        self.add_why = _fact("", 16)
-        self.add_why.setStyleSheet(f"font-size: 16px; color: {theme.MUTED};")
+        self.add_why = _fact("", 18)
+        self.add_why.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
         fl.addWidget(self.add_why)
         side.addWidget(form)
         self.money = _fact("", 20)
@@ -98,14 +109,40 @@ class Registration(QWidget):
         self.start_button = QPushButton("Close registration and start")
         self.start_button.setObjectName("primary")
         self.start_button.setMinimumHeight(64)
-        self.start_button.clicked.connect(self.start)
+        self.start_button.clicked.connect(self.ask_start)
         side.addWidget(self.start_button)
-        self.start_why = _fact("", 16)
-        self.start_why.setStyleSheet(f"font-size: 16px; color: {theme.MUTED};")
+        # Closing registration cannot be undone: it is asked once more, with two large
+        # buttons, before the games begin.
+        self.confirm_box = QFrame()
+        self.confirm_box.setObjectName("panel")
+        confirm = QVBoxLayout(self.confirm_box)
+        self.confirm_text = _fact("", 20)
+        self.confirm_text.setTextFormat(Qt.TextFormat.RichText)
+        confirm.addWidget(self.confirm_text)
+        answers = QHBoxLayout()
+        self.cancel_start_button = QPushButton("Cancel")
+        self.cancel_start_button.clicked.connect(self.cancel_start)
+        self.confirm_start_button = QPushButton("Close and start")
+        self.confirm_start_button.setObjectName("primary")
+        self.confirm_start_button.clicked.connect(self.start)
+        for b in (self.cancel_start_button, self.confirm_start_button):
+            b.setStyleSheet("min-height: 60px; font-size: 20px;")   # a fingertip, surely
+        answers.addWidget(self.cancel_start_button, 1)
+        answers.addWidget(self.confirm_start_button, 1)
+        confirm.addLayout(answers)
+        self.confirm_box.hide()
+        side.addWidget(self.confirm_box)
+        self.start_why = _fact("", 18)
+        self.start_why.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
         side.addWidget(self.start_why)
         row.addLayout(side, 2)
         director.changed.connect(self.refresh)
         self.refresh()
+
+    def _then(self, field: TouchLineEdit, typed: str) -> None:
+        """A team's next name, once one is typed (a player's entry has only its name)."""
+        if typed and field.isVisible() and not field.text():
+            field.open_input()
 
     def refresh(self) -> None:
         t = self.d.t
@@ -113,6 +150,7 @@ class Registration(QWidget):
         teams = game.teams
         self.form_title.setText("Add a team of two" if teams else "Add a player")
         self.entry.setPlaceholderText("Team name (e.g. T07)" if teams else "Player's name")
+        self.entry.prompt = "The team's name" if teams else "The player's name"
         self.member_a.setVisible(teams)
         self.member_b.setVisible(teams)
         self.entries.setRowCount(len(t.entries))
@@ -160,6 +198,11 @@ class Registration(QWidget):
             except StationError as exc:
                 start_why = f"Not yet: {exc}"
         self.start_button.setEnabled(signed and t.can_start())
+        if self.confirm_box.isVisibleTo(self):
+            if self.start_button.isEnabled():
+                self._ask_words()       # an entry added while it asked: counted
+            else:
+                self.cancel_start()     # signed out, or started elsewhere, while it asked
         self.start_why.setText(start_why)
 
     def add(self) -> None:
@@ -171,9 +214,29 @@ class Registration(QWidget):
         if self.d.act(t.register, entry, members, done=f"{entry} entered"):
             for w in (self.entry, self.member_a, self.member_b):
                 w.clear()
-            self.entry.setFocus()
+
+    def ask_start(self) -> None:
+        """Ask once more before registration closes: it cannot be opened again."""
+        self._ask_words()
+        self.start_button.hide()
+        self.confirm_box.show()
+
+    def _ask_words(self) -> None:
+        t = self.d.t
+        teams = t.rules().teams
+        n = len(t.entries)
+        self.confirm_text.setText(
+            f"<b>Close registration and start with {n} {'teams' if teams else 'players'}?"
+            f"</b><br>No entry can be added afterwards, and "
+            f"{'the bracket is drawn' if teams else 'the draw seats round 1'}.")
+
+    def cancel_start(self) -> None:
+        self.confirm_box.hide()
+        self.start_button.show()
 
     def start(self) -> None:
+        self.confirm_box.hide()
+        self.start_button.show()
         self.d.act(self.d.t.start, done="registration closed: the games begin")
 
 
@@ -271,6 +334,38 @@ class Seating(QWidget):
         return card
 
 
+def places_as_they_stand(t: Tournament) -> dict[str, str]:
+    """Each entry's place as the tournament stands, for the standings page.
+
+    Once it is over: the final places. Mid-event: the entries still playing by their game
+    tags (or losses), fewest first, an equal count sharing a place ("3rd (tied)", the places
+    after them skipped as a leaderboard does); then the eliminated, the latest out
+    first, each in the place the final standings give them; then the disqualified, last, as
+    the final standings put them. Before the start nobody has a place."""
+    rows = t.standings()
+    if t.finished:
+        return {r.entry: place_text(r.place) for r in rows if r.place is not None}
+    if not t.started:
+        return {}
+    dq = set(t.disqualified)
+    active = t.active()
+    counts = [t.tags.get(e, 0) for e in active]
+    out: dict[str, str] = {}
+    for e, n in zip(active, counts, strict=True):
+        place = 1 + sum(1 for x in counts if x < n)
+        out[e] = place_text(place) + (TIED if counts.count(n) > 1 else "")
+    behind = len(active)
+    for e in (*reversed([x for x in t.eliminated if x not in dq]), *reversed(t.disqualified)):
+        behind += 1
+        out[e] = place_text(behind)
+    return out
+
+
+def _place_order(place: str) -> int:
+    digits = "".join(ch for ch in place.removesuffix(TIED) if ch.isdigit())
+    return int(digits) if digits else 10**6
+
+
 class Standings(QWidget):
     """Every entry with its game tags (or losses), status and place; the eliminated greyed;
     disqualification, with its reason, from here."""
@@ -286,13 +381,14 @@ class Standings(QWidget):
         self.table = table_widget(["Place", "Entry", "Players", "Tags", "Status"])
         col.addWidget(self.table, 1)
         dq = QHBoxLayout()
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason for the disqualification (required, journaled)")
-        self.reason.setAccessibleName("Reason")
-        self.dq_button = QPushButton("Disqualify the selected entry")
+        hint = _fact("Touch an entry, then Disqualify: it asks why (journaled).", 18)
+        hint.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
+        self.dq_button = QPushButton("Disqualify the selected entry…")
         self.dq_button.setObjectName("danger")
         self.dq_button.clicked.connect(self.disqualify)
-        dq.addWidget(self.reason, 1)
+        #: The reasons asked for, once Disqualify is touched.
+        self.reason_sheet: Sheet | None = None
+        dq.addWidget(hint, 1)
         dq.addWidget(self.dq_button)
         col.addLayout(dq)
         director.changed.connect(self.refresh)
@@ -305,10 +401,13 @@ class Standings(QWidget):
         word = "Losses" if bracket else "Game tags"
         limit = 2 if bracket else game.tags_to_eliminate
         self.table.setHorizontalHeaderLabels(["Place", "Entry", "Players", word, "Status"])
-        rows = t.standings()
+        places = places_as_they_stand(t)
+        # Best first, as the places read (the engine's order keeps ties in the draw's order).
+        rows = sorted(t.standings(), key=lambda r: _place_order(places.get(r.entry, "")))
         left = sum(1 for r in rows if r.status in ("playing", "winner"))
         self.title.setText(f"{game.label} · {left} of {len(rows)} still playing"
-                           + (" · finished" if t.finished else ""))
+                           + (" · finished" if t.finished else
+                              " · places as they stand" if places else ""))
         self.table.setRowCount(len(rows))
         for i, r in enumerate(rows):
             out = r.status in ("eliminated", "disqualified")
@@ -317,7 +416,8 @@ class Standings(QWidget):
                              else theme.GOLD if r.status == "winner" else theme.GOOD)
             tag_colour = (theme.MUTED if out else theme.BAD if r.tags >= limit - 1 and r.tags
                           else None)
-            cells = [_item(place_text(r.place), grey, bold=r.place == 1),
+            place = places.get(r.entry, "")
+            cells = [_item(place, grey, bold=place.startswith("1st")),
                      _item(r.entry, grey, bold=not out),
                      _item(members_text(r.members) if len(r.members) > 1 else "", grey),
                      _item(f"{tag_marks(r.tags, limit)}  {r.tags}", tag_colour),
@@ -345,10 +445,15 @@ class Standings(QWidget):
                 self.table.selectRow(r)
 
     def disqualify(self) -> None:
+        """Ask why (a short list, or Other… typed), then disqualify the selected entry."""
         entry = self.selected_entry()
         if entry is None:
             self.d.said.emit("select the entry to disqualify first", "bad")
             return
-        if self.d.act(self.d.t.disqualify, entry, reason=self.reason.text().strip() or None,
-                      done=f"{entry} disqualified"):
-            self.reason.clear()
+        self.reason_sheet = ask_director_reason(
+            self.dq_button, "disqualify", f"Disqualify {entry}: why?",
+            lambda reason: self.disqualify_for(entry, reason),
+            note="A disqualified entry takes no further part and no prize.")
+
+    def disqualify_for(self, entry: str, reason: str) -> None:
+        self.d.act(self.d.t.disqualify, entry, reason=reason, done=f"{entry} disqualified")

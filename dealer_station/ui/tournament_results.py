@@ -12,19 +12,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
-    QCheckBox,
     QFrame,
     QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -37,7 +34,9 @@ from dealer_station.tournament.display import entry_label
 from dealer_station.tournament.euchre import EuchreHand
 from dealer_station.tournament.games import Measure
 from dealer_station.ui import theme
+from dealer_station.ui.touch_sheet import Sheet
 from dealer_station.ui.tournament_director import Director
+from dealer_station.ui.tournament_touch import NumberBox, ask_director_reason
 
 ROW_PX = 20
 
@@ -48,13 +47,10 @@ def _big(text: str = "", px: int = ROW_PX, *, bold: bool = False) -> QLabel:
     return label
 
 
-def _spin(low: int, high: int) -> QSpinBox:
-    s = QSpinBox()
-    s.setRange(low, high)
-    s.setMinimumHeight(46)
+def _spin(prompt: str, low: int, high: int) -> NumberBox:
+    """A number typed on the keypad (a score below nothing with ±): see tournament_touch."""
+    s = NumberBox(prompt, low, high, px=ROW_PX + 2)
     s.setMinimumWidth(130)
-    s.setAlignment(Qt.AlignmentFlag.AlignRight)
-    s.setStyleSheet(f"font-size: {ROW_PX + 2}px;")
     return s
 
 
@@ -75,8 +71,8 @@ class TableResults(QWidget):
         self.round_no = 0
         self.table_no = 0
         self.players: tuple[str, ...] = ()
-        self.spins: dict[str, QSpinBox] = {}
-        self.forfeits: dict[str, QCheckBox] = {}
+        self.spins: dict[str, NumberBox] = {}
+        self.forfeits: dict[str, QPushButton] = {}
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         left = QVBoxLayout()
@@ -93,7 +89,7 @@ class TableResults(QWidget):
         self.close_why = QLabel("")
         self.close_why.setWordWrap(True)
         self.close_why.setFixedWidth(300)
-        self.close_why.setStyleSheet(f"font-size: 16px; color: {theme.MUTED};")
+        self.close_why.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
         left.addWidget(self.close_why)
         row.addLayout(left)
         right = QVBoxLayout()
@@ -113,7 +109,8 @@ class TableResults(QWidget):
         right.addWidget(scroll, 1)
         un = QHBoxLayout()
         self.unawarded_label = _big("Chips on the table nobody holds (unawarded)")
-        self.unawarded = _spin(0, 100_000)
+        self.unawarded = _spin("Chips nobody holds (unawarded)", 0, 100_000)
+        self.unawarded.setMaximumWidth(200)
         self.unawarded.valueChanged.connect(self._check)
         un.addWidget(self.unawarded_label, 1)
         un.addWidget(self.unawarded)
@@ -123,12 +120,17 @@ class TableResults(QWidget):
         self.chip_check.setAccessibleName("Chip check")
         right.addWidget(self.chip_check)
         enter = QHBoxLayout()
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason for a correction (required to change a result)")
+        self.correct_note = _big("A result already in is corrected with a reason: "
+                                 "Correct result asks why.")
+        self.correct_note.setWordWrap(True)
+        self.correct_note.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
         self.enter_button = QPushButton("Enter result")
         self.enter_button.setObjectName("primary")
+        self.enter_button.setMinimumWidth(220)
         self.enter_button.clicked.connect(self.enter)
-        enter.addWidget(self.reason, 1)
+        #: The reasons asked for, once Correct result is touched.
+        self.reason_sheet: Sheet | None = None
+        enter.addWidget(self.correct_note, 1)
         enter.addWidget(self.enter_button)
         right.addLayout(enter)
         # The extra game, when players are level across the winners' line.
@@ -213,8 +215,8 @@ class TableResults(QWidget):
             for p in entry.forfeits:
                 self.forfeits[p].setChecked(True)
             self.unawarded.setValue(entry.unawarded)
-        self.enter_button.setText("Correct result" if entry is not None else "Enter result")
-        self.reason.setVisible(entry is not None)
+        self.enter_button.setText("Correct result…" if entry is not None else "Enter result")
+        self.correct_note.setVisible(entry is not None)
         self._check()
         self._enable()
 
@@ -234,9 +236,9 @@ class TableResults(QWidget):
         wide = len(players) > 6   # Po-Ke-No seats twelve: two columns, in seat order
         half = (len(players) + 1) // 2
         for c in range(2 if wide else 1 if players else 0):
-            for k, text in enumerate(("Player", word.capitalize(), "Forfeit")):
+            for k, text in enumerate(("Player", word.capitalize(), "")):
                 head = QLabel(text)
-                head.setStyleSheet(f"font-size: 15px; color: {theme.MUTED};")
+                head.setStyleSheet(f"font-size: 18px; color: {theme.MUTED};")
                 self.rows.addWidget(head, 0, c * 3 + k)
         for i, p in enumerate(players):
             col = (i // half) * 3 if wide else 0
@@ -246,12 +248,14 @@ class TableResults(QWidget):
             if wide:   # a long name gives way rather than push the chips off the screen
                 name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             name.setToolTip(p)
-            spin = _spin(low, 100_000)
+            spin = _spin(f"{p}: {word}", low, 100_000)
             spin.setMinimumWidth(110)
             spin.setMaximumWidth(150)
             spin.setAccessibleName(f"{p} {word}")
             spin.valueChanged.connect(self._check)
-            forfeit = QCheckBox()
+            # A button that stays in when touched: the whole of it takes a touch.
+            forfeit = QPushButton("Forfeit")
+            forfeit.setCheckable(True)
             forfeit.setAccessibleName(f"{p} forfeited")
             self.rows.addWidget(name, r, col)
             self.rows.addWidget(spin, r, col + 1)
@@ -335,11 +339,24 @@ class TableResults(QWidget):
             self.d.act(t.result, self.round_no, self.table_no, self.values(),
                        unawarded=self.unawarded.value(), forfeits=forfeits,
                        done=f"table {self.table_no}: result entered")
-        elif self.d.act(t.correct, self.round_no, self.table_no, self.values(),
-                        unawarded=self.unawarded.value(), forfeits=forfeits,
-                        reason=self.reason.text().strip() or None,
-                        done=f"table {self.table_no}: result corrected"):
-            self.reason.clear()
+            return
+        # A correction says why: asked now, the result as it stands on the page then.
+        table = self.table_no
+        self.reason_sheet = ask_director_reason(
+            self.enter_button, "result_correction",
+            f"Correct round {self.round_no} table {table}'s result: why?",
+            lambda reason: self.correct(table, reason),
+            note="The result on the page replaces the one entered.")
+
+    def correct(self, table: int, reason: str) -> None:
+        """Replace table ``table``'s result with the one on the page, for ``reason``."""
+        if table != self.table_no:
+            return          # another table is on the page now: nothing to correct with
+        t = self.d.t
+        forfeits = [p for p, c in self.forfeits.items() if c.isChecked()]
+        self.d.act(t.correct, self.round_no, table, self.values(),
+                   unawarded=self.unawarded.value(), forfeits=forfeits, reason=reason,
+                   done=f"table {table}: result corrected")
 
     def _move(self, step: int) -> None:
         r = self.tie_order.currentRow()
@@ -386,7 +403,8 @@ class MatchResults(QWidget):
         self.pedro = QWidget()
         pg = QGridLayout(self.pedro)
         self.score_names = [_big("", ROW_PX, bold=True), _big("", ROW_PX, bold=True)]
-        self.scores = [_spin(-1000, 1000), _spin(-1000, 1000)]
+        self.scores = [_spin("The first team's score", -1000, 1000),
+                       _spin("The second team's score", -1000, 1000)]
         for i in (0, 1):
             pg.addWidget(self.score_names[i], i, 0)
             pg.addWidget(self.scores[i], i, 1)
@@ -417,8 +435,12 @@ class MatchResults(QWidget):
             b.setMinimumWidth(60)
             self.tricks.addButton(b, n)
             eg.addWidget(b, 2, 1 + n)
-        self.alone = QCheckBox("went alone")
-        self.lead = QCheckBox("lead out of turn")
+        # Buttons that stay in when touched (a check box takes a touch on its box and words
+        # only, not across its cell).
+        self.alone = QPushButton("went alone")
+        self.lead = QPushButton("lead out of turn")
+        for b in (self.alone, self.lead):
+            b.setCheckable(True)
         eg.addWidget(self.alone, 3, 1, 1, 3)
         eg.addWidget(self.lead, 3, 4, 1, 3)
         eg.addWidget(_big("Renege by"), 4, 0)
@@ -494,6 +516,7 @@ class MatchResults(QWidget):
         for i in (0, 1):
             self.score_names[i].setText(teams[i])
             self.scores[i].setValue(0)
+            self.scores[i].field.prompt = f"{teams[i]}: the score"
             self.maker_buttons[i].setText(teams[i])
             self.renege_buttons[i + 1].setText(teams[i])
         self.renege_buttons[0].setChecked(True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QPushButton,
     QSizePolicy,
@@ -25,6 +24,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import Users
 from dealer_station.ui import theme
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.touch_fields import TouchLineEdit, TouchPinField
 from dealer_station.ui.tournament_bracket import BracketView
 from dealer_station.ui.tournament_clock import TIME_CALLED, RoundClock
 from dealer_station.ui.tournament_director import Director
@@ -43,14 +43,14 @@ class SignIn(QWidget):
         self.d = director
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.user_id = QLineEdit()
-        self.user_id.setAccessibleName("Director")
-        self.user_id.setFixedWidth(200)
-        self.pin = QLineEdit()
-        self.pin.setPlaceholderText("PIN")
-        self.pin.setAccessibleName("PIN")
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        # Touched, the name (or user id) opens the keyboard and the PIN the keypad; Done on
+        # the last of them signs in.
+        self.user_id = TouchLineEdit("Director", max_length=40)
+        self.user_id.setFixedWidth(220)
+        self.pin = TouchPinField("PIN")
         self.pin.setFixedWidth(110)
+        self.pin.done.connect(lambda _pin: self.sign_in())
+        self.user_id.done.connect(self._name_done)
         self.pin.returnPressed.connect(self.sign_in)
         self.user_id.returnPressed.connect(self.sign_in)
         self.sign_in_button = QPushButton("Sign in")
@@ -69,12 +69,21 @@ class SignIn(QWidget):
         signed = self.d.signed_in
         pin = self.d.needs_pin()
         self.user_id.setPlaceholderText("supervisor id" if pin else "director's name")
+        self.user_id.prompt = ("Your user id (a supervisor or an operator)" if pin else
+                               "The director's name")
+        self.user_id.words = not pin
         for w in (self.user_id, self.sign_in_button):
             w.setVisible(not signed)
         self.pin.setVisible(pin and not signed)
         self.who.setVisible(signed)
         self.sign_out_button.setVisible(signed)
         self.who.setText(self.d.who)
+
+    def _name_done(self, text: str) -> None:
+        if not self.d.needs_pin():
+            self.sign_in()            # a name alone signs in
+        elif text.strip():
+            self.pin.open_input()     # a user id goes on to its PIN
 
     def sign_in(self) -> None:
         ok = self.d.sign_in(self.user_id.text(), self.pin.text())
