@@ -320,7 +320,7 @@ def test_the_command_line_is_refused_while_a_station_holds_the_table(tmp_path: P
 
 def test_a_halt_left_by_a_restart_is_resolved_on_the_supervisor_screen(qtbot: Any,
                                                                        tmp_path: Path) -> None:
-    from ui_support import WAIT_MS, click, make_station, open_window, sign_in
+    from ui_support import WAIT_MS, make_station, open_window, sign_in
 
     from dealer_station.cards import parse_card
     from dealer_station.hardware.events import CardRead
@@ -350,10 +350,9 @@ def test_a_halt_left_by_a_restart_is_resolved_on_the_supervisor_screen(qtbot: An
         sup: Any = window.screens["supervisor"]
         sup.refresh_round()
         assert "Stopped:" in sup.round_state.text() and "AS" in sup.round_state.text()
-        sup.reason.setText("the shoe read AS twice: cards exposed")
-        click(qtbot, sup.void_button)
+        sup.void("the shoe read AS twice: cards exposed")
         qtbot.waitUntil(lambda: t.halt is None, timeout=WAIT_MS)
-        assert "Hand voided. Recorded as super/supervisor" in sup.message.text()
+        assert "Hand voided. Recorded as Sam Supervisor" in sup.message.text()
         last = again.journal.last(again.table_id)
         assert last is not None and last.kind == "void" and last.actor == "super/supervisor"
         window.shutdown()

@@ -19,6 +19,7 @@ import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
 from sqlalchemy import text
+from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click
 
 from dealer_station.audit.db import Database
@@ -136,16 +137,17 @@ def test_a_supervisor_acknowledges_a_halt_with_a_reason_and_it_stays_acknowledge
     assert w.sign.user is None and "only a supervisor or operator" in w.message.text()
     sign_in(qtbot, w, "sue", "2468")
     assert w.sign.user is not None and w.sign.user.actor == "sue/supervisor"
-    # An empty reason is refused with a message, and nothing is journaled.
+    # Acknowledge asks why: cancelled, or an empty reason, and nothing is journaled.
     assert w.select_alert(halt_alert.id)
-    w.reason.setText("   ")
     click(qtbot, w.ack_button)
+    tap_button(qtbot, w, "Cancel")
+    w.acknowledge("   ")
     assert "give a reason" in w.message.text()
     assert any(a.id == halt_alert.id for a in view_of(w).alerts)
     assert list(pit.journal.records(pit.stream, kinds=[ACK_KIND])) == []
     # With a reason it is acknowledged, journaled and leaves the queue; the void stays.
-    qtbot.keyClicks(w.reason, "shoe swapped by the technician; dealer briefed")
     click(qtbot, w.ack_button)
+    give_reason(qtbot, w, "shoe swapped by the technician, dealer briefed")
     assert "acknowledged" in w.message.text()
     assert all(a.id != halt_alert.id for a in view_of(w).alerts)
     assert not any(r[0] == "T3" and r[1] == "Halt" and "jammed" in r[2]
@@ -156,7 +158,7 @@ def test_a_supervisor_acknowledges_a_halt_with_a_reason_and_it_stays_acknowledge
     (ack,) = pit.journal.records("pit-east", kinds=[ACK_KIND])
     assert ack.actor == "sue/supervisor"
     assert ack.payload["alert"] == halt_alert.id == f"T3:{halt_alert.seq}"
-    assert ack.payload["reason"] == "shoe swapped by the technician; dealer briefed"
+    assert ack.payload["reason"] == "shoe swapped by the technician, dealer briefed"
     result = pit.journal.verify_table("pit-east")
     assert result.ok and result.records >= 2, str(result)     # the sign-in and the ack
     # A restart (a new pit on the same floor) keeps it acknowledged; another pit does not.
@@ -300,8 +302,7 @@ def test_the_window_fits_1280x800(qtbot: Any, floor: Database, key: JournalKey) 
     w.select_alert(view_of(w).alerts[0].id)
     qtbot.wait(50)
     assert (w.width(), w.height()) == theme.WINDOW_SIZE
-    for widget in (w.ack_button, w.reason, w.open_button, w.sign.sign_out_button, w.grid,
-                   w.queue):
+    for widget in (w.ack_button, w.open_button, w.sign.sign_out_button, w.grid, w.queue):
         assert inside(w, widget), widget
     assert w.ack_button.isEnabled()
     w.open_table(0)
@@ -459,8 +460,8 @@ def test_an_acknowledged_alert_leaves_the_selection_on_its_table_not_on_another_
     halt = next(a for a in view_of(w).alerts if a.table == "T3" and a.category == "halt"
                 and a.round_no == 1)
     assert w.select_alert(halt.id)
-    qtbot.keyClicks(w.reason, "shoe swapped by the technician")
     click(qtbot, w.ack_button)
+    give_reason(qtbot, w, "shoe swapped by the technician")
     assert "acknowledged" in w.message.text()
     # No other alert was picked for the next touch of Acknowledge; the grid keeps T3.
     assert w.selected_alert() is None

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
+from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click, sign_in, station_fixture
 
 from dealer_station.settlement.bourre import Phase
@@ -392,13 +393,14 @@ def test_a_supervisor_returns_a_carried_pot_on_screen(qtbot: Any, window: MainWi
     sup.refresh_round()
     qtbot.waitUntil(lambda: sup.pot_button.isVisible(), timeout=WAIT_MS)
     assert f"Pot carried from the last session:</b> {pot:,} chips" in sup.round_state.text()
-    click(qtbot, sup.pot_button)
-    assert "reason" in sup.message.text().lower() and t.waiting is not None
+    click(qtbot, sup.pot_button)                       # it asks why; cancelled
+    tap_button(qtbot, window, "Cancel")
+    assert t.waiting is not None
     assert not list(station.journal.records(t.table_id, kinds=["pot.return"]))
-    sup.reason.setText("the players went home")
     click(qtbot, sup.pot_button)
+    give_reason(qtbot, window, "the players went home")
     qtbot.waitUntil(lambda: t.waiting is None, timeout=WAIT_MS)
-    assert "Pot returned to the players. Recorded as super/supervisor" in sup.message.text()
+    assert "Pot returned to the players. Recorded as Sam Supervisor" in sup.message.text()
     assert not sup.pot_button.isVisible()
     (ret,) = station.journal.records(t.table_id, kinds=["pot.return"])
     assert ret.actor == "super/supervisor" and ret.payload["reason"] == "the players went home"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
-from ui_support import WAIT_MS, click, sign_in, station_fixture
+from ui_support import WAIT_MS, sign_in, station_fixture
 
 from dealer_station.cards import parse_card
 from dealer_station.hardware.events import (
@@ -115,7 +115,7 @@ def both_screens(qtbot: Any, w: MainWindow, game_controls: Callable[[MainWindow]
     w.show_screen("supervisor")
     sup: Any = w.screens["supervisor"]
     sup.tabs.setCurrentIndex(0)
-    sup.resume()        # refused (no reason given): the message shows under the buttons
+    sup.resume("")      # refused (no reason given): the message shows under the buttons
     assert "Not done" in sup.message.text()
     check_fits(qtbot, w, header_controls(w) | picker_controls(w))
     with w.table.lock:
@@ -236,8 +236,7 @@ def test_the_window_shrinks_back_after_a_halt_is_resolved(
     both_screens(qtbot, window, lapaire_controls)
     sup: Any = window.screens["supervisor"]
     window.show_screen("supervisor")
-    sup.reason.setText("shoe replaced")
-    click(qtbot, sup.void_button)
+    sup.void("shoe replaced")
     qtbot.waitUntil(lambda: window.table.halt is None and not window.banner.isVisible(),
                     timeout=WAIT_MS)
     both_screens(qtbot, window, lapaire_controls)

@@ -8,6 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
+from touch_support import give_reason, tap_button
 from ui_support import (
     WAIT_MS,
     button_named,
@@ -169,11 +170,11 @@ def test_a_jam_stops_the_round_until_a_supervisor_resumes_it(
     sup = window.screens["supervisor"]
     assert window.current_screen == "supervisor"
     assert "reports JAM" in sup.round_state.text()
-    click(qtbot, sup.resume_button)
-    assert "a reason is required" in sup.message.text()
+    click(qtbot, sup.resume_button)                 # it asks why; cancelled, nothing done
+    tap_button(qtbot, window, "Cancel")
     assert window.table.halt is not None
-    qtbot.keyClicks(sup.reason, "jam cleared, shoe checked")
     click(qtbot, sup.resume_button)
+    give_reason(qtbot, window, "jam cleared, shoe checked")
     qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=WAIT_MS)
     resolve = records(station, "resolve")[-1]
     assert resolve.actor == "super/supervisor"
@@ -196,7 +197,6 @@ def test_a_misread_card_is_corrected_by_the_supervisor(
     sign_in(qtbot, window, "super", "2222")
     sup = window.screens["supervisor"]
     qtbot.keyClicks(sup.picker.edit, "QX")
-    qtbot.keyClicks(sup.reason, "card checked by hand")
     click(qtbot, sup.correct_button)
     assert "Not done" in sup.message.text() and window.table.halt is not None
     sup.picker.clear()
@@ -206,6 +206,7 @@ def test_a_misread_card_is_corrected_by_the_supervisor(
     click(qtbot, spades)
     assert sup.picker.code == "QS"
     click(qtbot, sup.correct_button)
+    give_reason(qtbot, window, "card checked by hand")
     qtbot.waitUntil(lambda: not window.banner.isVisible(), timeout=WAIT_MS)
     assert window.table.halt is None
     correction = records(station, "correction")[0]
@@ -226,8 +227,8 @@ def test_a_supervisor_voids_the_round(qtbot: Any, window: MainWindow,
     deal(qtbot, window, 1)
     sign_in(qtbot, window, "super", "2222")
     sup = window.screens["supervisor"]
-    qtbot.keyClicks(sup.reason, "dispute at seat 2")
     click(qtbot, sup.void_button)
+    give_reason(qtbot, window, "dispute at seat 2")
     qtbot.waitUntil(lambda: window.table.current is None, timeout=WAIT_MS)
     void = records(station, "void")[0]
     assert void.actor == "super/supervisor" and void.payload["returned"] == [2]
@@ -360,8 +361,8 @@ def test_a_voided_rounds_message_agrees_with_its_status(qtbot: Any, window: Main
     deal(qtbot, window, 1)
     sign_in(qtbot, window, "super", "2222")
     sup = window.screens["supervisor"]
-    qtbot.keyClicks(sup.reason, "dispute at seat 2")
     click(qtbot, sup.void_button)
+    give_reason(qtbot, window, "dispute at seat 2")
     qtbot.waitUntil(lambda: "voided" in screen.status.text(), timeout=WAIT_MS)
     text = screen.message.text()
     assert "Round 1 voided (dispute at seat 2)" in text

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QPushButton
+from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click, open_window, sign_in, station_fixture
 
 from dealer_station.ui.main_window import MainWindow
@@ -143,12 +144,13 @@ def test_a_supervisor_unlocks_a_locked_out_dealer_on_screen_with_a_reason(
     sup.tabs.setCurrentWidget(sup.lockouts)
     panel = sup.lockouts
     qtbot.waitUntil(lambda: "dealer" in panel.unlock_buttons, timeout=WAIT_MS)
-    click(qtbot, panel.unlock_buttons["dealer"])            # no reason: refused
-    assert "give the reason" in panel.message.text()
+    click(qtbot, panel.unlock_buttons["dealer"])            # it asks why; cancelled...
+    tap_button(qtbot, w, "Cancel")
     assert station.users.get("dealer").locked_until is not None  # type: ignore[union-attr]
-    qtbot.keyClicks(panel.reason, "identity checked, the dealer mistyped")
-    click(qtbot, panel.unlock_buttons["dealer"])
+    click(qtbot, panel.unlock_buttons["dealer"])            # ...nothing was done
+    give_reason(qtbot, w, "identity checked, the dealer mistyped")
     assert "Dana Dealer unlocked" in panel.message.text()
+    assert "Recorded as Sam Supervisor" in panel.message.text()
     assert "dealer" not in panel.unlock_buttons
     unlock = [r for r in station.journal.records(station.table_id)
               if r.kind == "user.unlock"]
@@ -169,8 +171,8 @@ def test_only_an_operator_unlocks_a_supervisor(qtbot: Any, station: Station) -> 
     sup.tabs.setCurrentWidget(sup.lockouts)
     panel = sup.lockouts
     qtbot.waitUntil(lambda: "super" in panel.unlock_buttons, timeout=WAIT_MS)
-    qtbot.keyClicks(panel.reason, "forgot the new PIN")
     click(qtbot, panel.unlock_buttons["super"])
+    give_reason(qtbot, w, "forgot the new PIN")
     assert "Sam Supervisor unlocked" in panel.message.text()
     unlock = [r for r in station.journal.records(station.table_id)
               if r.kind == "user.unlock"]

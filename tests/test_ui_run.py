@@ -72,12 +72,15 @@ def test_screenshots_are_written_at_1280x800(tmp_path: Path) -> None:
     done = cli("screenshots", "--out", str(tmp_path), timeout=180)
     assert done.returncode == 0, done.stderr
     names = sorted(p.name for p in tmp_path.glob("*.png"))
-    assert set(names) >= {"bourre-play.png", "bourre-settled.png", "fault-banner-long.png",
-                     "fault-banner.png", "lapaire-7seats-betting.png",
-                     "lapaire-7seats-card1.png", "lapaire-7seats-card2.png",
-                     "lapaire-7seats-card3.png", "lapaire-betting.png",
-                     "lapaire-results.png", "login.png", "operator-parsheet.png",
+    assert set(names) >= {"bourre-name-keyboard.png", "bourre-play.png", "bourre-settled.png",
+                     "fault-banner-long.png", "fault-banner.png",
+                     "lapaire-7seats-betting.png", "lapaire-7seats-card1.png",
+                     "lapaire-7seats-card2.png", "lapaire-7seats-card3.png",
+                     "lapaire-betting.png", "lapaire-results.png", "login.png",
+                     "operator-limit-keypad.png", "operator-parsheet.png",
+                     "supervisor-chips-keypad.png", "supervisor-chips.png",
                      "supervisor-event-detail.png", "supervisor-events.png",
+                     "supervisor-reason-keyboard.png", "supervisor-reason.png",
                      "supervisor-recall.png"}
     for p in tmp_path.glob("*.png"):
         image = QImage(str(p))

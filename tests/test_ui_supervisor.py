@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from touch_support import give_reason
 from ui_support import WAIT_MS, click, sign_in
 
 from dealer_station.settlement.lapaire import Wager
@@ -12,6 +13,7 @@ from dealer_station.ui.events_tab import EventsModel
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import MetersModel, RecallModel
 from dealer_station.ui.station import Station
+from dealer_station.ui.touch_sheet import current_sheet
 
 
 def play_round(station: Station, cards: list[str]) -> None:
@@ -146,8 +148,8 @@ def test_resume_is_refused_on_screen_while_the_shoe_is_jammed_and_halts_are_in_t
     sign_in(qtbot, window, "super", "2222")
     sup = window.screens["supervisor"]
     assert "Before resuming" in sup.round_state.text()
-    qtbot.keyClicks(sup.reason, "looked at it")
-    click(qtbot, sup.resume_button)
+    click(qtbot, sup.resume_button)          # refused at once: no reason is asked
+    assert current_sheet(window) is None
     shown = sup.message.text()
     assert "Not done: cannot resume yet: the shoe still reports JAM" in shown
     assert "clear the jam" in shown and t.halt is not None
@@ -155,6 +157,7 @@ def test_resume_is_refused_on_screen_while_the_shoe_is_jammed_and_halts_are_in_t
     qtbot.waitUntil(lambda: "a supervisor can now resume" in window.banner.text,
                     timeout=WAIT_MS)
     click(qtbot, sup.resume_button)
+    give_reason(qtbot, window, "looked at it")
     qtbot.waitUntil(lambda: t.halt is None, timeout=WAIT_MS)
     sup.tabs.setCurrentIndex(2)
     qtbot.waitUntil(lambda: sup.events_tab.model.rowCount() > 0, timeout=WAIT_MS)
@@ -167,3 +170,40 @@ def test_resume_is_refused_on_screen_while_the_shoe_is_jammed_and_halts_are_in_t
             f"reason: looked at it") in rows
     assert any(e == "Halt (play stopped)" and d.startswith("the shoe is jammed")
                and "stopped by the shoe" in d for e, d in rows)
+
+
+def test_resume_and_void_wait_for_something_to_act_on(qtbot: Any, window: MainWindow,
+                                                      station: Station) -> None:
+    """Nothing stopped and no round open: neither can be touched. An open round may be
+    voided (a dispute); only a stopped one resumed; a card entered only for a misread."""
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    assert "Not stopped" in sup.round_state.text()
+    assert not sup.resume_button.isEnabled() and not sup.void_button.isEnabled()
+    assert not sup.correct_button.isEnabled()
+    t: Any = station.table
+    t.place_many([Wager(1, "straight", ("K",), 500)], actor="dealer/dealer")
+    qtbot.waitUntil(lambda: sup.void_button.isEnabled(), timeout=WAIT_MS)
+    assert not sup.resume_button.isEnabled()
+    station.simulator("shoe").set_status("JAM")
+    qtbot.waitUntil(lambda: sup.resume_button.isEnabled(), timeout=WAIT_MS)
+    assert sup.void_button.isEnabled() and not sup.correct_button.isEnabled()
+
+
+def test_the_round_tabs_words_are_read_from_a_metre(qtbot: Any, window: MainWindow,
+                                                    station: Station) -> None:
+    """The device line under a halt (which device, its id, what it said) is no smaller than
+    18 px, like the rest of the tab."""
+    import re
+
+    t: Any = station.table
+    t.place_many([Wager(1, "straight", ("K",), 500)], actor="dealer/dealer")
+    station.simulator("shoe").report_error("E42", "card jammed at the reader head")
+    qtbot.waitUntil(lambda: t.halt is not None, timeout=WAIT_MS)
+    sign_in(qtbot, window, "super", "2222")
+    sup = window.screens["supervisor"]
+    html = sup.round_state.text()
+    assert "id SIMSHOE" in html and "E42" in html
+    sizes = [int(px) for px in re.findall(r"font-size:\s*(\d+)px", html)]
+    assert sizes and min(sizes) >= 18, sizes
+    assert "font-size: 18px" in sup.round_state.styleSheet()

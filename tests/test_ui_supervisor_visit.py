@@ -9,6 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QWidget
+from touch_support import give_reason
 from ui_support import WAIT_MS, click, open_window, sign_in, tap_spot
 
 from dealer_station.ui.main_window import MainWindow
@@ -74,8 +75,8 @@ def test_the_supervisor_button_calls_a_supervisor_over_the_dealer_and_back_in_a_
 
     # The supervisor's own action (not counted): void the stopped round.
     sup = w.screens["supervisor"]
-    qtbot.keyClicks(sup.reason, "card damaged, dispute at seat 4")
     click(qtbot, sup.void_button)
+    give_reason(qtbot, w, "card damaged, dispute at seat 4")
     qtbot.waitUntil(lambda: w.table.halt is None, timeout=WAIT_MS)
 
     tap(w.back_button)                                     # Back to dealer

@@ -98,8 +98,10 @@ def tap_button(qtbot: Any, window: QWidget, words: str) -> QAbstractButton:
 
 
 def _key(window: QWidget, name: str) -> QPushButton:
+    """The uncovered key named ``Key <name>`` (a keypad's digit may just say it)."""
     for b in window.window().findChildren(QPushButton):
-        if b.accessibleName() == f"Key {name}" and b.isVisible() and reachable(b):
+        if (b.accessibleName() == f"Key {name}" or (name.isdigit() and b.text() == name)) \
+                and b.isVisible() and reachable(b):
             return b
     raise AssertionError(f"no key {name!r} on screen")
 
@@ -121,3 +123,16 @@ def tap_digits(qtbot: Any, window: QWidget, digits: str) -> None:
     """Type ``digits`` on the keypad on screen."""
     for d in digits:
         tap(qtbot, _key(window, d))
+
+
+def give_reason(qtbot: Any, window: QWidget, reason: str) -> None:
+    """Answer the reason sheet on screen: touch ``reason`` if it is offered, else *Other…*
+    and type it on the keyboard, then *Done*."""
+    qtbot.waitUntil(lambda: find_button(window, "Other…") is not None, timeout=WAIT_MS)
+    offered = find_button(window, reason)
+    if offered is not None:
+        tap(qtbot, offered)
+        return
+    tap_button(qtbot, window, "Other…")
+    tap_keys(qtbot, window, reason)
+    tap_button(qtbot, window, "Done")

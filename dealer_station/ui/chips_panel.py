@@ -1,16 +1,22 @@
 """The supervisor's Chips tab: the table's tray counts and slips, entered at the table.
 
-Opener, shift count, closer, fill and credit: the chips typed by denomination (one large field
-per configured denomination, the total shown as money as it is typed), signed by the
-signed-in supervisor and the dealer, who types their id and PIN here. The screen decides no
-rule: it hands the counts and the two signers to the table's accounting
-(``dealer_station/table/accounting.py``) and shows its answer, a refusal in words. The last
-slips are listed with their numbers; one is printed on the station's printer when one is set,
-else saved as a PDF.
+Opener, shift count, closer, fill and credit: the chips counted by denomination (one large
+field per configured denomination; touched, it opens the keypad, and *Next ›* goes on to the
+next chip; the total shows as money as it is typed), signed by the signed-in supervisor and
+the dealer, who is chosen by name and types their PIN on the PIN pad. Nothing needs a
+keyboard. A closer is confirmed on a sheet before it is recorded: it closes the gaming day.
+
+The screen decides no rule: it hands the counts and the two signers to the table's accounting
+(``dealer_station/table/accounting.py``) and shows its answer, a refusal in words. Beside the
+form: the gaming day and shift, what was counted in it, and the day's win (what the rounds the
+station settled won, and once the drop is counted, the count room's win and hold). The last
+slips are listed with their numbers and signers' names; one is printed on the station's
+printer when one is set, else saved as a PDF.
 """
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -23,7 +29,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSizePolicy,
     QTableWidget,
@@ -33,8 +38,10 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.accounting.chips import Chips, ChipsError, chips_from_counts
+from dealer_station.accounting.figures import hold, statistical_win
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
+from dealer_station.accounting.shifts import day_drop
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.errors import StationError
@@ -43,6 +50,8 @@ from dealer_station.table.accounting import TableAccounting
 from dealer_station.ui import theme
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
+from dealer_station.ui.touch_fields import TouchLineEdit, TouchNumberField, TouchPinField
+from dealer_station.ui.touch_sheet import choose, confirm
 
 #: action -> (button, what it is, the record button's words)
 ACTIONS = {
@@ -58,6 +67,12 @@ ACTIONS = {
 }
 SLIPS_SHOWN = 8
 FIELD_PX = 26
+#: The longest dealer's name on the button (a longer one ends in "…").
+NAME_CHARS = 16
+#: A count's field: a fingertip's height, five of them above the signature.
+COUNT_PX = 46
+#: A slip's row in the list: read at a metre, touched to select it for printing.
+SLIP_ROW_PX = 40
 
 
 class ChipsPanel(QWidget):
@@ -119,26 +134,24 @@ class ChipsPanel(QWidget):
         chips = QGridLayout()
         chips.setHorizontalSpacing(10)
         chips.setVerticalSpacing(4)
-        for c, head in enumerate(("Chip", "How many", "Value")):
-            h = QLabel(head)
-            h.setObjectName("muted")
-            chips.addWidget(h, 0, c, alignment=Qt.AlignmentFlag.AlignRight if c != 1 else
-                            Qt.AlignmentFlag.AlignLeft)
-        self.fields: dict[int, QLineEdit] = {}
+        self.fields: dict[int, TouchNumberField] = {}
         self.values: dict[int, QLabel] = {}
         for i, denom in enumerate(self.book.settings.denominations, start=1):
             chip = QLabel(self._amount(denom))
             chip.setStyleSheet(f"font-size: {FIELD_PX - 4}px; font-weight: bold; "
                                f"color: {theme.GOLD};")
             chips.addWidget(chip, i, 0, alignment=Qt.AlignmentFlag.AlignRight)
-            field = QLineEdit()
+            field = TouchNumberField(f"How many {self._amount(denom)} chips?",
+                                     placeholder="0 chips", max_length=5)
             field.setAccessibleName(f"Chips of {self._amount(denom)}")
-            field.setPlaceholderText("0")
-            field.setMinimumHeight(theme.TOUCH_PX - 4)
             field.setMaximumWidth(170)
-            field.setStyleSheet(f"font-size: {FIELD_PX}px;")
-            field.setInputMethodHints(Qt.InputMethodHint.ImhDigitsOnly)
+            field.setMinimumHeight(COUNT_PX)
+            # Style sheet heights are the content's: padding and border come on top.
+            field.setStyleSheet(f"font-size: {FIELD_PX}px; min-height: {COUNT_PX - 6}px; "
+                                f"padding: 2px 10px;")
             field.textChanged.connect(lambda _t: self.update_total())
+            if self.fields:
+                list(self.fields.values())[-1].next_field = field
             chips.addWidget(field, i, 1)
             value = QLabel("")
             value.setStyleSheet("font-size: 19px;")
@@ -150,45 +163,60 @@ class ChipsPanel(QWidget):
         self.total.setWordWrap(True)
         self.total.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(self.total)
-        self.note = QLineEdit()
-        self.note.setPlaceholderText("Note for the slip (e.g. tray low on 25.00 chips)")
+        self.note = TouchLineEdit("A note for the slip",
+                                  placeholder="Note for the slip (e.g. tray low on 25.00 chips)",
+                                  max_length=120)
         self.note.setAccessibleName("Note")
         col.addWidget(self.note)
         col.addStretch(1)
+        # The second signature: the dealer, by name, and their PIN on the pad.
+        sign = QGridLayout()
+        sign.setHorizontalSpacing(8)
+        sign.setVerticalSpacing(6)
+        #: The dealer who signs: chosen by name from the active dealers.
+        self.dealer_user_id = ""
+        self.dealer_button = QPushButton("Choose\nthe dealer")
+        self.dealer_button.setAccessibleName("The dealer who signs")
+        self.dealer_button.clicked.connect(self.choose_dealer)
+        self.dealer_button.setMinimumHeight(theme.TOUCH_PX)
+        self.dealer_button.setStyleSheet("padding: 2px 8px; font-size: 18px;")
+        sign.addWidget(self.dealer_button, 0, 0)
+        self.dealer_pin = TouchPinField("The dealer's PIN")
+        self.dealer_pin.setAccessibleName("Dealer PIN")
+        self.dealer_pin.setFixedWidth(120)
+        self.dealer_pin.setMinimumHeight(theme.TOUCH_PX)
+        self.dealer_pin.setStyleSheet("font-size: 24px;")
+        self.dealer_pin.returnPressed.connect(self.record)
+        sign.addWidget(self.dealer_pin, 0, 1)
+        self.record_button = QPushButton("Record")
+        self.record_button.setObjectName("primary")
+        self.record_button.setMinimumHeight(theme.TOUCH_PX)
+        self.record_button.clicked.connect(self.record)
+        sign.addWidget(self.record_button, 0, 2)
+        sign.setColumnStretch(0, 3)
+        sign.setColumnStretch(2, 4)
+        col.addLayout(sign)
         return col
 
     def _build_side(self) -> QVBoxLayout:
         col = QVBoxLayout()
         col.setSpacing(6)
-        sign = QGroupBox("Second signature: the dealer")
-        form = QGridLayout(sign)
-        form.setVerticalSpacing(6)
-        self.signer = QLabel("")
-        self.signer.setWordWrap(True)
-        self.signer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        form.addWidget(self.signer, 0, 0, 1, 4)
+        # Where the tray stands, and the day's win.
         self.state = QLabel("")
         self.state.setWordWrap(True)
         self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.state.setStyleSheet(f"color: {theme.GOLD};")
-        form.addWidget(self.state, 3, 0, 1, 4)
-        form.addWidget(QLabel("Dealer id"), 1, 0)
-        self.dealer_id = QLineEdit()
-        self.dealer_id.setAccessibleName("Dealer id")
-        self.dealer_id.setMaximumWidth(220)
-        form.addWidget(self.dealer_id, 1, 1)
-        form.addWidget(QLabel("PIN"), 1, 2)
-        self.dealer_pin = QLineEdit()
-        self.dealer_pin.setAccessibleName("Dealer PIN")
-        self.dealer_pin.setEchoMode(QLineEdit.EchoMode.Password)
-        self.dealer_pin.setMaximumWidth(130)
-        self.dealer_pin.returnPressed.connect(self.record)
-        form.addWidget(self.dealer_pin, 1, 3)
-        self.record_button = QPushButton("Record")
-        self.record_button.setObjectName("primary")
-        self.record_button.clicked.connect(self.record)
-        form.addWidget(self.record_button, 2, 0, 1, 4)
-        col.addWidget(sign)
+        self.state.setStyleSheet(f"color: {theme.GOLD}; font-size: 18px;")
+        col.addWidget(self.state)
+        self.win = QLabel("")
+        self.win.setWordWrap(True)
+        self.win.setTextFormat(Qt.TextFormat.RichText)
+        self.win.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.win.setStyleSheet("font-size: 19px;")
+        col.addWidget(self.win)
+        self.signer = QLabel("")
+        self.signer.setWordWrap(True)
+        self.signer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        col.addWidget(self.signer)
         self.message = MessageLabel()
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(self.message)
@@ -197,15 +225,17 @@ class ChipsPanel(QWidget):
         self.slips = QTableWidget(0, 4)
         self.slips.setHorizontalHeaderLabels(["Slip", "Number", "Amount", "Signed by"])
         self.slips.verticalHeader().hide()
-        self.slips.verticalHeader().setDefaultSectionSize(32)
+        self.slips.verticalHeader().setDefaultSectionSize(SLIP_ROW_PX)
         self.slips.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.slips.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.slips.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.slips.setAlternatingRowColors(True)
+        self.slips.setWordWrap(False)
+        self.slips.setStyleSheet("font-size: 18px;")
         header = self.slips.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        inner.addWidget(self.slips)
+        inner.addWidget(self.slips, 1)
         where = f"on {self.printer}" if self.printer else "as a PDF (no printer is set)"
         self.print_button = QPushButton(f"Print the selected slip {where}")
         self.print_button.clicked.connect(self.print_selected)
@@ -231,10 +261,53 @@ class ChipsPanel(QWidget):
         if user is None:
             self.signer.setText("Sign in as a supervisor first.")
         else:
-            self.signer.setText(f"You sign as {user.name} ({user.actor}); the dealer "
-                                f"counting with you types their id and PIN.")
-        if self.session.dealer is not None and not self.dealer_id.text():
-            self.dealer_id.setText(self.session.dealer.user_id)
+            self.signer.setText(f"You sign as {user.name}; the dealer counting with you signs "
+                                f"second: their name, then their PIN.")
+        if self.session.dealer is not None and not self.dealer_user_id:
+            self.set_dealer(self.session.dealer.user_id)
+
+    def dealers(self) -> list[User]:
+        """The active dealers, by name: who may sign second."""
+        try:
+            users = self.session.users.list()
+        except StationError:
+            return []
+        return sorted((u for u in users if u.active and u.role == "dealer"),
+                      key=lambda u: u.name.lower())
+
+    def set_dealer(self, user_id: str) -> None:
+        """The dealer who signs (by user id); their PIN is typed again."""
+        self.dealer_user_id = user_id
+        self.dealer_pin.clear()
+        name = self._names().get(user_id, user_id)
+        shown = name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
+        self.dealer_button.setText(f"Dealer:\n{shown}" if user_id else "Choose\nthe dealer")
+        self.dealer_button.setAccessibleName(f"The dealer who signs: {name}" if user_id
+                                             else "The dealer who signs")
+        self.dealer_pin.prompt = f"{name}'s PIN" if user_id else "The dealer's PIN"
+
+    def choose_dealer(self) -> None:
+        """Choose the dealer who signs, by name; then their PIN on the pad."""
+        def chosen(user_id: str) -> None:
+            self.set_dealer(user_id)
+            self.dealer_pin.open_input()
+
+        choose(self.dealer_button, "Who counts with you?",
+               [(u.name, u.user_id) for u in self.dealers()], chosen,
+               note="The dealer signs second, with their PIN.",
+               empty="No active dealer: an operator adds one (dealer-station users add).")
+
+    def _names(self) -> dict[str, str]:
+        try:
+            return {u.user_id: u.name for u in self.session.users.list()}
+        except StationError:
+            return {}
+
+    def signed_by(self, signers: tuple[str, ...] | list[str],
+                  names: dict[str, str] | None = None) -> str:
+        """Journal actors (``dana/dealer``) as the people's names."""
+        names = self._names() if names is None else names
+        return " + ".join(names.get(a.partition("/")[0], a) for a in signers)
 
     def counts(self) -> Chips:
         """The chips typed (ChipsError, in words, for a count that is not whole chips)."""
@@ -279,7 +352,8 @@ class ChipsPanel(QWidget):
         self._state(ledger)
 
     def _state(self, ledger: Ledger) -> None:
-        """Where the tray stands: the gaming day and shift, and what was counted in it."""
+        """Where the tray stands: the gaming day and shift, what was counted in it, and the
+        day's win."""
         money = self.book.settings.money
         today = self.book.today()
         day = ledger.days.get(today)
@@ -297,14 +371,55 @@ class ChipsPanel(QWidget):
         if day is not None and day.closer is not None:
             parts.append(f"Closed: closer {money(getattr(day.closer.event, 'total', 0))}.")
         self.state.setText(" ".join(parts))
+        self.win.setText(self.day_win_html(ledger))
+
+    def day_win_html(self, ledger: Ledger) -> str:
+        """The day's win: what the rounds the station settled won (as recorded at the closer,
+        else summed now), and the count room's win and hold once the drop is counted."""
+        money = self.book.settings.money
+        today = self.book.today()
+        day = ledger.days.get(today)
+        lines = []
+        played: tuple[int, int] | None = None
+        if day is not None and day.play is not None:
+            played = (day.play.computed_win, day.play.rounds)
+        else:
+            try:
+                now = self.book.day_played(today)
+            except StationError:
+                now = None
+            if now is not None:
+                played = (now.computed_win, now.rounds)
+        if played is not None:
+            win, rounds = played
+            colour = theme.GOOD if win >= 0 else theme.BAD
+            lines.append(f"Day's win: <b style='color:{colour}; font-size: 24px'>"
+                         f"{escape(money(win))}</b> over {rounds:,} round"
+                         f"{'' if rounds == 1 else 's'} settled")
+        opening = ledger.opening_count(today)
+        drop = day_drop(day, [s.name for s in self.book.calendar.shifts]) \
+            if day is not None else None
+        if day is not None and day.closer is not None and opening is not None:
+            if drop is None:
+                lines.append("The count room's win follows once the drop is counted.")
+            else:
+                stat = statistical_win(
+                    drop=drop, credits=day.credits, fills=day.fills,
+                    opener=int(getattr(opening.event, "total", 0)),
+                    closer=int(getattr(day.closer.event, "total", 0)))
+                held = hold(stat, drop)
+                lines.append(f"Count room's win: <b>{escape(money(stat))}</b>"
+                             + (f", hold {float(held):.1%}" if held is not None else ""))
+        return "<br>".join(lines)
 
     def _list(self, ledger: Ledger) -> None:
+        names = self._names()
         rows: list[tuple[int, str, str, str, str, tuple[str, int, int] | None]] = []
         for (kind, year, number), s in ledger.slips.items():
             state = " VOID" if s.void is not None else ""
             rows.append((s.seq, kind.capitalize() + state, f"{year}-{number:05d}",
-                         self.book.settings.money(s.event.total), " + ".join(s.event.signers),
-                         (kind, year, number)))
+                         self.book.settings.money(s.event.total),
+                         self.signed_by(s.event.signers, names), (kind, year, number)))
         for day in ledger.days.values():
             counts = [("Opener", day.opener), ("Closer", day.closer)] + [
                 (f"Shift count ({name})", c) for name, c in day.shift_counts.items()]
@@ -313,7 +428,7 @@ class ChipsPanel(QWidget):
                     e = c.event
                     rows.append((c.seq, label, day.gaming_day.isoformat(),
                                  self.book.settings.money(getattr(e, "total", 0)),
-                                 " + ".join(getattr(e, "signers", ())), None))
+                                 self.signed_by(getattr(e, "signers", ()), names), None))
         rows.sort(key=lambda r: r[0], reverse=True)
         rows = rows[:SLIPS_SHOWN]
         self.slips.setRowCount(len(rows))
@@ -329,7 +444,8 @@ class ChipsPanel(QWidget):
     # -- acting ----------------------------------------------------------------------------
 
     def record(self) -> None:
-        """Check the counts, sign the dealer in, and hand both to the table's accounting."""
+        """Check the counts and the dealer's signature, confirm a closer, then sign the
+        dealer in and hand both signers to the table's accounting."""
         user = self.session.user
         if self.config_problem is not None:
             self.message.say(self.config_problem, "bad")
@@ -338,16 +454,38 @@ class ChipsPanel(QWidget):
             self.message.say("Not done: sign in first.", "bad")
             return
         what = self.action_name()
+        money = self.book.settings.money
         try:
             chips = self.counts()
             if chips.total == 0:
                 raise ChipsError(f"{what}: no chips typed (every count is 0)")
             self.book.check(self.action, chips=chips)
-            dealer_id = self.dealer_id.text().strip()
-            if not dealer_id:
-                raise StationError(f"{what} needs the dealer's signature: type the dealer's "
-                                   f"id and PIN")
-            dealer = self.session.users.authenticate(dealer_id, self.dealer_pin.text(),
+            if not self.dealer_user_id:
+                raise StationError(f"{what} needs the dealer's signature: choose the dealer, "
+                                   f"then their PIN")
+            if not self.dealer_pin.text():
+                name = self._names().get(self.dealer_user_id, self.dealer_user_id)
+                raise StationError(f"{what} needs {name}'s PIN")
+        except StationError as exc:
+            self.dealer_pin.clear()
+            self.message.say(f"Not done: {exc}", "bad")
+            return
+        if self.action == "closer":
+            day = self.book.today().isoformat()
+            dealer = self._names().get(self.dealer_user_id, self.dealer_user_id)
+            confirm(self.record_button, f"Record the closer of gaming day {day}?",
+                    f"{money(chips.total)} ({chips.chip_count:,} chips), signed by {dealer} "
+                    f"and {user.name}. The closer ends the gaming day: no fill, credit or "
+                    f"other count can be added to {day} after it.",
+                    "Record the closer", lambda: self._sign_and_write(chips, user),
+                    danger=True)
+            return
+        self._sign_and_write(chips, user)
+
+    def _sign_and_write(self, chips: Chips, user: User) -> None:
+        try:
+            dealer = self.session.users.authenticate(self.dealer_user_id,
+                                                     self.dealer_pin.text(),
                                                      table_id=self.book.table_id)
             said = self._write(chips, dealer, user)
         except StationError as exc:
@@ -363,7 +501,7 @@ class ChipsPanel(QWidget):
 
     def _write(self, chips: Chips, dealer: User, supervisor: User) -> str:
         book, money = self.book, self.book.settings.money(chips.total)
-        signed = f"signed {dealer.actor} and {supervisor.actor}"
+        signed = f"signed by {dealer.name} and {supervisor.name}"
         if self.action in ("fill", "credit"):
             r = book.slip(self.action, chips, dealer, supervisor, number=None,
                           note=self.note.text() or None)

@@ -1,8 +1,9 @@
 """The supervisor's Lockouts tab: who is locked out after wrong PINs, and an unlock.
 
-An unlock needs a reason; ``Users.unlock`` journals it (``user.unlock``: who unlocked whom and
-why) on this table's chain and decides who may: a supervisor unlocks dealers, an operator
-anyone.
+An unlock needs a reason, asked when *Unlock* is touched: the operator's reasons for an
+unlock (``[reasons] unlock`` of ``config/station.toml``) or one typed with *Other…* (see
+``ui/reasons.py``). ``Users.unlock`` journals it (``user.unlock``: who unlocked whom and why) on
+this table's chain and decides who may: a supervisor unlocks dealers, an operator anyone.
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 from dealer_station.audit.users import User, local_time
 from dealer_station.errors import StationError
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.session import SignInSession
 
 
@@ -36,17 +36,10 @@ class LockoutsPanel(QWidget):
         col.setContentsMargins(12, 12, 12, 12)
         col.setSpacing(12)
         intro = QLabel("Users locked out after wrong PINs. A supervisor unlocks dealers; an "
-                       "operator unlocks anyone. The unlock, your name and the reason are "
-                       "recorded in the journal.")
+                       "operator unlocks anyone. Unlock asks why; the unlock, your name and "
+                       "the reason are recorded in the journal.")
         intro.setWordWrap(True)
         col.addWidget(intro)
-        reason_box = QGroupBox("Reason (required: it is recorded with your name)")
-        rcol = QVBoxLayout(reason_box)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("e.g. identity checked, the dealer mistyped")
-        self.reason.setAccessibleName("Reason for the unlock")
-        rcol.addWidget(self.reason)
-        col.addWidget(reason_box)
         self.rows = QVBoxLayout()
         self.rows.setSpacing(8)
         col.addLayout(self.rows)
@@ -82,7 +75,7 @@ class LockoutsPanel(QWidget):
         row.setObjectName("panel")
         line = QHBoxLayout(row)
         line.setContentsMargins(14, 6, 8, 6)
-        text = QLabel(f"<b>{escape(user.name)}</b> ({escape(user.user_id)}, {user.role}) · "
+        text = QLabel(f"<b>{escape(user.name)}</b> ({user.role}) · "
                       f"locked until <b>{local_time(user.locked_until or '')}</b> after "
                       f"{user.failed_attempts} wrong PINs")
         text.setTextFormat(Qt.TextFormat.RichText)
@@ -90,21 +83,29 @@ class LockoutsPanel(QWidget):
         line.addWidget(text, 1)
         button = QPushButton(f"Unlock {user.name}")
         button.setObjectName("primary")
+        button.setMinimumHeight(56)
         button.clicked.connect(lambda _=False, u=user: self.unlock(u))
         line.addWidget(button)
         self.rows.addWidget(row)
         self._row_widgets.append(row)
         self.unlock_buttons[user.user_id] = button
 
-    def unlock(self, user: User) -> None:
+    def unlock(self, user: User, reason: str | None = None) -> None:
+        """Unlock ``user``: asks the reason first (``reason`` given: at once)."""
         admin = self.session.user
         if admin is None:
             self._say("Sign in first.", "bad")
             return
-        reason = self.reason.text().strip()
+        if reason is None:
+            self.message.hide()
+            ask_reason(self, "unlock",
+                       f"Unlock {user.name}: why?",
+                       lambda why: self.unlock(user, why),
+                       note=f"{user.name} may sign in again at once.")
+            return
+        reason = reason.strip()
         if not reason:
             self._say(f"Not done: give the reason for unlocking {user.name} first.", "bad")
-            self.reason.setFocus()
             return
         try:
             self.session.users.unlock(user.user_id, actor=admin, reason=reason,
@@ -112,8 +113,7 @@ class LockoutsPanel(QWidget):
         except StationError as exc:
             self._say(f"Not done: {exc}", "bad")
             return
-        self.reason.clear()
-        self._say(f"{user.name} unlocked: they may sign in again. Recorded as {admin.actor}: "
+        self._say(f"{user.name} unlocked: they may sign in again. Recorded as {admin.name}: "
                   f"{reason}", "good")
         self.refresh()
 

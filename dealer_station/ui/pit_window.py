@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
@@ -63,7 +62,9 @@ from dealer_station.reports.source import Period, gaming_period
 from dealer_station.ui import theme
 from dealer_station.ui.events_tab import EventsList, people_of, worded
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.table_items import read_only_item as _item
+from dealer_station.ui.touch_fields import TouchLineEdit, TouchPinField
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -175,15 +176,15 @@ class SignInBar(QWidget):
         self.user: User | None = None
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        self.user_id = QLineEdit()
-        self.user_id.setPlaceholderText("supervisor id")
+        # Touched, each opens the on-screen keyboard or the PIN pad (ui/touch_fields.py).
+        self.user_id = TouchLineEdit("Your user id", placeholder="supervisor id",
+                                     max_length=40)
         self.user_id.setAccessibleName("User id")
         self.user_id.setFixedWidth(170)
-        self.pin = QLineEdit()
-        self.pin.setPlaceholderText("PIN")
+        self.pin = TouchPinField("Your PIN")
         self.pin.setAccessibleName("PIN")
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
         self.pin.setFixedWidth(110)
+        self.user_id.next_field = self.pin
         self.pin.returnPressed.connect(self.sign_in)
         self.sign_in_button = QPushButton("Sign in")
         self.sign_in_button.clicked.connect(self.sign_in)
@@ -533,15 +534,15 @@ class PitWindow(QMainWindow):
         self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         acol.addWidget(self.detail)
         ack = QHBoxLayout()
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason (required, recorded with your name): e.g. "
-                                       "checked with the dealer, shoe replaced")
-        self.reason.setAccessibleName("Reason")
-        self.reason.returnPressed.connect(self.acknowledge)
+        ack_note = QLabel("Acknowledge asks why: touch a reason, or Other… to type one. It is "
+                          "recorded with your name.")
+        ack_note.setObjectName("muted")
+        ack_note.setWordWrap(True)
         self.ack_button = QPushButton("Acknowledge")
         self.ack_button.setObjectName("primary")
-        self.ack_button.clicked.connect(self.acknowledge)
-        ack.addWidget(self.reason, 1)
+        self.ack_button.setMinimumWidth(220)
+        self.ack_button.clicked.connect(lambda: self.acknowledge())
+        ack.addWidget(ack_note, 1)
         ack.addWidget(self.ack_button)
         acol.addLayout(ack)
         lists.addWidget(alert_box, 1)
@@ -686,17 +687,25 @@ class PitWindow(QMainWindow):
                 return True
         return False
 
-    def acknowledge(self) -> None:
-        alert = self.selected_alert()
+    def acknowledge(self, reason: str | None = None, alert: Alert | None = None) -> None:
+        """Acknowledge the selected alert: asks the reason first (``reason`` given: at once).
+        The alert is the one selected when Acknowledge was touched, whatever the queue does
+        while the reason is chosen."""
+        alert = alert or self.selected_alert()
         if alert is None:
             self.say("select an alert first", "bad")
             return
+        if reason is None:
+            ask_reason(self.ack_button, "acknowledge",
+                       f"Acknowledge {alert.table} · {alert.label.lower()}: why?",
+                       lambda why: self.acknowledge(why, alert),
+                       note=alert.what)
+            return
         try:
-            self.pit.acknowledge(alert, self.sign.user, self.reason.text())
+            self.pit.acknowledge(alert, self.sign.user, reason)
         except StationError as exc:
             self.say(str(exc), "bad")
             return
-        self.reason.clear()
         self.say(f"acknowledged: {alert.table} {alert.label.lower()} "
                  f"(recorded in the pit's journal)", "good")
         self.refresh_now()
@@ -775,7 +784,6 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                 if w.view and w.view.alerts:
                     w.select_alert(next((a.id for a in w.view.alerts
                                          if a.category == "halt"), w.view.alerts[0].id))
-                w.reason.setText("spoke with the dealer; shoe replaced by the technician")
                 grab("grid")
                 rows = [r.table for r in (w.view.rows if w.view else [])]
                 w.open_table(rows.index("T3") if "T3" in rows else 0)

@@ -156,6 +156,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
     saved += operator_scenes(out)
     saved += seven_seat_scenes(out)
     saved += long_fault_scene(out)
+    saved += touch_scenes(out)
     return saved
 
 
@@ -238,6 +239,84 @@ def long_fault_scene(out: Path) -> list[Path]:
                                  "the shoe's door ajar and the feed motor stalled twice")
         wait_for(app, lambda: w.banner.isVisible())
         return [_save(app, w, out / "fault-banner-long.png")]
+
+
+def _tap_keys(sheet: Any, text: str) -> None:
+    """Type ``text`` on an open keyboard sheet, key by key, as fingers would."""
+    for key in sheet.keyboard.buttons_for(text):
+        key.click()
+
+
+def touch_scenes(out: Path) -> list[Path]:
+    """Typing by touch: the reasons for resuming a round stopped by a jam, the keyboard open
+    on "Other…", and the keypad on a count of the Chips tab (with the day's slips listed)."""
+    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.ui.touch_sheet import current_sheet
+
+    saved: list[Path] = []
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen: Any = w.screens["dealer"]
+        t: Any = station.table
+        t.place_many([Wager(1, "straight", ("K",), 500), Wager(2, "split", ("2", "3"), 1000)],
+                     actor="dealer/dealer")
+        shoe = station.simulator("shoe")
+        shoe.set_order(["KH", "2C", "9D"])
+        w.demo.deal()  # type: ignore[union-attr]
+        wait_for(app, lambda: screen.card_views[0].card is not None)
+        w.demo.status("JAM")  # type: ignore[union-attr]
+        wait_for(app, lambda: w.banner.isVisible() and t.halt is not None)
+        w.demo.status("READY")  # type: ignore[union-attr]
+        wait_for(app, lambda: w.devices_bar.text("shoe") == "READY")
+        w.banner.button.click()                           # Supervisor: a visit
+        visit = w.visit_sign_in
+        visit.name_buttons["super"].click()
+        for d in "2222":
+            visit.pad.keys[d].click()
+        assert visit.sign_in_button is not None
+        visit.sign_in_button.click()
+        wait_for(app, lambda: w.current_screen == "supervisor")
+        sup: Any = w.screens["supervisor"]
+        sup.resume_button.click()
+        wait_for(app, lambda: current_sheet(w) is not None)
+        saved.append(_save(app, w, out / "supervisor-reason.png"))
+        sheet: Any = current_sheet(w)
+        sheet.other_button.click()
+        wait_for(app, lambda: current_sheet(w) is not None and current_sheet(w) is not sheet)
+        _tap_keys(current_sheet(w), "Shoe swapped, cards checked by hand")
+        saved.append(_save(app, w, out / "supervisor-reason-keyboard.png"))
+
+    with scene() as (app, station, w):
+        _play_rounds(station)
+        w.session.sign_in("super", "2222")
+        w.while_away.hide()
+        sup = w.screens["supervisor"]
+        sup.tabs.setCurrentWidget(sup.chips)
+        chips: Any = sup.chips
+        chips.printer = ""
+        wait_for(app, lambda: chips.isVisible())
+
+        def count(action: str, counts: dict[int, str]) -> None:
+            chips.action_buttons[action].click()
+            for denom, text in counts.items():
+                chips.fields[denom].setText(text)
+            chips.set_dealer("dealer")
+            chips.dealer_pin.setText("1111")
+            chips.record_button.click()
+
+        count("opener", {100: "200", 500: "200", 2500: "120", 10000: "40"})
+        count("fill", {2500: "20", 10000: "10"})
+        count("credit", {10000: "5"})
+        count("fill", {500: "40"})
+        saved.append(_save(app, w, out / "supervisor-chips.png"))
+        chips.action_buttons["credit"].click()
+        chips.fields[100].open_input()                   # a touch on the 1.00 chips' count
+        wait_for(app, lambda: current_sheet(w) is not None)
+        pad: Any = current_sheet(w)
+        for d in "150":
+            pad.pad.keys[d].click()
+        saved.append(_save(app, w, out / "supervisor-chips-keypad.png"))
+    return saved
 
 
 def supervisor_events_scene(out: Path) -> list[Path]:

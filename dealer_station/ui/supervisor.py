@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -37,14 +36,16 @@ from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
 from dealer_station.events.table import device_name, fault_words
-from dealer_station.table.base import TableService, TableView, Update
+from dealer_station.table.base import CORRECTABLE_FAULTS, TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
 from dealer_station.ui.chips_panel import ChipsPanel
 from dealer_station.ui.events_tab import EventsTab
+from dealer_station.ui.formatting import card_text
 from dealer_station.ui.lockouts import LockoutsPanel
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import MetersModel, RecallModel, RowsModel
+from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.recall_view import recall_html
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
@@ -105,9 +106,9 @@ class SupervisorScreen(QWidget):
     # -- round actions ---------------------------------------------------------------------
 
     def _build_round_tab(self) -> None:
-        # Two columns that fit the 1280x800 screen under a stop banner: what happened, the
-        # reason and the actions on the left; the card picker, every rank and suit in sight,
-        # on the right.
+        # Two columns that fit the 1280x800 screen under a stop banner: what happened and the
+        # actions on the left (each asks its reason on a sheet); the card picker, every rank
+        # and suit in sight, on the right.
         page = QWidget()
         grid = QGridLayout(page)
         grid.setContentsMargins(12, 10, 12, 10)
@@ -122,32 +123,25 @@ class SupervisorScreen(QWidget):
         self.round_state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         left.addWidget(self.round_state)
 
-        reason_label = QLabel("Reason (required: it is recorded with your name)")
-        reason_label.setStyleSheet(f"color: {theme.GOLD}; font-weight: bold;")
-        left.addWidget(reason_label)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("e.g. shoe jam cleared, card checked by hand")
-        self.reason.setAccessibleName("Reason")
-        left.addWidget(self.reason)
-
         buttons = QHBoxLayout()
         self.resume_button = QPushButton("Resume — the fault is resolved")
         self.resume_button.setObjectName("primary")
-        self.resume_button.clicked.connect(self.resume)
+        self.resume_button.clicked.connect(lambda: self.resume())
         buttons.addWidget(self.resume_button, 3)
         self.void_button = QPushButton(f"Void the {games.game(self.table.game).unit}")
         self.void_button.setObjectName("danger")
-        self.void_button.clicked.connect(self.void)
+        self.void_button.clicked.connect(lambda: self.void())
         buttons.addWidget(self.void_button, 2)
         left.addLayout(buttons)
-        note = QLabel("Voiding returns every wager not yet settled; settled cards stand.")
+        note = QLabel("Each button asks why: touch a reason, or Other… to type one. Voiding "
+                      "returns every wager not yet settled; settled cards stand.")
         note.setObjectName("muted")
         note.setWordWrap(True)
         left.addWidget(note)
         # A pot game's closed session may leave chips in the pot: they open the next session
         # unless a supervisor gives them back (shown only while such a pot waits).
         self.pot_button = QPushButton("Return the carried pot to the players")
-        self.pot_button.clicked.connect(self.return_pot)
+        self.pot_button.clicked.connect(lambda: self.return_pot())
         self.pot_button.hide()
         left.addWidget(self.pot_button)
 
@@ -162,7 +156,7 @@ class SupervisorScreen(QWidget):
         self.picker = CardPicker(jokers=games.game(self.table.game).deck.jokers > 0)
         fcol.addWidget(self.picker)
         self.correct_button = QPushButton("Enter the card actually dealt")
-        self.correct_button.clicked.connect(self.correct)
+        self.correct_button.clicked.connect(lambda: self.correct())
         fcol.addWidget(self.correct_button)
         fcol.addStretch(1)
         grid.addWidget(fix, 0, 1, Qt.AlignmentFlag.AlignTop)
@@ -179,43 +173,83 @@ class SupervisorScreen(QWidget):
             self._say("Sign in first.", "bad")
         return user
 
-    def _act(self, what: str, action: Any) -> None:
+    def _act(self, what: str, action: Any, reason: str) -> bool:
+        """Do ``action(user, reason)``; say what came of it. True when it was done."""
         user = self._user()
         if user is None:
-            return
+            return False
         try:
-            action(user, self.reason.text())
+            action(user, reason)
         except StationError as exc:
             self._say(f"Not done: {exc}", "bad")
-            return
+            return False
         except ValueError as exc:  # a card the round cannot take
             self._say(f"Not done: {exc}", "bad")
-            return
-        self._say(f"{what}. Recorded as {user.actor}: {self.reason.text().strip()}", "good")
-        self.reason.clear()
+            return False
+        self._say(f"{what}. Recorded as {user.name}: {reason.strip()}", "good")
         self.refresh_round()
+        return True
 
-    def resume(self) -> None:
-        self._act("Round resumed", self.table.resume)
+    def _ask(self, action: str, anchor: QWidget, title: str, then: Any,
+             note: str = "") -> None:
+        """Ask why (the operator's reasons, or one typed), then ``then(reason)``."""
+        if self._user() is None:
+            return
+        self.message.hide()
+        ask_reason(anchor, action, title, then, note=note)
 
-    def void(self) -> None:
-        self._act(f"{games.game(self.table.game).unit.capitalize()} voided", self.table.void)
+    def _round_words(self) -> str:
+        unit = games.game(self.table.game).unit
+        with self.table.lock:
+            n = self.table.read_model().round_no
+        return f"{unit} {n}" if n is not None else f"the {unit}"
 
-    def return_pot(self) -> None:
+    def resume(self, reason: str | None = None) -> None:
+        """Resume the stopped round: asks the reason first (``reason`` given: at once). A
+        device that still reports a fault is said at once, before any reason is asked."""
+        if reason is None:
+            with self.table.lock:
+                blockers = self.table.resume_blockers() if self.table.halt else []
+            if blockers:
+                self._say("Not done: cannot resume yet: " + "; ".join(blockers)
+                          + ". Clear it first, or void the round.", "bad")
+                return
+            self._ask("resume", self.resume_button, f"Resume {self._round_words()}: why?",
+                      self.resume)
+            return
+        self._act("Round resumed", self.table.resume, reason)
+
+    def void(self, reason: str | None = None) -> None:
+        unit = games.game(self.table.game).unit
+        if reason is None:
+            self._ask("void", self.void_button, f"Void {self._round_words()}: why?", self.void,
+                      note="Every wager not yet settled goes back; settled cards stand.")
+            return
+        self._act(f"{unit.capitalize()} voided", self.table.void, reason)
+
+    def return_pot(self, reason: str | None = None) -> None:
         give_back = getattr(self.table, "return_pot", None)
-        if give_back is not None:
-            self._act("Pot returned to the players",
-                      lambda user, reason: give_back(user, reason))
+        if give_back is None:
+            return
+        if reason is None:
+            self._ask("return_pot", self.pot_button,
+                      "Return the carried pot to the players: why?", self.return_pot)
+            return
+        self._act("Pot returned to the players", lambda user, why: give_back(user, why),
+                  reason)
 
-    def correct(self) -> None:
+    def correct(self, reason: str | None = None) -> None:
         problem = self.picker.card_error()
         if problem is not None:
             self._say(f"Not done: {problem}", "bad")
             return
         code = self.picker.code
-        self._act(f"Card {code} entered",
-                  lambda user, reason: self.table.correct_card(user, code, reason))
-        if self.message.property("tone") == "good":
+        if reason is None:
+            self._ask("correction", self.correct_button,
+                      f"Enter {card_text(code)} as the card dealt: why?", self.correct)
+            return
+        if self._act(f"Card {card_text(code)} entered",
+                     lambda user, why: self.table.correct_card(user, code, why), reason):
             self.picker.clear()
 
     def refresh_round(self, view: TableView | None = None) -> None:
@@ -240,7 +274,7 @@ class SupervisorScreen(QWidget):
                 said = f"{device_name(halt.device)}" + (
                     f" · id {halt.device_id}" if halt.device_id else "") + (
                     f" · it said: {halt.said}" if halt.said else "")
-                lines.append(f"<span style='color:{theme.MUTED}; font-size: 14px'>"
+                lines.append(f"<span style='color:{theme.MUTED}; font-size: 18px'>"
                              f"{escape(said)}</span>")
             held = self._held_cards(halt.seq)
             if held:
@@ -252,7 +286,13 @@ class SupervisorScreen(QWidget):
                              f"{escape('; '.join(blockers))}.</span>")
             lines.append(f"<b>What to do:</b> {escape(halt.remedy)}")
         else:
-            lines.append(f"<span style='color:{theme.GOOD}'>Not stopped.</span>")
+            lines.append(f"<span style='color:{theme.GOOD}'>Not stopped: nothing to resume."
+                         f"</span>")
+        # Resume only what is stopped; void only what is open; correct only a card the
+        # shoe could not read (or read while nobody was signed in).
+        self.resume_button.setEnabled(halt is not None)
+        self.void_button.setEnabled(round_no is not None)
+        self.correct_button.setEnabled(halt is not None and halt.fault in CORRECTABLE_FAULTS)
         with t.lock:
             waiting = getattr(t, "waiting", None)
         if waiting is not None:
@@ -495,15 +535,10 @@ class IntegrityTiltScreen(QWidget):
         self.detail.setWordWrap(True)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
         col.addWidget(self.detail)
-        self.reason = QLineEdit()
-        self.reason.setPlaceholderText("Reason (required), e.g. operator informed, reinstall "
-                                       "booked")
-        self.reason.setAccessibleName("Reason")
-        col.addWidget(self.reason)
         row = QHBoxLayout()
         self.ack_button = QPushButton("Acknowledge and run this software")
         self.ack_button.setObjectName("danger")
-        self.ack_button.clicked.connect(self.acknowledge)
+        self.ack_button.clicked.connect(lambda: self.acknowledge())
         row.addWidget(self.ack_button)
         self.sign_in_button = QPushButton("Supervisor sign-in")
         self.sign_in_button.setObjectName("primary")
@@ -520,7 +555,6 @@ class IntegrityTiltScreen(QWidget):
         """Show what the signed-in person may do here."""
         user = self.session.user
         may = user is not None and user.role in ("supervisor", "operator")
-        self.reason.setVisible(may)
         self.ack_button.setVisible(may)
         self.sign_in_button.setVisible(user is None)
         if user is not None and not may:
@@ -532,15 +566,22 @@ class IntegrityTiltScreen(QWidget):
     def _say(self, text: str, tone: str) -> None:
         self.message.say(text, tone)
 
-    def acknowledge(self) -> None:
+    def acknowledge(self, reason: str | None = None) -> None:
+        """Acknowledge the changed software: asks the reason first (``reason`` given: at
+        once); the acknowledgement, the name and the reason are journaled."""
         user = self.session.user
         if user is None:
             self._say("Sign in first.", "bad")
             return
+        if reason is None:
+            ask_reason(self.ack_button, "acknowledge",
+                       "Run the software that does not match its manifest: why?",
+                       self.acknowledge,
+                       note="The acknowledgement is recorded in the journal.")
+            return
         try:
-            self.gate.acknowledge(user, self.reason.text())
+            self.gate.acknowledge(user, reason)
         except StationError as exc:
             self._say(f"Not done: {exc}", "bad")
             return
-        self.reason.clear()
         self.acknowledged.emit()

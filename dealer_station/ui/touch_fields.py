@@ -88,9 +88,11 @@ class TouchLineEdit(TouchField):
         self.words = words
 
     def open_input(self) -> InputSheet:
+        label = self._next_label()
         self.sheet = open_keyboard(self, self.prompt, self._put, text=self.text(),
                                    note=self.note, placeholder=self.placeholderText(),
-                                   max_length=self.maxLength(), words=self.words)
+                                   max_length=self.maxLength(), words=self.words,
+                                   next_label=label, on_next=self._next if label else None)
         return self.sheet
 
 

@@ -254,8 +254,8 @@ class InputSheet(Sheet):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         keyboard = mode == "text"
-        super().__init__(anchor, title, note=note, width=1248 if keyboard else 560,
-                         bottom=keyboard)
+        super().__init__(anchor, title, note=note, width=1248 if keyboard else 520,
+                         bottom=keyboard, beside=not keyboard)
         self.mode = mode
         self.on_done = on_done
         self.on_next = on_next
@@ -301,6 +301,8 @@ class InputSheet(Sheet):
             top.addWidget(self.cancel_button)
             top.addWidget(self.display, 1)
             top.addWidget(self.done_button)
+            if self.next_button is not None:
+                top.addWidget(self.next_button)
             self.body.addLayout(top)
             self.body.addWidget(self.message)
             self.keyboard = TouchKeyboard()
@@ -326,8 +328,8 @@ class InputSheet(Sheet):
             row.addWidget(self.cancel_button, 1)
             row.addWidget(self.done_button, 1)
             self.body.addLayout(row)
-        if self.next_button is not None:
-            self.body.addWidget(self.next_button)
+            if self.next_button is not None:
+                self.body.addWidget(self.next_button)
         self._show()
 
     def open(self) -> InputSheet:
@@ -425,13 +427,17 @@ class InputSheet(Sheet):
 def open_keyboard(anchor: QWidget, title: str, on_done: Callable[[str], Any], *,
                   text: str = "", note: str = "", placeholder: str = "", max_length: int = 80,
                   words: bool = False, required: bool = False,
-                  check: Callable[[str], str | None] | None = None) -> InputSheet:
+                  check: Callable[[str], str | None] | None = None,
+                  next_label: str | None = None,
+                  on_next: Callable[[str], Any] | None = None) -> InputSheet:
     """Open the keyboard over ``anchor``'s window to type ``title``'s answer, starting from
     ``text``. ``words``: a capital at the start of each word (names). ``required``: Done
-    refuses an empty answer. ``on_done(text)`` runs with the answer, spaces tidied."""
+    refuses an empty answer. ``on_done(text)`` runs with the answer, spaces tidied.
+    ``next_label`` and ``on_next(text)``: a *Next ›* key, as for the keypads."""
     sheet = InputSheet(anchor, title, on_done, mode="text", text=text, note=note,
                        placeholder=placeholder, max_length=max_length, words=words,
-                       required=required, check=check)
+                       required=required, check=check, next_label=next_label,
+                       on_next=on_next)
     sheet.open()
     return sheet
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
+from PySide6.QtGui import QColor, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPen, QRegion
 from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
@@ -91,7 +91,7 @@ class Sheet(QWidget):
     finished = Signal()
 
     def __init__(self, anchor: QWidget, title: str, *, note: str = "", width: int = 760,
-                 bottom: bool = False) -> None:
+                 bottom: bool = False, beside: bool = False) -> None:
         window = anchor.window()
         super().__init__(window)
         self.anchor = anchor
@@ -99,6 +99,7 @@ class Sheet(QWidget):
         self._done = False
         self._panel_width = width
         self._bottom = bottom
+        self._beside = beside
         self.setObjectName("touchSheet")
         self.setAttribute(Qt.WidgetAttribute.WA_NoSystemBackground)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -148,7 +149,20 @@ class Sheet(QWidget):
         x = (self.width() - width) // 2
         y = (self.height() - self.panel.height() - margin if self._bottom
              else max(margin, (self.height() - self.panel.height()) // 2))
+        spot = self._anchor_rect()
+        if self._beside and spot is not None:
+            # Beside the field it types into, which stays in sight (with its neighbours).
+            if spot.center().x() < self.width() // 2:
+                x = min(spot.right() + 3 * margin, self.width() - width - margin)
+            else:
+                x = max(spot.left() - 3 * margin - width, margin)
         self.panel.move(x, y)
+
+    def _anchor_rect(self) -> QRect | None:
+        """Where the anchor is, in the sheet (None: not shown, or the whole window)."""
+        if self.anchor is self._window or not self.anchor.isVisible():
+            return None
+        return QRect(self.anchor.mapTo(self._window, QPoint(0, 0)), self.anchor.size())
 
     def refit(self) -> None:
         """Lay the panel out again after its content changed."""
@@ -164,8 +178,20 @@ class Sheet(QWidget):
         return False
 
     def paintEvent(self, event: QPaintEvent) -> None:
+        # The window dimmed, except what the question is about (the field typed into, the
+        # button touched), which is framed in gold.
         p = QPainter(self)
+        spot = self._anchor_rect()
+        shade = QRegion(self.rect())
+        if spot is not None:
+            shade = shade.subtracted(QRegion(spot))
+        p.setClipRegion(shade)
         p.fillRect(self.rect(), QColor(0, 0, 0, 165))
+        if spot is not None:
+            p.setClipping(False)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing)
+            p.setPen(QPen(QColor(theme.GOLD), 3))
+            p.drawRoundedRect(spot.adjusted(-3, -3, 3, 3), 8, 8)
         p.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
