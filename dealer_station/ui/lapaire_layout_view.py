@@ -505,7 +505,12 @@ class LaPaireLayoutView(QWidget):
         self.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        s = self.spot_at(event.position())
+        self.hover_at(event.position())
+
+    def hover_at(self, pos: QPointF | None) -> None:
+        """Light the spot under ``pos`` (a mouse over the felt, or a chip dragged onto it),
+        or (None) none."""
+        s = self.spot_at(pos) if pos is not None else None
         key = s.key if s else None
         if key != self._hover:
             self._hover = key
