@@ -426,7 +426,8 @@ class LaPaireLayoutView(QWidget):
     def _transform(self) -> QTransform:
         scale = min(self.width() / LW, self.height() / LH)
         t = QTransform()
-        t.translate((self.width() - LW * scale) / 2, (self.height() - LH * scale) / 2)
+        # Centred across, at the top: any height to spare goes under the felt, not over it.
+        t.translate((self.width() - LW * scale) / 2, 0)
         t.scale(scale, scale)
         return t
 

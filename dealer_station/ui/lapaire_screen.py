@@ -12,7 +12,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -380,11 +380,13 @@ class LaPaireScreen(QWidget):
             self._chip_shortcuts.append(sc)
         self._build_chips()
         chips.addSpacing(6)
-        # What the next touch on a spot places: the chip, or the amount typed on the keypad.
-        self.next_amount = FixedLinesLabel(2)
-        self.next_amount.setStyleSheet("font-size: 18px;")
+        # What the next touch on a spot places: the chip, or the amount typed on the keypad
+        # (two short lines, always whole: the keypad takes at most MAX_CHARS).
+        self.next_amount = QLabel("Lines\nLines")
+        self.next_amount.setStyleSheet(f"font-size: {theme.LEAST_PX}px;")
+        self.next_amount.ensurePolished()
+        self.next_amount.setFixedHeight(self.next_amount.sizeHint().height())
         self.next_amount.setMinimumWidth(150)
-        self.next_amount.fix_height()
         chips.addWidget(self.next_amount, 1)
         self.remove_button = QPushButton("Take back  (Del)")
         self.remove_button.setCheckable(True)
@@ -495,6 +497,15 @@ class LaPaireScreen(QWidget):
             self.chip_value = money.chips[0]
         for b in self.chip_buttons:
             b.setChecked(b.value == self.chip_value)
+
+    def banner_room(self) -> QRect:
+        """Where the stop banner goes over this screen (see ui/banner.py): the dealer's
+        controls under the felt, from the message bar to the keypad, which cannot act while
+        play is stopped. The felt keeps its size and place, and the right-hand panel (the
+        payouts still to confirm) stays in view."""
+        top = self.message.mapTo(self, QPoint(0, 0))
+        bottom = self.pad.mapTo(self, QPoint(self.pad.width(), self.pad.height()))
+        return QRect(top, bottom - QPoint(1, 1))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Delete in the wagers list takes the chosen wager back.
