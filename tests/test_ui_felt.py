@@ -291,3 +291,31 @@ def test_stacks_stay_inside_their_cells_and_clear_of_the_gold_frame(
     view.set_round(view.chips, {}, {"8": 1}, "K", None)
     view.grab()
     assert calls.index("_paint_marks") > calls.index("_paint_chips")
+
+
+def test_a_touch_between_small_spots_lands_on_the_one_whose_shape_holds_it(
+        qtbot: Any) -> None:
+    """Across the whole main grid, every 4 px, with seven seats' chips on every spot: no
+    point lies in two small spots' shapes (a split's edge, a three's or a corner's point), and
+    a press there lands on the small spot whose shape holds it, else on the cell under it."""
+    view = loaded_felt(qtbot)
+    touched: list[tuple[str, tuple[str, ...]]] = []
+    view.spot_activated.connect(lambda bet, values: touched.append((bet, tuple(values))))
+    tr = view._transform()
+    inverse, _ = tr.inverted()
+    small = [s for s in view.spots if s.bet in SMALL]
+    cells = [s for s in view.spots if s.bet == "straight"]
+    grid = tr.mapRect(QRectF(felt._X0, felt._Y0, felt.LW - 2 * felt._X0, 2 * felt._ROW_H))
+    checked = 0
+    for x in range(math.ceil(grid.left()) + 1, math.floor(grid.right()), 4):
+        for y in range(math.ceil(grid.top()) + 1, math.floor(grid.bottom()), 4):
+            p = inverse.map(QPointF(x, y))
+            holding = [s for s in small if s.contains(p)]
+            assert len(holding) <= 1, (p, [s.label for s in holding])
+            under = holding or [s for s in cells if s.contains(p)]
+            if not under:
+                continue       # on a line between cells
+            qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=QPoint(x, y))
+            assert touched[-1] == under[0].key, ((x, y), under[0].label, touched[-1])
+            checked += 1
+    assert checked > 5000
