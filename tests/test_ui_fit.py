@@ -77,7 +77,7 @@ def check_fits(qtbot: Any, w: MainWindow, controls: dict[str, QWidget]) -> None:
 
 def header_controls(w: MainWindow) -> dict[str, QWidget]:
     out: dict[str, QWidget] = {"Lock": w.lock_button}
-    if w.banner.halt is not None:
+    if w.banner.halt is not None and w.current_screen in ("dealer", "operator"):
         out["the banner's Supervisor button"] = w.banner.button
     return out
 
@@ -113,6 +113,8 @@ def both_screens(qtbot: Any, w: MainWindow, game_controls: Callable[[MainWindow]
     w.show_screen("dealer")
     check_fits(qtbot, w, header_controls(w) | game_controls(w))
     w.show_screen("supervisor")
+    # The supervisor is on screen: the banner's button that calls one is not.
+    assert w.banner.button.isHidden()
     sup: Any = w.screens["supervisor"]
     sup.tabs.setCurrentIndex(0)
     sup.resume("")      # refused (no reason given): the message shows under the buttons

@@ -5,9 +5,9 @@ The amount typed is for the next wager only; after it the chosen chip applies ag
 chip stays chosen throughout, and a typed amount waits through seat changes until it is
 placed). Amounts are typed in money ("25", "12.50") and kept in minor units.
 
-La Pair'e is played with roulette-style chips: a dealer reads a stack, not a sum. With
-*Count chips* on (it stays on until turned off), the digits count chips of the chosen chip:
-"5" with the 5.00 chip chosen places 25.00.
+La Pair'e is played with roulette-style chips: a dealer reads a stack, not a sum. So *Count
+chips* is on from the start (it stays as the dealer leaves it): the digits count chips of the
+chosen chip, "5" with the 5.00 chip chosen places 25.00. Turned off, they type money.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from dealer_station.errors import StationError
 from dealer_station.settlement.lapaire_config import Money
+from dealer_station.ui import theme
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", ".")
 CLEAR = "Clear"
@@ -25,6 +26,8 @@ COUNT = "Count chips"
 MAX_CHARS = 9
 #: The tallest stack counted: a bigger wager is typed in money.
 MAX_COUNT = 99
+#: The keys' height: a fingertip (the felt keeps the rest of the screen).
+KEY_PX = theme.TARGET_PX
 
 
 class AmountError(StationError, ValueError):
@@ -75,8 +78,8 @@ def parse_count(text: str) -> int:
 
 class AmountPad(QWidget):
     """A row of keys: *Count chips*, the digits, the point, and Clear. ``typed`` is what has
-    been typed, ``counting`` whether it counts chips (else it is money); ``changed`` is
-    emitted after every key."""
+    been typed, ``counting`` whether it counts chips (else it is money; counting from the
+    start); ``changed`` is emitted after every key."""
 
     changed = Signal()
 
@@ -90,23 +93,25 @@ class AmountPad(QWidget):
         self.count_key = QPushButton("Count\nchips")
         self.count_key.setCheckable(True)
         self.count_key.setAccessibleName(COUNT)
-        self.count_key.setToolTip("While on, the digits count chips of the chosen chip "
-                                  "(5 with the 5.00 chip is 25.00); while off, they type money")
-        self.count_key.setFixedHeight(52)
         self.count_key.setMinimumWidth(84)
-        self.count_key.setStyleSheet("font-size: 15px; font-weight: bold; padding: 0px;")
+        # Two lines at the least size read from a metre, in a key a fingertip high (set in
+        # the style sheet, which would otherwise set a least height of its own).
+        self.count_key.setStyleSheet(
+            f"font-size: {theme.LEAST_PX}px; font-weight: bold; padding: 0px;"
+            f" min-height: {KEY_PX - 2}px; max-height: {KEY_PX - 2}px;")
         self.count_key.toggled.connect(self.set_counting)
         row.addWidget(self.count_key, 2)
         self.keys: dict[str, QPushButton] = {}
         for key in (*KEYS, CLEAR):
             b = QPushButton(key)
             b.setAccessibleName(f"Amount key {key}")
-            b.setFixedHeight(52)
-            b.setMinimumWidth(44)
-            b.setStyleSheet("font-size: 22px; font-weight: bold; padding: 0px;")
+            b.setMinimumWidth(theme.TARGET_PX)
+            b.setStyleSheet(f"font-size: 22px; font-weight: bold; padding: 0px;"
+                            f" min-height: {KEY_PX - 2}px; max-height: {KEY_PX - 2}px;")
             b.clicked.connect(lambda _=False, k=key: self.press(k))
             self.keys[key] = b
             row.addWidget(b, 2 if key == CLEAR else 1)
+        self.set_counting(True)
 
     def set_counting(self, on: bool) -> None:
         """Digits count chips (``on``) or type money; what was typed is dropped, since it

@@ -1,4 +1,9 @@
-"""The shoe's and the reader's state, always in view at the top of the screen."""
+"""The shoe's and the reader's state, always in view at the top of the screen.
+
+Each pill says its state in a word or two, read from a metre; a touch on it says all it knows
+(``touched``, for the window to show): the device's last fault in its own words, the floor
+link's reason. Nothing is left to a tooltip: a touch screen cannot hover.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from dealer_station.audit.projections import CLOSING_KINDS
@@ -32,7 +38,26 @@ _GOOD = frozenset({"READY", "CONNECTED"})
 _WARN = frozenset({"LOW", "EMPTY", "CONNECTING", "SILENT"})
 
 
-class DevicePill(QLabel):
+class Pill(QLabel):
+    """A state in the header: read from a metre, a fingertip high, and touched (``touched``
+    with :meth:`full_text`) to say all it knows."""
+
+    touched = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setStyleSheet(f"font-size: {theme.LEAST_PX}px;")
+        self.setMinimumHeight(theme.TARGET_PX)
+
+    def full_text(self) -> str:
+        raise NotImplementedError
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self.touched.emit(self.full_text())
+        super().mousePressEvent(event)
+
+
+class DevicePill(Pill):
     """``Shoe ● READY``: the device's link state, or what it last said about itself."""
 
     def __init__(self, role: str, parent: QWidget | None = None) -> None:
@@ -42,9 +67,16 @@ class DevicePill(QLabel):
         self.connection = ""
         self.status = ""
         self.fault = ""
+        #: The last thing the device or its link said in words (a fault's detail: the
+        #: device's own error text; a lost link's reason).
+        self.detail = ""
         self.setObjectName(f"device-{role}")
         self.setMinimumWidth(130)
         self.refresh()
+
+    def full_text(self) -> str:
+        text = f"{ROLE_NAMES[self.role]}: {self.state_text}"
+        return text + (f" — {self.detail}" if self.detail else "")
 
     @property
     def state_text(self) -> str:
@@ -63,11 +95,10 @@ class DevicePill(QLabel):
                   else theme.WARN if word in _WARN else theme.BAD)
         self.setText(f"<span style='color:{theme.MUTED}'>{ROLE_NAMES[self.role]}</span> "
                      f"<span style='color:{colour}'>●</span> <b>{text}</b>")
-        self.setToolTip(f"{ROLE_NAMES[self.role]}: {text}")
         self.setAccessibleName(f"{ROLE_NAMES[self.role]} {text}")
 
 
-class FloorPill(QLabel):
+class FloorPill(Pill):
     """``Floor ● OFFLINE, 12 records waiting``: the link to the floor database, shown when
     the station forwards its journal (dealer_station/floor)."""
 
@@ -81,7 +112,7 @@ class FloorPill(QLabel):
 
     @property
     def state_text(self) -> str:
-        # Short, for the header's room; the tooltip says it in full.
+        # Short, for the header's room; a touch says it in full (full_text).
         waiting = f"{self.waiting:,} waiting"
         if self.state == "online":
             return f"ONLINE · {waiting}" if self.waiting else "ONLINE"
@@ -103,17 +134,20 @@ class FloorPill(QLabel):
                   if self.state in ("offline", "starting") else theme.BAD)
         # Two short lines: the header has no room for a long one beside the devices.
         word, _, more = text.partition(" · ")
+        if self.state == "refused":
+            more = "call a supervisor"
         self.setText(f"<span style='color:{theme.MUTED}'>Floor</span> "
                      f"<span style='color:{colour}'>●</span> <b>{word}</b>"
-                     + (f"<br><span style='font-size:14px'>{more}</span>" if more else ""))
+                     + (f"<br>{more}" if more else ""))
+        self.setAccessibleName(f"Floor {text}")
+
+    def full_text(self) -> str:
         why = {"offline": "the table deals on and sends them when the floor is back",
                "refused": "the floor would not take this table's journal; call a supervisor",
                "paused": "the table's own journal cannot be read just now"}.get(self.state, "")
         records = f"{self.waiting:,} record{'s' if self.waiting != 1 else ''} waiting"
-        tip = (f"Floor {self.state if self.state != 'starting' else 'connecting'}, {records}"
-               + (f" ({why})" if why else "") + (f". {self.detail}" if self.detail else ""))
-        self.setToolTip(tip)
-        self.setAccessibleName(f"Floor {text}")
+        return (f"Floor {self.state if self.state != 'starting' else 'connecting'}, {records}"
+                + (f" ({why})" if why else "") + (f". {self.detail}" if self.detail else ""))
 
 
 class FloorLinkSignal(QObject):
@@ -123,6 +157,10 @@ class FloorLinkSignal(QObject):
 
 
 class DevicesBar(QWidget):
+    """The pills; ``touched`` carries the full text of the one touched."""
+
+    touched = Signal(str)
+
     def __init__(self, handles: Mapping[str, Any], device_state: Mapping[str, str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -132,9 +170,11 @@ class DevicesBar(QWidget):
         self.pills: dict[str, DevicePill] = {}
         for role in ROLES:
             pill = DevicePill(role)
+            pill.touched.connect(self.touched)
             self.pills[role] = pill
             row.addWidget(pill)
         self.floor_pill = FloorPill()
+        self.floor_pill.touched.connect(self.touched)
         self.floor_pill.hide()
         row.addWidget(self.floor_pill)
         self._floor_signal = FloorLinkSignal(self)
@@ -181,11 +221,14 @@ class DevicesBar(QWidget):
             pill.status = e.state
         elif isinstance(e, DeviceConnected | DeviceLost | DeviceStateChanged):
             pill.connection = e.state
+            if not pill.fault:
+                pill.detail = e.detail
             if pill.connection == "connected" and pill.fault in ("disconnected",
                                                                   "heartbeat_lost"):
                 pill.fault = ""
         elif isinstance(e, DeviceFaulted):
             pill.fault = e.kind
+            pill.detail = e.detail
         else:
             return
         pill.present = True

@@ -8,19 +8,24 @@ The widget never decides whether a wager is allowed or what it pays: a tap emits
 
 ```
   +-----+---+---+---+---+---+---+-----+
-  |     | 2 | 3 | 4 | 5 | 6 | 7 |     |
-  |  A  +---+---+---+---+---+---+ JK  |     splits on shared edges,
-  |     | 8 | 9 |10 | J | Q | K |     |     threes and corners where cells meet
-  +-----+---+---+---+---+---+---+-----+
+  |     | 2 | 3 | 4 | 5 | 6 | 7 |     |     values and prices at the grid's outer edges,
+  |  A  +---+---+---+---+---+---+ JK  |     chips toward the middle line;
+  |     | 8 | 9 |10 | J | Q | K |     |     splits on shared edges,
+  +-----+---+---+---+---+---+---+-----+     threes and corners where cells meet
   LA PAIR'E CARD  A 2 3 ... K JK
   [ RED ] [ BLACK ] [ ANY PAIR'E ] [ 3RD CARD POKER ]
 ```
+
+A touch lands on the spot whose shape holds it: a point's, then an edge's, then a cell's or a
+box's. Each spot's chips are drawn inside its own shape (a cell's under its value and price,
+inside the gold frame and clear of the edges' zones), so a chip never takes a touch aimed at
+another spot, and the gold frame of a card dealt is drawn over everything.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
@@ -66,24 +71,32 @@ _X0, _Y0 = 10.0, 10.0
 _END_W = 100.0      # the Ace and Joker areas
 _CELL_W = 112.0
 _ROW_H = 114.0
-_EDGE = 34.0        # thickness of a split's touch zone across its edge
-_POINT_R = 21.0     # radius of a three's or a corner's touch zone
+_EDGE = 40.0        # thickness of a split's touch zone across its edge (a chip's width)
+_POINT_R = 24.0     # radius of a three's or a corner's touch zone (it meets the edges')
 _LP_TOP, _LP_H = 274.0, 64.0
 _BOX_TOP, _BOX_H = 350.0, 90.0
 _CHIP_R = 17.0
+#: The selected seat's chips are drawn larger, on top of the others'.
+_CHIP_R_SELECTED = _CHIP_R + 3
 _STACK_STEP = 7.0   # how far each seat's chips sit from the next seat's on one spot
-#: A straight's chips sit this far above its cell's bottom edge: clear of the chips of the
-#: split on that edge, so no chip of one spot hides a chip of another.
-_STRAIGHT_CHIP = 44.0
-#: Table text on the felt (prices, titles, box lines), in felt units: 26 is 21 px on the
-#: 1280x800 screen, read from a metre (tests/test_ui_felt.py checks it there).
+#: The top of a main-grid cell holds its value and its price side by side; its chips sit
+#: below them.
+_TOP_BAND = 46.0
+#: The gold frame of the card dealt lies within this much of a cell's edge: no chip does.
+_FRAME = 7.0
+#: Table text on the felt (titles, box lines), in felt units: 26 is 21 px on the 1280x800
+#: screen, read from a metre (tests/test_ui_felt.py checks it there).
 TEXT = 26.0
+#: A main-grid cell's price ("12:1"), beside its value: 19 px on the 1280x800 screen.
+PRICE_TEXT = 24.0
 #: The band between the main grid and the La Pair'e row, where a refusal's bubble goes: it
 #: covers no cell there (only the row's title, for a moment).
 _BAND_TOP, _BAND_BOTTOM = _Y0 + 2 * _ROW_H, _LP_TOP
 CALLOUT_SECONDS = 4.0
 CALLOUT_PX = 24.0
-_VALUE_PX = 36.0    # a main-grid cell's value
+_VALUE_PX = 36.0    # a main-grid cell's value, at most
+#: The numbered marker on the value a card showed (its number 19 px on the screen).
+_MARKER_R, _MARKER_PX = 14.0, 23.0
 
 FIRST_KINDS = ("straight", "split", "three", "corner")
 BOX_KINDS = ("red", "black", "any_pair", "poker")
@@ -91,9 +104,14 @@ BOX_TITLES = {"red": "RED", "black": "BLACK", "any_pair": "ANY PAIR'E",
               "poker": "3RD CARD POKER"}
 #: Each box's share of the row: its title across it in table text (3RD CARD POKER is long).
 _BOX_SHARE = {"red": 0.22, "black": 0.22, "any_pair": 0.24, "poker": 0.32}
-#: Chips are drawn, and so touched, in layers: a point's over an edge's over a cell's or a
-#: box's (a touch on a chip acts on the topmost chip's spot).
+#: Chips are drawn in layers: a point's over an edge's over a cell's or a box's. A touch
+#: goes by the spots' shapes alone (a point's, then an edge's, then a cell's or a box's),
+#: never by a chip: each spot's chips are drawn inside its own shape, clear of every other.
 _LAYER = {"split": 1, "three": 2, "corner": 2}
+#: How a spot's stack is laid in its room: a level row at the room's foot (cells), along
+#: the room's length from its middle (an edge), round its middle (a point), or leftwards
+#: from its bottom right corner (a box, beside its price).
+FAN_ROW, FAN_ALONG, FAN_POINT, FAN_LEFT = "row", "along", "point", "left"
 
 
 class DrawnChip(NamedTuple):
@@ -114,6 +132,12 @@ class Spot:
     values: tuple[str, ...]
     rect: QRectF
     round: bool = False      # a three or corner: a circle on a point
+    #: Where its chips are drawn: inside its own shape, clear of every other spot's shape
+    #: and of the gold frame of the card dealt (see :func:`build_spots`).
+    room: QRectF = field(default_factory=QRectF)
+    fan: str = FAN_ROW
+    #: A straight's value and price (its top band, clear of an edge's zone above it).
+    band: QRectF = field(default_factory=QRectF)
 
     @property
     def key(self) -> SpotKey:
@@ -157,41 +181,125 @@ def _shared(rects: list[QRectF]) -> tuple[float, float, float, float]:
 
 
 def _edge_zone(a: QRectF, b: QRectF) -> QRectF:
+    """A split's touch zone across the edge cells ``a`` and ``b`` share. An edge between the
+    rows runs between the points at its ends; an edge within a row runs beside the two
+    cells' chips, between the point at the middle line and the cells' bands (values and
+    prices at the grid's top and bottom), so that no zone covers a value."""
     left, top, right, bottom = _shared([a, b])
-    if abs(right - left) < 1e-6:           # a vertical edge
-        length = min(64.0, (bottom - top) * 0.62)
-        mid = (top + bottom) / 2
-        return QRectF(left - _EDGE / 2, mid - length / 2, _EDGE, length)
-    length = min(64.0, (right - left) * 0.56)
+    if abs(right - left) < 1e-6:           # a vertical edge, within a row
+        if top < _Y0 + _ROW_H / 2:         # the top row: its bands at the top
+            top, bottom = top + _TOP_BAND, bottom - _POINT_R
+        else:                              # the bottom row: its bands at the bottom
+            top, bottom = top + _POINT_R, bottom - _TOP_BAND
+        return QRectF(left - _EDGE / 2, top, _EDGE, bottom - top)
+    length = min(64.0, (right - left) - 2 * _POINT_R - 1)
     mid = (left + right) / 2
     return QRectF(mid - length / 2, top - _EDGE / 2, length, _EDGE)
 
 
 def build_spots() -> list[Spot]:
-    """Every spot of the felt, whatever the configuration offers (in drawing order)."""
+    """Every spot of the felt, whatever the configuration offers (in drawing order), each
+    with the room its chips are drawn in."""
     cells = value_cells()
     spots: list[Spot] = [Spot("straight", (v,), cells[v]) for v in VALUES]
     for values in sorted((sort_values(s) for s in legal_spots("split")),
                          key=lambda vs: [VALUES.index(v) for v in vs]):
         a, b = (cells[v] for v in values)
-        spots.append(Spot("split", values, _edge_zone(a, b)))
+        zone = _edge_zone(a, b)
+        spots.append(Spot("split", values, zone, room=zone, fan=FAN_ALONG))
     for kind in ("three", "corner"):
         for values in sorted(sort_values(s) for s in legal_spots(kind)):
             left, top, right, bottom = _shared([cells[v] for v in values])
             c = QPointF((left + right) / 2, (top + bottom) / 2)
-            spots.append(Spot(kind, values, QRectF(c.x() - _POINT_R, c.y() - _POINT_R,
-                                                   2 * _POINT_R, 2 * _POINT_R), round=True))
+            zone = QRectF(c.x() - _POINT_R, c.y() - _POINT_R, 2 * _POINT_R, 2 * _POINT_R)
+            spots.append(Spot(kind, values, zone, round=True, room=zone, fan=FAN_POINT))
     w = (LW - 2 * _X0) / len(VALUES)
     for i, v in enumerate(VALUES):
-        spots.append(Spot("lapaire", (v,), QRectF(_X0 + i * w, _LP_TOP, w, _LP_H)))
+        cell = QRectF(_X0 + i * w, _LP_TOP, w, _LP_H)
+        # The chips at the cell's foot, under its value (a selected chip's top rim may
+        # touch the value's foot: the cell is a chip and a half high).
+        foot = _LP_H - 2 - 2 * _CHIP_R_SELECTED
+        spots.append(Spot("lapaire", (v,), cell,
+                          room=cell.adjusted(_FRAME, foot, -_FRAME, -2)))
     gap = 10.0
     room = LW - 2 * _X0 - gap * (len(BOX_KINDS) - 1)
     x = _X0
     for kind in BOX_KINDS:
         bw = room * _BOX_SHARE[kind]
-        spots.append(Spot(kind, (), QRectF(x, _BOX_TOP, bw, _BOX_H)))
+        box = QRectF(x, _BOX_TOP, bw, _BOX_H)
+        spots.append(Spot(kind, (), box, room=box.adjusted(6, 6, -6, -6), fan=FAN_LEFT))
         x += bw + gap
-    return spots
+    edges = [s.rect for s in spots if s.bet == "split"]
+    out = []
+    for s in spots:
+        if s.bet == "straight":
+            band, chips = _cell_layout(s.rect, s.values[0], edges)
+            s = replace(s, band=band, room=chips)
+        out.append(s)
+    return out
+
+
+def _cell_layout(cell: QRectF, value: str, edges: list[QRectF]) -> tuple[QRectF, QRectF]:
+    """A straight's cell: its band (value and price) at the grid's outer edge (the top of
+    the top row, the bottom of the bottom row), and its room (chips) between the band and
+    the middle line, inside the gold frame, clear of the edges' touch zones on its sides
+    (the points' zones sit on the middle line, away from both)."""
+    room = cell.adjusted(_FRAME, _FRAME, -_FRAME, -_FRAME)
+    left, top, right, bottom = room.left(), room.top(), room.right(), room.bottom()
+    for e in edges:
+        if not e.intersects(cell):
+            continue
+        if e.left() < cell.left() < e.right():
+            left = max(left, e.right() + 2)
+        if e.left() < cell.right() < e.right():
+            right = min(right, e.left() - 2)
+        if e.top() < cell.top() < e.bottom():
+            top = max(top, e.bottom() + 2)
+        if e.top() < cell.bottom() < e.bottom():
+            bottom = min(bottom, e.top() - 2)
+    height = _TOP_BAND - 6
+    if value in (ACE, JOKER):
+        # A tall cell: the price in its top corner, the value in its upper half, the chips
+        # in its lower half.
+        band = QRectF(cell.left() + 5, cell.top() + 2, cell.width() - 10, height)
+        top = max(top, cell.center().y() + 16)
+    elif cell.top() < _Y0 + _ROW_H / 2:
+        band = QRectF(cell.left() + 5, cell.top() + 2, cell.width() - 10, height)
+        top = max(top, band.bottom() + 2)
+    else:
+        band = QRectF(cell.left() + 5, cell.bottom() - 2 - height, cell.width() - 10, height)
+        bottom = min(bottom, band.top() - 2)
+    return band, QRectF(left, top, right - left, bottom - top)
+
+
+def stack_centres(s: Spot, radii: list[float]) -> list[QPointF]:
+    """Where each chip of a stack of ``len(radii)`` seats' chips on ``s`` is drawn (logical
+    units), bottom first, round the middle of the spot's room: up to :data:`_STACK_STEP`
+    apart so that each seat's colour shows, closer where the room is small, never outside
+    the room."""
+    n = len(radii)
+    room = s.room
+    big = max(radii)
+    if s.fan == FAN_LEFT:
+        step = min(_STACK_STEP, (room.width() - 2 * big) / max(1, n - 1))
+        x, y = room.right() - big, room.bottom() - big
+        return [QPointF(x - (n - 1 - i) * step, y) for i in range(n)]
+    offsets = [i - (n - 1) / 2 for i in range(n)]
+    if s.fan == FAN_POINT:
+        half = room.width() / 2
+        level = True
+    elif s.fan == FAN_ALONG:
+        level = room.width() >= room.height()
+        half = (room.width() if level else room.height()) / 2
+    else:
+        level = True
+        half = room.width() / 2
+    limits = [(half - r) / abs(t) for t, r in zip(offsets, radii, strict=True) if t]
+    step = max(0.0, min([_STACK_STEP, *limits]))
+    centre = room.center()
+    if level:
+        return [QPointF(centre.x() + t * step, centre.y()) for t in offsets]
+    return [QPointF(centre.x(), centre.y() + t * step) for t in offsets]
 
 
 def _price(config: LaPaireConfig, bet: str, values: tuple[str, ...]) -> str:
@@ -318,7 +426,8 @@ class LaPaireLayoutView(QWidget):
     def _transform(self) -> QTransform:
         scale = min(self.width() / LW, self.height() / LH)
         t = QTransform()
-        t.translate((self.width() - LW * scale) / 2, (self.height() - LH * scale) / 2)
+        # Centred across, at the top: any height to spare goes under the felt, not over it.
+        t.translate((self.width() - LW * scale) / 2, 0)
         t.scale(scale, scale)
         return t
 
@@ -332,7 +441,8 @@ class LaPaireLayoutView(QWidget):
 
     def chips_drawn(self) -> list[DrawnChip]:
         """Every chip on the felt in drawing order, the topmost last. A seat's chips on a spot
-        stack up and to the left, the selected seat's on top."""
+        are spread across the spot's room (:func:`stack_centres`), the selected seat's on
+        top."""
         if self._drawn is not None:
             return self._drawn
         t = self._transform()
@@ -344,17 +454,12 @@ class LaPaireLayoutView(QWidget):
             s = self._by_key.get(key)
             if s is None or not by_seat or key not in shown:
                 continue
-            anchor = self._anchor(s)
             seats = sorted(by_seat, key=lambda seat: (seat == self.seat, seat))
+            radii = [_CHIP_R_SELECTED if seat == self.seat else _CHIP_R for seat in seats]
+            centres = stack_centres(s, radii)
             n = len(seats)
-            # In a box the stack runs level, under the title: rising, seven seats' chips
-            # covered the box's name.
-            rise = 0.0 if s.bet in BOX_KINDS else 0.6
-            for i, seat in enumerate(seats):
-                offset = (i - (n - 1)) * _STACK_STEP
-                c = t.map(QPointF(anchor.x() + offset, anchor.y() + offset * rise))
-                r = (_CHIP_R + (3 if seat == self.seat else 0)) * scale
-                drawn.append(DrawnChip(key, seat, c, r, i == n - 1))
+            for i, (seat, c, r) in enumerate(zip(seats, centres, radii, strict=True)):
+                drawn.append(DrawnChip(key, seat, t.map(c), r * scale, i == n - 1))
         self._drawn = drawn
         return drawn
 
@@ -363,12 +468,10 @@ class LaPaireLayoutView(QWidget):
         super().resizeEvent(event)
 
     def spot_at(self, pos: QPointF) -> Spot | None:
-        """The spot a touch at ``pos`` acts on: a chip drawn there first (the topmost), then a
-        three's or a corner's point, a split's edge, a cell or a box."""
-        for chip in reversed(self.chips_drawn()):
-            d = pos - chip.centre
-            if d.x() * d.x() + d.y() * d.y() <= chip.radius * chip.radius:
-                return self._by_key[chip.key]
+        """The spot whose shape holds ``pos``: a three's or a corner's point first, then a
+        split's edge, then a cell or a box. The shapes do not overlap within a kind, and a
+        chip is drawn inside its own spot's shape, so a chip never takes a touch aimed at
+        another spot."""
         inv, ok = self._transform().inverted()
         if not ok:
             return None
@@ -384,13 +487,8 @@ class LaPaireLayoutView(QWidget):
 
     @staticmethod
     def _anchor(s: Spot) -> QPointF:
-        """Where a spot's chips sit (and where a click lands on it)."""
-        r = s.rect
-        if s.bet == "straight":   # under the value, clear of the edge's split below
-            return QPointF(r.center().x(), r.bottom() - _STRAIGHT_CHIP)
-        if s.bet in BOX_KINDS:  # below the title, beside the price
-            return QPointF(r.right() - 28, r.bottom() - 30)
-        return r.center()
+        """Where a single chip on ``s`` sits (and where a click lands on it)."""
+        return stack_centres(s, [_CHIP_R_SELECTED])[0]
 
     def sizeHint(self) -> QSize:
         return QSize(860, 390)
@@ -408,11 +506,15 @@ class LaPaireLayoutView(QWidget):
         self.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        s = self.spot_at(event.position())
+        self.hover_at(event.position())
+
+    def hover_at(self, pos: QPointF | None) -> None:
+        """Light the spot under ``pos`` (a mouse over the felt, or a chip dragged onto it),
+        or (None) none."""
+        s = self.spot_at(pos) if pos is not None else None
         key = s.key if s else None
         if key != self._hover:
             self._hover = key
-            self.setToolTip(s.label if s else "")
             self.update()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -449,7 +551,6 @@ class LaPaireLayoutView(QWidget):
                 best = (score, s)
         if best is not None:
             self._cursor = best[1].key
-            self.setToolTip(best[1].label)
             self.update()
 
     @property
@@ -471,6 +572,7 @@ class LaPaireLayoutView(QWidget):
                 self._paint_spot(p, spot, line)
         self._paint_zones(p)
         self._paint_chips(p)
+        self._paint_marks(p)
         self._paint_cursor(p)
         self._paint_callout(p)
 
@@ -558,36 +660,76 @@ class LaPaireLayoutView(QWidget):
         p.setBrush(fill)
         p.setPen(line)
         p.drawRect(r)
-        if marked:
+        colour = QColor(theme.FELT_LINE if offered else "#5d8f76")
+        bottom = Qt.AlignmentFlag.AlignBottom
+        if s.bet == "straight":
+            # The price in the top right corner; the value beside it (a grid cell) or under
+            # it (the Ace's and the Joker's tall cells); the chips below both.
+            band = s.band
+            shown = price if offered and price else ""
+            tall = s.values[0] in (ACE, JOKER)
+            # A grid cell keeps room for its value beside the price ("10" at 20 px).
+            price_font = self._fitted(shown or "12:1", PRICE_TEXT,
+                                      band.width() - (0 if tall else 44), bold=False)
+            if shown:
+                p.setFont(price_font)
+                p.setPen(QColor("#cfe6d7"))
+                p.drawText(band, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight,
+                           shown)
+            if tall:
+                value = QRectF(r.left(), r.top() + PRICE_TEXT + 4, r.width(),
+                               s.room.top() - r.top() - PRICE_TEXT - 4)
+                font = self._fitted(text, px, r.width() - 10)
+                align = Qt.AlignmentFlag.AlignCenter
+            else:
+                # Every grid value at one size: the size "10" fits beside "12:1".
+                room = band.width() - QFontMetricsF(price_font).horizontalAdvance("12:1") - 4
+                value = QRectF(band.left(), band.top(), room, band.height())
+                font = self._fitted("10", px, room)
+                align = bottom | Qt.AlignmentFlag.AlignHCenter
+            p.setFont(font)
+            p.setPen(colour)
+            p.drawText(value, align, text)
+        else:
+            # A La Pair'e cell: its value at the top, its chips at its foot.
+            p.setPen(colour)
+            p.setFont(self._fitted(text, px, r.width() - 10))
+            p.drawText(QRectF(r.left(), r.top() + 2, r.width(), px + 6),
+                       Qt.AlignmentFlag.AlignCenter, text)
+        if not offered:
+            small = r.adjusted(5, 1, -5, -1)
+            p.setPen(colour)
+            p.setFont(self._fitted("not offered", TEXT, small.width(), bold=False))
+            p.drawText(small, bottom | Qt.AlignmentFlag.AlignHCenter, "not offered")
+
+    def _paint_marks(self, p: QPainter) -> None:
+        """The gold frame and the numbered marker on the values the cards showed: drawn over
+        everything, so that no chip ever hides them."""
+        for s in self.spots:
+            marked = self._mark_of(s)
+            if not marked:
+                continue
+            r = s.rect
             p.setPen(QPen(QColor(theme.GOLD), 5))
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(r.adjusted(3, 3, -3, -3))
-            c = QPointF(r.left() + 15, r.bottom() - 15)
+            # The marker in a corner of the chips' room, away from the value and the price
+            # (over the bottom seat's chip of a wide stack, never the top one's amount); a
+            # La Pair'e cell, a chip and a half high, has it just above.
+            room = s.room
+            if s.bet == "lapaire":         # over the cell, in the row's title band
+                c = QPointF(r.center().x(), r.top() - _MARKER_R - 2)
+            elif room.top() > s.band.bottom():      # chips under the band
+                c = QPointF(room.left() + _MARKER_R, room.bottom() - _MARKER_R)
+            else:                                    # chips over it (the bottom row)
+                c = QPointF(room.left() + _MARKER_R, room.top() + _MARKER_R)
             p.setPen(QPen(QColor("#6b4e00"), 1.5))
             p.setBrush(QColor(theme.GOLD))
-            p.drawEllipse(c, 12, 12)
+            p.drawEllipse(c, _MARKER_R, _MARKER_R)
             p.setPen(QColor("#1a1a1a"))
-            p.setFont(self._font(15))
-            p.drawText(QRectF(c.x() - 12, c.y() - 12, 24, 24), Qt.AlignmentFlag.AlignCenter,
-                       str(marked))
-        p.setPen(QColor(theme.FELT_LINE if offered else "#5d8f76"))
-        p.setFont(self._fitted(text, px, r.width() - 10))
-        if s.bet == "straight":
-            # The price in the top corner, the value below it, the chips under the value.
-            value = QRectF(r.left(), r.top() + TEXT - 4, r.width(),
-                           r.height() - TEXT + 4 - _STRAIGHT_CHIP - _CHIP_R)
-        else:
-            value = r
-        p.drawText(value, Qt.AlignmentFlag.AlignCenter, text)
-        small = r.adjusted(5, 1, -5, -1)
-        if not offered:
-            p.setFont(self._fitted("not offered", TEXT, small.width(), bold=False))
-            p.drawText(small, Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignHCenter,
-                       "not offered")
-        elif price:
-            p.setFont(self._fitted(price, TEXT, small.width(), bold=False))
-            p.setPen(QColor("#cfe6d7"))
-            p.drawText(small, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignRight, price)
+            p.setFont(self._font(_MARKER_PX))
+            p.drawText(QRectF(c.x() - _MARKER_R, c.y() - _MARKER_R, 2 * _MARKER_R,
+                              2 * _MARKER_R), Qt.AlignmentFlag.AlignCenter, str(marked))
 
     def _paint_grid(self, p: QPainter, line: QPen) -> None:
         for s in self.spots:
@@ -649,8 +791,9 @@ class LaPaireLayoutView(QWidget):
             sub = self.poker_hand
         # The price keeps clear of the chips: a stack is wider the more seats are on it.
         seats = 1 if self._neutral else max(1, len(self.chips.get(s.key, ())))
-        below = QRectF(r.left() + 6, r.bottom() - 38,
-                       width - 2 * _CHIP_R - 14 - (seats - 1) * _STACK_STEP, 32)
+        stack = stack_centres(s, [_CHIP_R] * (seats - 1) + [_CHIP_R_SELECTED])
+        left = stack[0].x() - _CHIP_R_SELECTED - 4
+        below = QRectF(r.left() + 6, r.bottom() - 38, left - r.left() - 6, 32)
         p.setFont(self._fitted(sub, TEXT, below.width(), bold=False))
         p.drawText(below, Qt.AlignmentFlag.AlignCenter, sub)
 

@@ -8,10 +8,11 @@ shown by the spot that was touched.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -19,6 +20,7 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QKeyEvent,
     QKeySequence,
+    QMouseEvent,
     QPaintEvent,
     QResizeEvent,
     QShortcut,
@@ -68,7 +70,7 @@ from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
-from dealer_station.ui.rebet_plate import RebetPlate
+from dealer_station.ui.rebet_plate import PLATE_PX, RebetPlate
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.stage_payouts import SeatPayout, SpotPayout, StagePayouts
@@ -87,9 +89,13 @@ INNER_WIDTH = RIGHT_WIDTH - 2 * 12 - 2
 CARD_PX = (76, 106)
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
-#: A seat button's height: its name, the stake, and the net after settling (three lines of
-#: table text).
-SEAT_ROW_PX = 78
+#: The seat row's height: a seat's button with its name, the stake and the net after
+#: settling (three lines of table text), or, while its rebet plate is offered, the button
+#: over the plate, each a fingertip high.
+SEAT_LINE_PX = 27
+SEAT_STRIPE_PX = 6
+SEAT_SPACING = 4
+SEAT_ROW_PX = 2 * theme.TARGET_PX + SEAT_SPACING
 
 #: The parts of the screen, and which committed events change each (a halt or a
 #: resolution changes only the status line, which is always redrawn).
@@ -116,6 +122,10 @@ def _sections(update: Update) -> frozenset[str]:
 
 
 class SeatButton(QPushButton):
+    """A seat: its colour along the top, its name, what it staked and its net after
+    settling. Touching it anywhere selects the seat (the rebet plate is a button of its own,
+    under it)."""
+
     def __init__(self, seat: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.seat = seat
@@ -123,10 +133,10 @@ class SeatButton(QPushButton):
         self.setAccessibleName(f"Seat {seat}")
         colour = theme.seat_colour(seat).name()
         self.setStyleSheet(
-            f"QPushButton {{ border-left: 8px solid {colour}; font-size: {theme.TABLE_PX}px;"
-            f" padding: 0px 1px; }}"
+            f"QPushButton {{ border-top: {SEAT_STRIPE_PX}px solid {colour};"
+            f" font-size: {theme.TABLE_PX}px; padding: 0px; min-height: 0px; }}"
             f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
-            f" border-left: 8px solid {colour}; }}")
+            f" border-top: {SEAT_STRIPE_PX}px solid {colour}; }}")
         self.set_total("")
 
     def set_total(self, text: str) -> None:
@@ -135,16 +145,17 @@ class SeatButton(QPushButton):
     def paintEvent(self, event: QPaintEvent) -> None:
         """The button as styled, its lines drawn in table text: the seat (bold), what it
         staked, and its net (green won, red lost), each as large as the button's width
-        allows up to table text, condensed first (``+1,373.00`` in a seventh of the felt)."""
+        allows up to table text and never under the least size read from a metre
+        (``+10,000.00`` in a seventh of the felt). While the seat's rebet plate takes the
+        foot of its column, the button shows the seat's name alone."""
         p = QStylePainter(self)
         opt = QStyleOptionButton()
         self.initStyleOption(opt)
         opt.text = ""
         p.drawControl(QStyle.ControlElement.CE_PushButton, opt)
-        box = QRectF(self.style().subElementRect(
-            QStyle.SubElement.SE_PushButtonContents, opt, self))
-        lines = self.text().split("\n")
-        line_h = box.height() / 3
+        box = QRectF(self.rect()).adjusted(1, SEAT_STRIPE_PX, -1, -1)
+        lines = self.text().split("\n")[: max(1, int(box.height() // SEAT_LINE_PX))]
+        line_h = min(SEAT_LINE_PX, box.height() / len(lines))
         top = box.top() + (box.height() - line_h * len(lines)) / 2
         dark = self.isChecked()
         for i, line in enumerate(lines):
@@ -166,51 +177,52 @@ def _fitted(base: QFont, text: str, width: float, bold: bool) -> QFont:
     if found is None:
         if len(_FITTED) > 1024:
             _FITTED.clear()
-        found = _FITTED[key] = _fit_font(base, text, width, bold)
+        found = _FITTED[key] = theme.fit_font(base, text, width, bold, theme.TABLE_PX)
     return found
 
 
 _FITTED: dict[tuple[str, str, float, bool], QFont] = {}
 
 
-def _fit_font(base: QFont, text: str, width: float, bold: bool) -> QFont:
-    f = QFont(base)
-    f.setBold(bold)
-    f.setPixelSize(theme.TABLE_PX)
-    for family in (base.family(), "DejaVu Sans Condensed"):
-        f.setFamily(family)
-        if QFontMetricsF(f).horizontalAdvance(text) <= width:
-            return f
-    while f.pixelSize() > 12 and QFontMetricsF(f).horizontalAdvance(text) > width:
-        f.setPixelSize(f.pixelSize() - 1)
-    return f
-
-
 class SeatRow(QWidget):
-    """The seat buttons side by side in a row of fixed height (three lines a seat), so that
-    the felt keeps its size as the seats' totals come and go. Placed by hand at a fixed size
-    each, not by a layout: a seat's total changes with every card, and a button in a layout
-    would have Qt lay the whole screen out again each time."""
+    """The seats side by side in a row of fixed height, so that the felt keeps its size as
+    the seats' totals come and go: a column a seat, its button over the whole column, or,
+    while its rebet plate is offered, the button in the column's top and the plate at its
+    foot (neither ever covers the other). Placed by hand at a fixed size each, not by a
+    layout: a seat's total changes with every card, and a button in a layout would have Qt
+    lay the whole screen out again each time."""
 
-    SPACING = 6
+    SPACING = SEAT_SPACING
 
-    def __init__(self, buttons: list[SeatButton], parent: QWidget | None = None) -> None:
+    def __init__(self, buttons: list[SeatButton], plates: list[RebetPlate],
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.buttons = buttons
+        self.plates = plates
         self.setFixedHeight(SEAT_ROW_PX)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMinimumWidth(len(buttons) * (60 + self.SPACING))
-        for b in buttons:
+        self.setMinimumWidth(len(buttons) * (theme.TARGET_PX + self.SPACING))
+        for b, plate in zip(buttons, plates, strict=True):
             b.setParent(self)
+            plate.setParent(self)
+            plate.offered_changed.connect(lambda _=False, b=b, pl=plate: self._place(b, pl))
+
+    def _place(self, b: SeatButton, plate: RebetPlate) -> None:
+        x, w = plate.x(), plate.width()
+        if plate.offered:
+            b.setFixedSize(w, self.height() - PLATE_PX - self.SPACING)
+        else:
+            b.setFixedSize(w, self.height())
+        b.move(x, 0)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         n = len(self.buttons)
         room = self.width() - self.SPACING * (n - 1)
         x = 0
-        for i, b in enumerate(self.buttons):
+        for i, (b, plate) in enumerate(zip(self.buttons, self.plates, strict=True)):
             w = room * (i + 1) // n - room * i // n
-            b.setFixedSize(w, self.height())
-            b.move(x, 0)
+            plate.setGeometry(x, self.height() - PLATE_PX, w, PLATE_PX)
+            self._place(b, plate)
             x += w + self.SPACING
         super().resizeEvent(event)
 
@@ -250,24 +262,47 @@ class Ledger(QWidget):
 
 
 class ChipButton(QPushButton):
-    def __init__(self, value: int, label: str, key: str, parent: QWidget | None = None) -> None:
+    """A chip of the table's money. A tap chooses it; dragged onto the felt, it is chosen and
+    placed on the spot where it is let go, in one touch (``dropped``, with where it was let
+    go; ``dragged`` follows the finger off the chip)."""
+
+    dragged = Signal(QPoint)
+    dropped = Signal(int, QPoint)
+
+    def __init__(self, value: int, label: str, parent: QWidget | None = None) -> None:
         super().__init__(label, parent)
         self.value = value
         self.setCheckable(True)
-        self.setFixedSize(CHIP_PX, CHIP_PX)
-        self.setToolTip(f"Chip {label} ({key})")
         self.setAccessibleName(f"Chip {label}")
-        size = 21 if len(label) <= 2 else 17 if len(label) <= 3 else 14
+        size = 22 if len(label) <= 2 else 19 if len(label) <= 3 else theme.LEAST_PX
+        font = QFont(self.font())
+        font.setPixelSize(size)
+        font.setBold(True)
+        # A long face ("1,000") makes the chip wider, never its text smaller.
+        width = max(CHIP_PX, math.ceil(QFontMetricsF(font).horizontalAdvance(label)) + 16)
+        self.setFixedSize(width, CHIP_PX)
         self.setStyleSheet(
             f"QPushButton {{ border-radius: {CHIP_PX // 2}px; border: 4px dashed #e9e9e9;"
-            f" background: #7b2d26; font-size: {size}px; padding: 0px; }}"
+            f" background: #7b2d26; font-size: {size}px; padding: 0px; min-height: 0px; }}"
             f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
             " border: 4px dashed #3b2b00; }")
 
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        super().mouseMoveEvent(event)
+        if event.buttons() & Qt.MouseButton.LeftButton and not self.rect().contains(
+                event.position().toPoint()):
+            self.dragged.emit(event.globalPosition().toPoint())
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        off = not self.rect().contains(event.position().toPoint())
+        super().mouseReleaseEvent(event)
+        if off and event.button() == Qt.MouseButton.LeftButton:
+            self.dropped.emit(self.value, event.globalPosition().toPoint())
+
 
 #: A chip button's size: the chips and the amount keypad's row under them both fit below
-#: the seats and leave the felt its size.
-CHIP_PX = 56
+#: the seats and their rebet plates, and leave the felt its size.
+CHIP_PX = 52
 
 
 class LaPaireScreen(QWidget):
@@ -315,19 +350,21 @@ class LaPaireScreen(QWidget):
             b = SeatButton(n)
             self.seat_group.addButton(b, n)
             self.seat_buttons[n] = b
-        seat_row = SeatRow(list(self.seat_buttons.values()))
+        # A seat's rebet: a plate under its button while it has nothing on the layout this
+        # round.
+        self.rebet_plates: dict[int, RebetPlate] = {}
+        for n in self.seat_buttons:
+            plate = RebetPlate(n)
+            plate.clicked.connect(lambda _=False, n=n: self.rebet(n))
+            self.rebet_plates[n] = plate
+        self.seat_row = SeatRow(list(self.seat_buttons.values()),
+                                list(self.rebet_plates.values()))
         for n in self.seat_buttons:
             QShortcut(QKeySequence(str(n)), self, lambda n=n: self.select_seat(n),
                       context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.seat_group.idClicked.connect(self.select_seat)
-        left.addWidget(seat_row)
+        left.addWidget(self.seat_row)
         self.message.fix_height()
-        # A seat's rebet: on its button while it has nothing on the layout this round.
-        self.rebet_plates: dict[int, RebetPlate] = {}
-        for n, b in self.seat_buttons.items():
-            plate = RebetPlate(n, b)
-            plate.clicked.connect(lambda _=False, n=n: self.rebet(n))
-            self.rebet_plates[n] = plate
         QShortcut(QKeySequence("R"), self, lambda: self.rebet(self.seat),
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
@@ -343,16 +380,20 @@ class LaPaireScreen(QWidget):
             self._chip_shortcuts.append(sc)
         self._build_chips()
         chips.addSpacing(6)
-        # What the next touch on a spot places: the chip, or the amount typed on the keypad.
-        self.next_amount = FixedLinesLabel(2)
-        self.next_amount.setStyleSheet("font-size: 18px;")
+        # What the next touch on a spot places: the chip, or the amount typed on the keypad
+        # (two short lines, always whole: the keypad takes at most MAX_CHARS).
+        self.next_amount = QLabel("Lines\nLines")
+        self.next_amount.setStyleSheet(f"font-size: {theme.LEAST_PX}px;")
+        self.next_amount.ensurePolished()
+        self.next_amount.setFixedHeight(self.next_amount.sizeHint().height())
         self.next_amount.setMinimumWidth(150)
-        self.next_amount.fix_height()
         chips.addWidget(self.next_amount, 1)
         self.remove_button = QPushButton("Take back  (Del)")
         self.remove_button.setCheckable(True)
-        self.remove_button.setToolTip("While on, a touch on a spot takes the selected seat's "
-                                      "last chip there back (right-click does the same)")
+        # As high as the chips (in the style sheet, which would otherwise set its least
+        # height), so that the felt keeps the room the seats' plates take.
+        self.remove_button.setStyleSheet(f"min-height: {CHIP_PX - 2}px; max-height: "
+                                         f"{CHIP_PX - 2}px; padding: 0px 14px;")
         self.remove_button.toggled.connect(self._remove_mode)
         chips.addWidget(self.remove_button)
         left.addLayout(chips)
@@ -445,15 +486,26 @@ class LaPaireScreen(QWidget):
         self.chip_buttons = []
         money = self.config.money
         for i, value in enumerate(money.chips[: len(CHIP_KEYS)]):
-            b = ChipButton(value, chip(money, value), CHIP_KEYS[i])
+            b = ChipButton(value, chip(money, value))
             self.chip_group.addButton(b, i)
             self.chip_buttons.append(b)
             self.chip_row.insertWidget(i, b)
             b.clicked.connect(lambda _=False, v=value: self.select_chip(v))
+            b.dragged.connect(self._chip_dragged)
+            b.dropped.connect(self._chip_dropped)
         if self.chip_value not in money.chips:
             self.chip_value = money.chips[0]
         for b in self.chip_buttons:
             b.setChecked(b.value == self.chip_value)
+
+    def banner_room(self) -> QRect:
+        """Where the stop banner goes over this screen (see ui/banner.py): the dealer's
+        controls under the felt, from the message bar to the keypad, which cannot act while
+        play is stopped. The felt keeps its size and place, and the right-hand panel (the
+        payouts still to confirm) stays in view."""
+        top = self.message.mapTo(self, QPoint(0, 0))
+        bottom = self.pad.mapTo(self, QPoint(self.pad.width(), self.pad.height()))
+        return QRect(top, bottom - QPoint(1, 1))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         # Delete in the wagers list takes the chosen wager back.
@@ -479,6 +531,25 @@ class LaPaireScreen(QWidget):
             b.setChecked(b.value == value)
         self.pad.clear()
         self._show_next_amount()
+
+    def _chip_dragged(self, where: QPoint) -> None:
+        """A chip dragged off the chip row: the spot under the finger is lit."""
+        self.layout_view.hover_at(QPointF(self.layout_view.mapFromGlobal(where)))
+
+    def _chip_dropped(self, value: int, where: QPoint) -> None:
+        """A chip let go on the felt: it is the chip from now on (what was typed stays: a
+        count counts this chip), and it is placed on the spot under the finger."""
+        view = self.layout_view
+        view.hover_at(None)
+        pos = view.mapFromGlobal(where)
+        spot = view.spot_at(QPointF(pos)) if view.rect().contains(pos) else None
+        if spot is None:
+            return
+        self.chip_value = value
+        for b in self.chip_buttons:
+            b.setChecked(b.value == value)
+        self._show_next_amount()
+        self.place_on(spot.bet, spot.values)
 
     def _show_next_amount(self) -> None:
         money = self.config.money
@@ -573,7 +644,8 @@ class LaPaireScreen(QWidget):
             text = str(exc)
             self.say(text[:1].upper() + text[1:], "bad")
             return
-        self.select_seat(seat)
+        # The seat selected stays so: a rebet is one touch of a seat's plate, and the dealer
+        # goes on with the seat in hand.
         self.layout_view.clear_callout()
         total = sum(p.wager.amount for p in placed)
         self.say(f"Seat {seat}: rebet {len(placed)} wager{'s' if len(placed) != 1 else ''}, "

@@ -2,22 +2,29 @@
 
 ```
  +--------------------------------------------------------------------------------+
- | Table T1 · La Pair'e   Shoe ● READY  Reader ● READY   dana · dealer  [F2][F3].. |
- | [ ROUND STOPPED — shoe reports JAM.  What to do: ...           (Supervisor) ]  |
+ | Table T1 · La Pair'e   Shoe ● READY  Reader ● READY   Dana  [Dealer][Super..]  |
+ |                                                         dealer                 |
+ | [ ROUND STOPPED — the shoe is jammed ...                       (Supervisor) ]  |
  |                                                                                |
  |   sign-in  |  dealer screen  |  supervisor  |  operator    (one at a time)     |
  |                                                                                |
  | [demo strip, with --simulate]                                                  |
  +--------------------------------------------------------------------------------+
 ```
+
+The stop banner goes across the top of the screen in view, except where the screen offers it
+a room of its own (:class:`~dealer_station.ui.banner.BannerRoom`): the La Pair'e dealer screen
+offers its controls under the felt, which cannot act while play is stopped, and the banner
+covers them there, so the felt keeps its size and place whatever the banner says.
 """
 
 from __future__ import annotations
 
+from html import escape
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QTimer
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QRect, QTimer
+from PySide6.QtGui import QCloseEvent, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -32,11 +39,11 @@ from PySide6.QtWidgets import (
 
 from dealer_station import games
 from dealer_station.audit.users import User
-from dealer_station.events.table import CardHeld, ClockJumped
+from dealer_station.events.table import CardHeld, ClockJumped, DeviceFaulted, device_name
 from dealer_station.integrity import start_gate
 from dealer_station.table.base import Update
 from dealer_station.ui import theme
-from dealer_station.ui.banner import HaltBanner
+from dealer_station.ui.banner import BannerRoom, HaltBanner
 from dealer_station.ui.devices_bar import DevicesBar
 from dealer_station.ui.login import LoginPanel
 from dealer_station.ui.session import DEFAULT_LOCK_AFTER, SignInSession
@@ -74,6 +81,7 @@ class MainWindow(QMainWindow):
                  integrity: IntegrityReport | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._closing = False
         self.station = station
         self.table = station.table
         # The software check of this start (``integrity``: a report made elsewhere, for tests),
@@ -94,12 +102,27 @@ class MainWindow(QMainWindow):
         col = QVBoxLayout(central)
         col.setContentsMargins(8, 6, 8, 6)
         col.setSpacing(6)
+        self._col = col
         col.addWidget(self._build_header())
-        self.banner = HaltBanner()
+        # Over its slot in the column under the header, or over a screen's room for it
+        # (_place_banner); never in the column itself, where all it says would set the
+        # window's least height.
+        self.banner_slot = QWidget()
+        self.banner_slot.hide()
+        col.addWidget(self.banner_slot)
+        self.banner = HaltBanner(central)
         self.banner.supervisor_requested.connect(lambda: self.show_screen("supervisor"))
-        col.addWidget(self.banner)
+        self.banner.changed.connect(self._place_banner)
+        # Placing it again once a screen has laid itself out (a timer of the window's own:
+        # it goes with the window).
+        self._placer = QTimer(self)
+        self._placer.setSingleShot(True)
+        self._placer.setInterval(0)
+        self._placer.timeout.connect(self._place_banner)
+        self.banner_slot.installEventFilter(self)
 
         self.stack = QStackedWidget()
+        self.stack.currentChanged.connect(lambda _=0: self._place_banner())
         col.addWidget(self.stack, 1)
         # What happened while nobody was signed in, told to whoever signs in next.
         self.while_away = WhileAwayNote(self.stack)
@@ -124,6 +147,8 @@ class MainWindow(QMainWindow):
             self.screens["tilt"] = self.tilt_screen
         for w in self.screens.values():
             self.stack.addWidget(w)
+            if isinstance(w, BannerRoom):
+                w.installEventFilter(self)      # its room moves as it is laid out
         self.demo = demo
         if demo is not None:
             col.addWidget(demo)
@@ -159,28 +184,33 @@ class MainWindow(QMainWindow):
         self.devices_bar = DevicesBar(self.station.devices, self.table.device_state)
         if self.station.forwarder is not None:
             self.devices_bar.follow_floor(self.station.forwarder)
+        # A pill touched says all it knows (its last fault in the device's words).
+        self.devices_bar.touched.connect(self.banner_notice)
         row.addWidget(self.devices_bar)
         row.addStretch(1)
+        # Who is signed in, and under the name the role (and whose session a supervisor is
+        # visiting), both read from a metre.
         self.user_label = QLabel("")
-        self.user_label.setStyleSheet("font-size: 18px;")
+        self.user_label.setStyleSheet(f"font-size: {theme.LEAST_PX}px;")
         row.addWidget(self.user_label)
         self.nav: dict[str, QPushButton] = {}
         for name in ("dealer", "supervisor", "operator"):
             b = QPushButton(SCREEN_TITLES[name])
             b.setObjectName("nav")
-            b.setToolTip(f"{SCREEN_TITLES[name]} screen ({SCREEN_KEYS[name]})")
             b.setCheckable(True)
             b.clicked.connect(lambda _=False, n=name: self.show_screen(n))
             self.nav[name] = b
             row.addWidget(b)
         self.lock_button = QPushButton("Lock")
         self.lock_button.setObjectName("nav")
-        self.lock_button.setToolTip("Lock the station (Ctrl+L)")
         self.lock_button.clicked.connect(self.lock)
         row.addWidget(self.lock_button)
         # A supervisor signed in over the dealer's session hands the station back.
         self.back_button = QPushButton("Back to dealer")
         self.back_button.setObjectName("primary")
+        # As high as the header's other buttons: a taller header would take the banner's
+        # room from the supervisor's screen.
+        self.back_button.setStyleSheet(f"min-height: {theme.TARGET_PX - 4}px; padding: 1px 14px;")
         self.back_button.clicked.connect(lambda: self.session.end_visit())
         row.addWidget(self.back_button)
         return bar
@@ -213,7 +243,7 @@ class MainWindow(QMainWindow):
             self.tilt_screen.refresh()
         if user is None:
             self.while_away.hide()
-            self.user_label.setText("<span style='color:#a9b4c0'>nobody signed in</span>")
+            self.user_label.setText(f"<span style='color:{theme.MUTED}'>nobody signed in</span>")
             self.show_screen("tilt" if tilted else "login")
             return
         if user.role == "dealer":
@@ -222,10 +252,10 @@ class MainWindow(QMainWindow):
                 self.table.dealer = user.actor
         over = self.session.dealer
         # Name over role: two short lines leave the header room for the devices and the floor.
-        self.user_label.setText(f"<b>{user.name}</b><br><span style='color:{theme.GOLD}; "
-                                f"font-size:14px'>{user.role}</span>")
-        self.user_label.setToolTip(f"signed in as {user.user_id} ({user.role})"
-                                   + (f" over {over.name}'s session" if over else ""))
+        role = user.role + (f" · for {over.name}" if over else "")
+        self.user_label.setText(f"<b>{escape(user.name)}</b><br><span style='color:"
+                                f"{theme.GOLD}; font-size: {theme.LEAST_PX}px'>"
+                                f"{escape(role)}</span>")
         self.show_screen("tilt" if tilted else allowed[0])
 
     def _locked(self, user_id: str) -> None:
@@ -251,6 +281,8 @@ class MainWindow(QMainWindow):
         self.stack.setCurrentWidget(self.screens[name])
         for n, b in self.nav.items():
             b.setChecked(n == name)
+        # The banner calls the supervisor; not while the supervisor's screen is the one in view.
+        self.banner.set_call_shown(name in ("dealer", "operator"))
         if name == "login":
             self.login.reset(self.login.notice.text())
         elif name == VISIT_SIGN_IN:
@@ -263,12 +295,84 @@ class MainWindow(QMainWindow):
         w = self.stack.currentWidget()
         return next(n for n, s in self.screens.items() if s is w)
 
+    # -- the stop banner -------------------------------------------------------------------
+
+    def banner_notice(self, text: str) -> None:
+        self.banner.show_notice(text)
+
+    def _banner_room(self) -> QRect:
+        """Where the banner goes over the screen in view, in the central widget's
+        coordinates (an empty rectangle: across the top instead)."""
+        screen = self.stack.currentWidget()
+        if not isinstance(screen, BannerRoom) or self.banner.isHidden():
+            return QRect()
+        room = screen.banner_room()
+        if room.isEmpty():
+            return QRect()
+        central = self.centralWidget()
+        return QRect(screen.mapTo(central, room.topLeft()), room.size())
+
+    def _place_banner(self) -> None:
+        """The banner over the room the screen in view offers, else over its slot under the
+        header, the slot as tall as all the banner says, wrapped."""
+        if self.banner.isHidden():
+            self.banner_slot.hide()
+            return
+        room = self._banner_room()
+        if not room.isEmpty():
+            self.banner_slot.hide()
+            self.banner.set_stacked(True)
+            self.banner.setGeometry(room)
+        else:
+            # As tall as all it says, as far as the screen under it can give (beyond that
+            # the banner's words scroll, their scroll bar in sight).
+            self.banner.set_stacked(False)
+            margins = self._col.contentsMargins()
+            central = self.centralWidget()
+            assert central is not None
+            width = central.width() - margins.left() - margins.right()
+            spacing = self._col.spacing()
+            held = self.banner_slot.height() + spacing if not self.banner_slot.isHidden() else 0
+            spare = self.stack.height() + held - self.stack.minimumSizeHint().height() - spacing
+            self.banner_slot.setFixedHeight(max(theme.TARGET_PX + 12,
+                                                min(self.banner.needed_height(width), spare)))
+            self.banner_slot.show()
+            self.banner.setGeometry(self.banner_slot.geometry())
+        self.banner.raise_()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self._closing:
+            return False
+        kind = event.type()
+        if watched is self.banner_slot and kind in (QEvent.Type.Resize, QEvent.Type.Move):
+            if not self.banner_over_screen:
+                self.banner.setGeometry(self.banner_slot.geometry())
+        elif kind in (QEvent.Type.Resize, QEvent.Type.LayoutRequest) and \
+                watched is self.stack.currentWidget():
+            self._placer.start()       # once the screen has laid itself out
+        return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if not self._closing:
+            self._placer.start()
+
+    @property
+    def banner_over_screen(self) -> bool:
+        """Whether the banner lies over the screen in view (not across its top)."""
+        return self.banner_slot.isHidden()
+
     # -- following the table ---------------------------------------------------------------
 
     def _on_change(self, update: Update) -> None:
         self.devices_bar.on_change(update)
         if update.problem:
             self.banner.show_notice(update.problem)
+        if update.view.halt is None:
+            # A device's fault that stopped nothing (no round in play): its own words, said.
+            for fault in update.of(DeviceFaulted):
+                self.banner.show_notice(f"{device_name(fault.device).capitalize()} reported "
+                                        f"a fault: {fault.detail}")
         if update.view.halt != self.banner.halt:
             self.banner.show_halt(update.view.halt, update.view.devices)
         else:
@@ -289,6 +393,8 @@ class MainWindow(QMainWindow):
 
     def shutdown(self) -> None:
         """Stop listening before the devices' threads go away."""
+        self._closing = True
+        self._placer.stop()
         self._clock.stop()
         self.events.close()
         app = QApplication.instance()

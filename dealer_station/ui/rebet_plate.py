@@ -1,53 +1,69 @@
-"""The rebet plate on a seat's button: the seat's wagers from its last round, placed again
-with one touch, shown on the seat while it has nothing on the layout yet this round."""
+"""The rebet plate under a seat's button: the seat's wagers from its last round, placed again
+with one touch, shown while the seat has nothing on the layout yet this round.
+
+The plate is a button of its own beside the seat's, never over it: the seat row gives each
+seat a column, and while the plate is offered the seat's button takes the column's top and
+the plate its foot (each at least a fingertip high). A touch on the seat's button always
+selects the seat; only a touch on the plate places a rebet.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QPushButton, QWidget
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QPaintEvent
+from PySide6.QtWidgets import QPushButton, QStyle, QStyleOptionButton, QStylePainter, QWidget
 
 from dealer_station.ui import theme
 
-#: The plate's height at the foot of the seat's button (the seat's name stays in sight).
-PLATE_PX = 40
-#: The seat's colour stripe on the button's left is left uncovered.
-STRIPE_PX = 8
+#: The plate's height at the foot of the seat's column.
+PLATE_PX = theme.TARGET_PX
 
 
 class RebetPlate(QPushButton):
-    """A child of the seat's button, kept at its foot as the button is sized."""
+    """``↻ 15.00``: one touch places the seat's last round again. ``offered_changed`` is
+    emitted as the plate comes and goes (the seat row then gives the seat's button its
+    room)."""
 
-    def __init__(self, seat: int, seat_button: QWidget) -> None:
-        super().__init__(seat_button)
+    offered_changed = Signal(bool)
+
+    def __init__(self, seat: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.seat = seat
         self.setAccessibleName(f"Rebet seat {seat}")
         self.setStyleSheet(
-            f"QPushButton {{ background: #20553a; color: #e8f7ee; font-size: 17px;"
-            f" font-weight: bold; border: 2px solid {theme.GOOD}; border-radius: 6px;"
-            f" padding: 0px; }}")
+            f"QPushButton {{ background: #20553a; color: #e8f7ee; font-weight: bold;"
+            f" border: 2px solid {theme.GOOD}; border-radius: 8px; padding: 0px;"
+            f" min-height: 0px; }}")
         self.hide()
-        seat_button.installEventFilter(self)
-        self._place(seat_button)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize and isinstance(watched, QWidget):
-            self._place(watched)
-        return False
-
-    def _place(self, button: QWidget) -> None:
-        self.setGeometry(STRIPE_PX, button.height() - PLATE_PX, button.width() - STRIPE_PX,
-                         PLATE_PX)
+    @property
+    def offered(self) -> bool:
+        return not self.isHidden()
 
     def offer(self, total: str | None) -> None:
         """Show the plate with the total a rebet places, or (None) hide it."""
         if total is None:
-            if self.isVisible():
+            if not self.isHidden():
                 self.hide()
+                self.offered_changed.emit(False)
             return
         text = f"↻ {total}"
         if self.text() != text:
             self.setText(text)
-            self.setToolTip(f"Rebet: place seat {self.seat}'s wagers from its last round "
-                            f"again ({total})")
-        if not self.isVisible():
+            self.update()
+        if self.isHidden():
             self.show()
+            self.offered_changed.emit(True)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """The plate as styled, its text at table size or as large as its width allows,
+        never under the least size read from a metre."""
+        p = QStylePainter(self)
+        opt = QStyleOptionButton()
+        self.initStyleOption(opt)
+        opt.text = ""
+        p.drawControl(QStyle.ControlElement.CE_PushButton, opt)
+        box = QRectF(self.rect()).adjusted(3, 0, -3, 0)
+        p.setFont(theme.fit_font(self.font(), self.text(), box.width(), True, theme.TABLE_PX))
+        p.setPen(QColor("#e8f7ee"))
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, self.text())

@@ -224,20 +224,64 @@ def seven_seat_scenes(out: Path) -> list[Path]:
     return saved
 
 
+@contextmanager
+def production_scene() -> Iterator[tuple[QApplication, Station, MainWindow, Any]]:
+    """The station as a table runs it: no demo strip, the shoe opened with the serial
+    backend on a pseudo-terminal (a simulated shoe speaks the wire protocol at its other
+    end, as ``dealer-station emulate shoe`` does), and the card reader configured on a port
+    with nothing plugged in. Yields (app, station, window, the shoe at the far end)."""
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import create_key
+    from dealer_station.hardware.config import DeviceConfig
+    from dealer_station.hardware.ptyport import PtyWire
+    from dealer_station.hardware.simulator import SimulatedDevice
+
+    app = make_app()
+    with tempfile.TemporaryDirectory(prefix="dealer-station-shots-") as tmp:
+        shoe = SimulatedDevice("shoe", device_id="SHOE1", cards=["JK", "9S", "4C"],
+                               heartbeat=0.5)
+        wire = PtyWire()
+        shoe.attach(wire)
+        devices = {
+            "shoe": DeviceConfig("shoe", "serial", wire.path, 9600, "SHOE1"),
+            "reader": DeviceConfig("reader", "serial", str(Path(tmp) / "dealer-reader"),
+                                   9600, "READER1"),
+        }
+        db = open_database(f"sqlite:///{Path(tmp) / 'journal.db'}")
+        journal = Journal(db, create_key(Path(tmp) / "journal.key"))
+        station = open_station(journal, devices=devices, demo_users=True,
+                               hasher=fast_hasher())
+        station.closers.append(db.close)
+        window = MainWindow(station)
+        window.setFixedSize(*theme.WINDOW_SIZE)
+        window.show()
+        try:
+            wait_for(app, lambda: station.devices["shoe"].state.value == "connected")
+            yield app, station, window, shoe
+        finally:
+            window.shutdown()
+            window.close()
+            station.close()
+            shoe.close()
+            wire.close()
+            window.deleteLater()
+            app.processEvents()
+
+
 def long_fault_scene(out: Path) -> list[Path]:
-    """The longest fault a dealer meets mid-round: the shoe lost, with its device's own
-    words, on the full 1280x800 screen."""
-    with scene() as (app, station, w):
+    """The longest stop a dealer meets mid-round, in production (a serial shoe, no demo
+    strip) on the full 1280x800 screen: the shoe reports its own error (E42) after card 1 of
+    a seven-seat round, while the card reader is unplugged."""
+    with production_scene() as (app, station, w, shoe):
         w.session.sign_in("dealer", "1111")
         screen: Any = w.screens["dealer"]
         t: Any = station.table
         t.place_many(_seven_seat_wagers(), actor="dealer/dealer")
-        t.deal("JK")
+        shoe.deal()
         wait_for(app, lambda: screen.card_views[0].card is not None)
-        shoe = station.simulator("shoe")
-        shoe.report_error("E42", "card jammed at the reader head; the door sensor also reports "
-                                 "the shoe's door ajar and the feed motor stalled twice")
-        wait_for(app, lambda: w.banner.isVisible())
+        shoe.report_error("E42", "card jammed at the reader head; feed motor stalled twice")
+        wait_for(app, lambda: w.banner.isVisible() and "E42" in w.banner.text)
         return [_save(app, w, out / "fault-banner-long.png")]
 
 

@@ -3,8 +3,8 @@
 One definition for the tap-count test (tests/test_ui_taps.py) and the UI benchmark
 (benchmarks/bench_ui.py): amounts and spots typical of the game. Seat 4 plays its last round
 again with a rebet; the others are placed spot by spot, a stack of several chips counted on
-the keypad (Count chips on) just before its spot when that takes fewer touches than a touch
-per chip.
+the keypad (Count chips is on from the start) just before its spot when that takes fewer
+touches than a touch per chip.
 """
 
 from __future__ import annotations
@@ -75,13 +75,16 @@ def on_the_table(wagers: Any) -> list[tuple[int, str, tuple[str, ...], int]]:
     return sorted((*key, total) for key, total in spots.items())
 
 
-def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
-    """Place the standard round on the La Pair'e dealer screen ``screen`` by touch, as a
-    dealer at a table of roulette-style chips would: choose the chip and turn Count chips on
-    (both stay so from round to round), then seat by seat, each wager the cheaper way (a
-    touch of the spot for each chip in its stack, or the stack counted and one touch); seat
-    4's rebet on its seat. ``on_first_wager`` is called just before the first touch of the
-    round's first wager (its counting included)."""
+def play(screen: Any, on_first_wager: Callable[[], None] | None = None, *,
+         drag: bool = True) -> None:
+    """Place the standard round on the La Pair'e dealer screen ``screen`` by touch, from a
+    fresh screen, as a dealer at a table of roulette-style chips would: seat 4's rebet first
+    (its plate is there as the round opens, and seat 1 stays selected), then seat by seat,
+    each wager the cheaper way (a touch of the spot for each chip in its stack, or the stack
+    counted and one touch). The chip is chosen on the way: with ``drag``, the first touch
+    that needs it drags it from the chip row onto its spot (chosen and placed in one touch);
+    without, it is tapped first. ``on_first_wager`` is called just before the round's first
+    touch."""
     from PySide6.QtTest import QTest
 
     def tap(widget: QWidget, pos: QPoint | None = None) -> None:
@@ -89,17 +92,27 @@ def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
                          pos if pos is not None else widget.rect().center())
         QApplication.processEvents()
 
-    if screen.chip_value != CHIP:
-        tap(next(b for b in screen.chip_buttons if b.value == CHIP))
+    def drag_onto(chip: QWidget, target: QWidget, pos: QPoint) -> None:
+        """Press on ``chip``, move onto ``target`` and let go at ``pos`` there: the chip
+        button keeps the touch throughout, as a touch screen's press does."""
+        there = chip.mapFromGlobal(target.mapToGlobal(pos))
+        QTest.mousePress(chip, Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0),
+                         chip.rect().center())
+        QTest.mouseMove(chip, there)
+        QTest.mouseRelease(chip, Qt.MouseButton.LeftButton, Qt.KeyboardModifier(0), there)
+        QApplication.processEvents()
+
+    chip = next(b for b in screen.chip_buttons if b.value == CHIP)
+    if on_first_wager is not None:
+        on_first_wager()
+    tap(screen.rebet_plates[REBET_SEAT])
+    if not drag and screen.chip_value != CHIP:
+        tap(chip)
     if not screen.pad.counting:
         tap(screen.pad.count_key)
-    first = True
     for s in STANDARD_ROUND:
         if screen.seat != s.seat:
             tap(screen.seat_buttons[s.seat])
-        if first and on_first_wager is not None:
-            on_first_wager()
-        first = False
         if s.amount % CHIP:
             raise ValueError(f"{s}: not a stack of {CHIP}")
         chips = s.amount // CHIP
@@ -110,6 +123,9 @@ def play(screen: Any, on_first_wager: Callable[[], None] | None = None) -> None:
                 tap(screen.pad.keys[key])
             touches = 1
         point = screen.layout_view.spot_centre(s.bet, s.values)
+        where = QPoint(round(point.x()), round(point.y()))
         for _ in range(touches):
-            tap(screen.layout_view, QPoint(round(point.x()), round(point.y())))
-    tap(screen.rebet_plates[REBET_SEAT])
+            if screen.chip_value != CHIP:
+                drag_onto(chip, screen.layout_view, where)
+            else:
+                tap(screen.layout_view, where)

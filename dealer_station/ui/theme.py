@@ -1,13 +1,14 @@
 """Colours, sizes and the style sheet: one place, so every screen reads the same at a metre.
 
-The station runs on a 1280x800 touchscreen in a dim room: dark panels (less glare), text of at
-least 16 px, buttons at least 52 px tall (a fingertip), one accent colour per meaning (gold:
-the selection, green: won / good, red: lost / stopped, amber: needs attention).
+The station runs on a 1280x800 touchscreen in a dim room: dark panels (less glare), text read
+from a metre (:data:`LEAST_PX` at the least), every touch target at least :data:`TARGET_PX`
+square (a fingertip; checkboxes included), one accent colour per meaning (gold: the
+selection, green: won / good, red: lost / stopped, amber: needs attention).
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPalette
 from PySide6.QtWidgets import QApplication
 
 WINDOW_SIZE = (1280, 800)
@@ -41,6 +42,9 @@ PAY_PX = 28
 #: take lines.
 TABLE_PX = 20
 TOUCH_PX = 56
+#: The least size of text a dealer reads, and of a touch target in each direction.
+LEAST_PX = 18
+TARGET_PX = 44
 
 STYLE = f"""
 QWidget {{ background: {BG}; color: {TEXT}; font-size: {BASE_PX}px; }}
@@ -67,13 +71,14 @@ QPushButton:disabled {{ color: #66717d; background: #1e252d; border-color: #2a32
 QPushButton#primary {{ background: #1f6d43; border-color: {GOOD}; }}
 QPushButton#primary:disabled {{ background: #1e252d; border-color: #2a323c; }}
 QPushButton#danger {{ background: #6d2019; border-color: {BAD}; }}
-QPushButton#nav {{ min-height: 40px; padding: 2px 14px; font-size: 16px; }}
+QPushButton#nav {{ min-height: {TARGET_PX - 4}px; padding: 1px 14px; font-size: {LEAST_PX}px; }}
 QPushButton#nav:checked {{ background: {GOLD}; color: #1a1a1a; }}
 QLineEdit, QSpinBox, QComboBox, QPlainTextEdit {{ background: #0f1317;
     border: 1px solid {BORDER}; border-radius: 7px; padding: 6px 10px; min-height: 36px;
     font-size: 19px; selection-background-color: {INFO}; }}
 QLineEdit:focus, QSpinBox:focus, QComboBox:focus {{ border: 2px solid {INFO}; }}
-QCheckBox {{ spacing: 12px; font-size: 18px; min-height: 40px; }}
+QCheckBox {{ spacing: 12px; font-size: {LEAST_PX}px; min-height: {TARGET_PX}px;
+    min-width: {TARGET_PX}px; }}
 QCheckBox::indicator {{ width: 30px; height: 30px; }}
 QTableView {{ background: #12171c; alternate-background-color: #192027;
     gridline-color: #2a323c; border: 1px solid {BORDER}; border-radius: 8px;
@@ -108,6 +113,24 @@ def apply(app: QApplication) -> None:
     pal.setColor(QPalette.ColorRole.ButtonText, QColor(TEXT))
     app.setPalette(pal)
     app.setStyleSheet(STYLE)
+
+
+def fit_font(base: QFont, text: str, width: float, bold: bool, px: int) -> QFont:
+    """``base`` at ``px`` (bold or not) for ``text`` in ``width``: condensed first, then
+    smaller, down to :data:`LEAST_PX`, then regular weight; never smaller than that (a text
+    too long even so is cut by its box, which a caller sizes for the longest it shows)."""
+    f = QFont(base)
+    f.setBold(bold)
+    f.setPixelSize(px)
+    for family in (base.family(), "DejaVu Sans Condensed"):
+        f.setFamily(family)
+        if QFontMetricsF(f).horizontalAdvance(text) <= width:
+            return f
+    while f.pixelSize() > LEAST_PX and QFontMetricsF(f).horizontalAdvance(text) > width:
+        f.setPixelSize(f.pixelSize() - 1)
+    if bold and QFontMetricsF(f).horizontalAdvance(text) > width:
+        f.setBold(False)
+    return f
 
 
 def seat_colour(seat: int) -> QColor:
