@@ -156,6 +156,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
     saved += operator_scenes(out)
     saved += seven_seat_scenes(out)
     saved += long_fault_scene(out)
+    saved += supervisor_events_scene(out)
     saved += touch_scenes(out)
     return saved
 
@@ -181,9 +182,6 @@ def operator_scenes(out: Path) -> list[Path]:
         op.preview()
         op.par_view.scrollToBottom()                   # the optional wagers and poker
         saved.append(_save(app, w, out / "operator-parsheet.png"))
-    saved += seven_seat_scenes(out)
-    saved += long_fault_scene(out)
-    saved += supervisor_events_scene(out)
     return saved
 
 
