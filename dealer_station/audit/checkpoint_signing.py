@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 
 from dealer_station.audit import schema
 from dealer_station.audit.notes import Checkpoint, Signer, sign_checkpoint
+from dealer_station.audit.origins import origin_of
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal
@@ -38,20 +39,6 @@ J = schema.journal
 
 #: A checkpoint at least every this many records of a chain, between the anchors.
 EVERY = 1000
-#: The chain of the station's own records (users, start-ups): one per machine.
-STATION_CHAIN = "station"
-
-
-def origin_of(signer_name: str, table_id: str) -> str:
-    """The log name of a chain: ``<casino>/<table>`` for a table's (and a tournament's) chain,
-    ``<casino>/<station>/station`` for the station's own, which every machine has. The signing
-    key's name is ``<casino>/<station>``."""
-    if table_id == STATION_CHAIN:
-        return f"{signer_name}/{STATION_CHAIN}"
-    casino = signer_name.split("/", 1)[0]
-    return f"{casino}/{table_id}"
-
-
 @dataclass(frozen=True)
 class SignedCheckpoint:
     table_id: str

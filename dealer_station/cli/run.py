@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_station import games
+from dealer_station.cli._witness_opts import add_witness_options, witness_configs
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.table.base import DEFAULT_TABLE
 
@@ -52,7 +53,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="forward the table's journal to the floor's PostgreSQL database "
                         "(the table deals on when the floor is down, and catches up)")
     p.add_argument("--seed", type=int, help="seed for the simulated shoe's shuffles")
+    add_witness_options(p)
     p.set_defaults(func=run)
+
+
+def _witnesses(args: argparse.Namespace) -> tuple[list[Any], float]:
+    """The witnesses from the command line, else from ``[witness]`` in station.toml."""
+    from dealer_station.gameconfig import config_dir
+    from dealer_station.witness.settings import DEFAULT_ALERT_AFTER_S, load_witness_settings
+
+    if args.witness or args.witness_key:
+        return witness_configs(args.witness, args.witness_key), DEFAULT_ALERT_AFTER_S
+    settings = load_witness_settings(config_dir() / "station.toml")
+    found = witness_configs(list(settings.urls), [str(f) for f in settings.key_files],
+                            where=f"{settings.file}: witness.keys")
+    return found, settings.alert_after_s
 
 
 def demo_store_paths() -> tuple[str, Path]:
@@ -120,9 +135,11 @@ def run(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         if not args.simulate:
             _require_users(store.journal)
+        witnesses, alert_after = _witnesses(args)
         station = open_station(store.journal, game=args.game, table_id=args.table,
                                config_path=args.config, simulate=args.simulate,
-                               devices=devices, seed=args.seed, floor=args.floor)
+                               devices=devices, seed=args.seed, floor=args.floor,
+                               witnesses=witnesses, witness_alert_after_s=alert_after)
         try:
             def ready(_window: Any, seconds: float) -> None:
                 where = ", ".join(f"{role} {h.backend}" + (f" {h.url}" if h.url else "")

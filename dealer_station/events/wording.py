@@ -62,6 +62,9 @@ KIND_WORDS: dict[str, str] = {
     "alert.ack": "Alert acknowledged",
     "floor.lost": "Floor out of reach", "floor.restored": "Floor reached again",
     "floor.refused": "Floor refused the journal",
+    "witness.refused": "Regulator's witness REFUSED the journal",
+    "witness.unreachable": "Regulator's witness out of reach",
+    "witness.restored": "Regulator's witness reached again",
     "clock.jump": "Clock jumped",
     "device.state": "Device state", "device.status": "Device status",
     "device.connected": "Device connected", "device.lost": "Device lost",
@@ -92,7 +95,8 @@ def kind_words(kind: str) -> str:
 ALERT_KINDS = frozenset({"halt", "void", "lockout", "login.failed", "device.fault",
                          "device.lost", "clock.jump", "card.held", "renege", "misread",
                          "integrity.mismatch", "projection.mismatch", "user.mismatch",
-                         "floor.refused", "floor.lost"})
+                         "floor.refused", "floor.lost", "witness.refused",
+                         "witness.unreachable"})
 CHANGE_KINDS = frozenset({"resolve", "correction", "config.change", "pot.return",
                           "integrity.ack", "user.role", "user.deactivate", "user.unlock",
                           "alert.ack"})
@@ -463,6 +467,21 @@ def _floor(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str
     return KIND_WORDS["floor.refused"], str(p.get("reason") or "")
 
 
+def _witness(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str]:
+    who = f"the witness {p.get('witness')}"
+    if r.kind == "witness.refused":
+        return (KIND_WORDS["witness.refused"],
+                f"{who} refused the journal at record {p.get('size')}: it disagrees with what "
+                f"the witness already cosigned ({p.get('reason')}); call the operator and the "
+                f"regulator")
+    if r.kind == "witness.unreachable":
+        return (KIND_WORDS["witness.unreachable"],
+                f"{who} has not answered for {p.get('seconds')} s ({p.get('why')}); the "
+                f"table deals on and its checkpoints wait")
+    return KIND_WORDS["witness.restored"], f"{who} answers again; the checkpoints that waited " \
+                                           f"are sent"
+
+
 def _renege(r: Recorded, p: Mapping[str, Any], people: People) -> tuple[str, str]:
     who = people.seat(p.get("seat"), r.seq, r.table_id)
     reason = name_the_player(str(p.get("reason") or ""), who)
@@ -524,7 +543,8 @@ WORDERS: dict[str, Worder] = {
     "checkpoint": _checkpoint, "clock.jump": _clock_jump, "projection.mismatch": _projection,
     "integrity.ok": _integrity, "integrity.mismatch": _integrity, "integrity.ack": _integrity,
     "alert.ack": _alert_ack, "floor.lost": _floor, "floor.restored": _floor,
-    "floor.refused": _floor, "renege": _renege, "recovery": _recovery,
+    "floor.refused": _floor, "witness.refused": _witness, "witness.unreachable": _witness,
+    "witness.restored": _witness, "renege": _renege, "recovery": _recovery,
     "session.open": _session_open, "session.close": _session_close,
     "pot.carry": _pot_carry, "pot.return": _pot_return,
 }

@@ -35,6 +35,7 @@ from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.events.table import actor_words, fault_words, halt_event_text
+from dealer_station.events.wording import event_words
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.settlement.lapaire_config import KIND_LABELS
@@ -48,7 +49,7 @@ FR = schema.floor_refusals
 ACK_KIND = "alert.ack"
 #: Record kinds that raise an alert by themselves.
 RECORD_KINDS = ("halt", "device.fault", "void", "correction", "renege", "floor.lost",
-                "floor.refused")
+                "floor.refused", "witness.refused", "witness.unreachable")
 PAYOUT_KIND = "stage.settle"
 CLOSING_KINDS = ("round.close", "hand.close", "void")
 DEVICE_KINDS = ("device.status", "device.fault", "device.lost", "device.connected")
@@ -58,9 +59,11 @@ CATEGORY_LABELS = {
     "correction": "Card by hand", "renege": "Renege", "floor.lost": "Floor link lost",
     "floor.refused": "Floor refused", "payout": "Large payout", "lag": "Floor copy behind",
     "refused": "Chain refused", "hold": "Hold out of band",
+    "witness.refused": "Witness REFUSED", "witness.unreachable": "Witness out of reach",
 }
 #: How urgent each category is (2: play is or was stopped / evidence at stake).
 SEVERITY = {"halt": 2, "device.fault": 2, "refused": 2, "floor.refused": 2, "void": 1,
+            "witness.refused": 2, "witness.unreachable": 1,
             "correction": 1, "renege": 1, "payout": 1, "lag": 1, "floor.lost": 1, "hold": 1}
 
 
@@ -255,6 +258,8 @@ def _record_alert(rec: Record, game: str | None, resolved: Mapping[int, Record])
         what = f"the table lost its link to the floor: {p.get('reason')}"
     elif rec.kind == "floor.refused":
         what = f"the floor refused the table's records: {p.get('reason')}"
+    elif rec.kind in ("witness.refused", "witness.unreachable"):
+        what = event_words(rec).detail
     else:   # pragma: no cover - RECORD_KINDS are all handled above
         what = rec.kind
     return Alert(f"{rec.table_id}:{rec.seq}", rec.ts, rec.table_id, rec.kind, what, rec.seq,

@@ -150,6 +150,45 @@ class FloorPill(Pill):
                 + (f" ({why})" if why else "") + (f". {self.detail}" if self.detail else ""))
 
 
+class WitnessPill(Pill):
+    """``Witness ● OK``: the regulator's witnesses the station pushes its signed checkpoints
+    to (dealer_station/floor/witness_push.py). REFUSED means the journal disagrees with what a
+    witness already cosigned: the operator and the regulator are to be called."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("device-witness")
+        self.state = "waiting"
+        self.detail = ""
+        self.name = ""
+        self.refresh()
+
+    def set_status(self, status: Any) -> None:
+        # The worst state of any witness is what the pill shows.
+        self.state, self.detail, self.name = status.state, status.detail, status.name
+        self.refresh()
+
+    def refresh(self) -> None:
+        word = {"ok": "OK", "refused": "REFUSED", "unreachable": "OUT OF REACH"}.get(
+            self.state, "WAITING")
+        colour = (theme.GOOD if self.state == "ok" else theme.BAD if self.state == "refused"
+                  else theme.WARN)
+        more = "call the operator" if self.state == "refused" else ""
+        self.setText(f"<span style='color:{theme.MUTED}'>Witness</span> "
+                     f"<span style='color:{colour}'>●</span> <b>{word}</b>"
+                     + (f"<br>{more}" if more else ""))
+        self.setAccessibleName(f"Witness {word}")
+
+    def full_text(self) -> str:
+        why = {"refused": "the regulator's witness refused this table's journal: it disagrees "
+                          "with what the witness already cosigned. Call the operator and the "
+                          "regulator",
+               "unreachable": "the table deals on; its signed checkpoints wait and are sent "
+                              "when the witness answers"}.get(self.state, "")
+        return (f"Regulator's witness {self.name or ''}: {self.state}"
+                + (f" ({why})" if why else "") + (f". {self.detail}" if self.detail else ""))
+
+
 class FloorLinkSignal(QObject):
     """The forwarder's thread hands its link over to the window's thread."""
 
@@ -179,7 +218,26 @@ class DevicesBar(QWidget):
         row.addWidget(self.floor_pill)
         self._floor_signal = FloorLinkSignal(self)
         self._floor_signal.changed.connect(self.floor_pill.set_link)
+        self.witness_pill = WitnessPill()
+        self.witness_pill.touched.connect(self.touched)
+        self.witness_pill.hide()
+        row.addWidget(self.witness_pill)
+        self._witness_signal = FloorLinkSignal(self)
+        self._witness_signal.changed.connect(self.witness_pill.set_status)
         self.sync(handles, device_state)
+
+    def follow_witness(self, pusher: Any) -> None:
+        """Show what the witnesses last said (their answers arrive from the pusher's thread)."""
+        self.witness_pill.show()
+        worst = {"refused": 3, "unreachable": 2, "waiting": 1, "ok": 0}
+        statuses = list(pusher.status.values())
+        if statuses:
+            self.witness_pill.set_status(max(statuses, key=lambda st: worst[st.state]))
+
+        def changed(_status: Any) -> None:
+            now = list(pusher.status.values())
+            self._witness_signal.changed.emit(max(now, key=lambda st: worst[st.state]))
+        pusher.on_change = changed
 
     def follow_floor(self, forwarder: Any) -> None:
         """Show the forwarder's link from now on (its changes arrive from its own thread)."""

@@ -184,6 +184,8 @@ class MainWindow(QMainWindow):
         self.devices_bar = DevicesBar(self.station.devices, self.table.device_state)
         if self.station.forwarder is not None:
             self.devices_bar.follow_floor(self.station.forwarder)
+        if self.station.pusher is not None:
+            self.devices_bar.follow_witness(self.station.pusher)
         # A pill touched says all it knows (its last fault in the device's words).
         self.devices_bar.touched.connect(self.banner_notice)
         row.addWidget(self.devices_bar)

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from dealer_station.audit.users import Users
     from dealer_station.floor.follower import Follower
     from dealer_station.floor.forwarder import Forwarder
+    from dealer_station.floor.witness_push import WitnessConfig, WitnessPusher
     from dealer_station.hardware.backends import DeviceHandle
     from dealer_station.hardware.config import DeviceConfig
 
@@ -53,6 +54,8 @@ class Station:
     forwarder: Forwarder | None = None
     #: Adopts what the floor publishes for this table, and the floor's users, or None.
     follower: Follower | None = None
+    #: Pushes the journal's signed checkpoints to the regulator's witnesses, or None.
+    pusher: WitnessPusher | None = None
     #: Set by ``open_station`` when it opened the database (closed by ``close``).
     closers: list[Any] = field(default_factory=list)
     _closed: bool = False
@@ -83,6 +86,9 @@ class Station:
         finally:
             if self.forwarder is not None:
                 self.forwarder.stop()         # the shutdown record too, if the floor is up
+            if self.pusher is not None:
+                self.pusher.flush(timeout=10)   # the shut-down's checkpoint too, if it can
+                self.pusher.stop()
             for closer in self.closers:
                 closer()
 
@@ -143,7 +149,9 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
                  hasher: PasswordHasher | None = None, seed: int | None = None,
                  demo_users: bool | None = None, max_failures: int = 5,
                  sim_options: Mapping[str, Any] | None = None,
-                 on_duty: str | None = None, floor: str | None = None) -> Station:
+                 on_duty: str | None = None, floor: str | None = None,
+                 witnesses: Sequence[WitnessConfig] = (),
+                 witness_alert_after_s: float = 300.0) -> Station:
     """Build the station on ``journal`` and start its devices.
 
     ``simulate``: a simulated shoe and card reader (the real drivers over in-memory cables);
@@ -153,6 +161,8 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
     card read then is held): for a station driven without its window, as tests drive it.
     ``floor``: the floor database's URL; the table's journal is forwarded to it from a
     thread of its own, and the table never waits for it.
+    ``witnesses``: the regulator's witnesses; each signed checkpoint is pushed to them from a
+    thread of its own (dealer_station/floor/witness_push.py).
     """
     from dealer_station.audit.users import Users
 
@@ -164,6 +174,12 @@ def open_station(journal: Journal, *, game: str = "lapaire", table_id: str = DEF
                        dealer="station/dealer")
     station = Station(journal, users, table, game, table_id, simulated=simulate)
     table.startup()
+    if witnesses:
+        from dealer_station.floor.witness_push import WitnessPusher
+
+        station.pusher = WitnessPusher(journal, witnesses,
+                                       alert_after_s=witness_alert_after_s)
+        station.pusher.start()
     if floor is not None:
         from dealer_station.floor.forwarder import Forwarder
 

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dealer_station.audit import merkle
-from dealer_station.audit.checkpoint_signing import origin_of
 from dealer_station.audit.hashing import record_leaf
 from dealer_station.audit.notes import Checkpoint, Note, NoteError, Verifier, cosigned_at
+from dealer_station.audit.origins import origin_of
 from dealer_station.witness import client
 from dealer_station.witness.errors import WitnessError
 
