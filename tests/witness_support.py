@@ -73,13 +73,16 @@ class RunningWitness:
 
 @contextmanager
 def running_witness(wdir: Path, trusted: list[n.Verifier],
-                    name: str = "regulator.example/w1") -> Iterator[RunningWitness]:
-    """A witness serving ``wdir`` (made if new) on a free port of 127.0.0.1, in a thread."""
+                    name: str = "regulator.example/w1", port: int = 0
+                    ) -> Iterator[RunningWitness]:
+    """A witness serving ``wdir`` (made if new) on ``port`` of 127.0.0.1 (0: a free one), in
+    a thread."""
     if not (wdir / "witness.key").exists():
         init_state(wdir, name)
     signer, state = open_state(wdir)
     lines: list[str] = []
-    server = WitnessServer(Witness(signer, trusted, state), "127.0.0.1", 0, log=lines.append)
+    server = WitnessServer(Witness(signer, trusted, state), "127.0.0.1", port,
+                           log=lines.append)
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
