@@ -259,7 +259,8 @@ def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int
     r.add(grid(["Denomination", "Chips", "Value"], _chip_rows(chips, s),
                [w * 0.3, w * 0.2, w * 0.3], numeric=(0, 1, 2), bold_last=True))
     r.add(_signers(journal, actor_list, roles, w))
-    return r.build(out, journal.verify_table(table), record, record, evidence=[record])
+    return r.build(out, journal.verify_table(table), record, record,
+                   evidence=covered_records(journal, table, record, record))
 
 
 def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings, kind: str,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -66,17 +66,32 @@ def record_line(rec: Record) -> dict[str, object]:
 
 
 def records_attachment(records: Iterable[Record], table: str,
-                       name: str = RECORDS_ATTACHMENT) -> Attachment:
+                       name: str = RECORDS_ATTACHMENT,
+                       prove: Callable[[int], dict[str, object] | None] | None = None
+                       ) -> Attachment:
+    """The records, a JSON object a line; with ``prove``, each also carries its inclusion
+    proof (``proof``: the checkpoint's size, the leaf's index and the path; null for a record
+    the checkpoint does not cover)."""
     out = io.BytesIO()
     count = 0
     for rec in records:
-        out.write(json.dumps(record_line(rec), ensure_ascii=False, sort_keys=True)
-                  .encode("utf-8"))
+        line = record_line(rec)
+        if prove is not None:
+            line["proof"] = prove(rec.seq)
+        out.write(json.dumps(line, ensure_ascii=False, sort_keys=True).encode("utf-8"))
         out.write(b"\n")
         count += 1
     return Attachment(name, out.getvalue(), "application/x-ndjson",
                       f"The {count:,} journal records of table {table} this report covers, "
                       f"one JSON object per line, as the journal holds them")
+
+
+def checkpoint_attachment(note: str, table: str, name: str) -> Attachment:
+    """The signed (and cosigned) checkpoint the attached records are proven against."""
+    return Attachment(name, note.encode("utf-8"), "text/plain",
+                      f"The checkpoint of table {table} the attached records are proven "
+                      f"against: a signed note (C2SP tlog-checkpoint), signed by the station "
+                      f"and cosigned by the regulator's witness where one was")
 
 
 def _pdf_date(when: datetime) -> str:

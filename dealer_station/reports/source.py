@@ -126,12 +126,26 @@ def coverage(journal: Journal, table: str, period: Period) -> Coverage:
                     _record_at(journal, table, last_seq))
 
 
+@dataclass(frozen=True)
+class CoveredRecords:
+    """The records from ``first`` to ``last`` of a table (what a report covers, attached to
+    its PDF), with the journal they come from, for their public proofs."""
+
+    journal: Journal
+    table: str
+    first: Record | None
+    last: Record | None
+
+    def __iter__(self) -> Iterator[Record]:
+        if self.first is None or self.last is None:
+            return iter(())
+        return self.journal.records(self.table, from_seq=self.first.seq, to_seq=self.last.seq)
+
+
 def covered_records(journal: Journal, table: str, first: Record | None,
-                    last: Record | None) -> Iterator[Record]:
+                    last: Record | None) -> CoveredRecords:
     """The records from ``first`` to ``last`` (what a report covers, attached to its PDF)."""
-    if first is None or last is None:
-        return iter(())
-    return journal.records(table, from_seq=first.seq, to_seq=last.seq)
+    return CoveredRecords(journal, table, first, last)
 
 
 def config_changes(journal: Journal, table: str, to_seq: int | None = None) -> list[Record]:

@@ -50,9 +50,12 @@ from dealer_station.errors import StationError
 from dealer_station.reports.archival import (
     RECORDS_ATTACHMENT,
     Attachment,
+    checkpoint_attachment,
     make_archival,
     records_attachment,
 )
+from dealer_station.reports.evidence import ProvenAgainst, Prover, proven_against
+from dealer_station.reports.source import CoveredRecords
 from dealer_station.reports.text import local
 from dealer_station.table.recall_model import record_label
 
@@ -543,8 +546,43 @@ def attached_count(first: Record | None, last: Record | None) -> int:
     return count if count <= MAX_ATTACHED_RECORDS else 0
 
 
+#: The checkpoint a single-table report's records are proven against.
+CHECKPOINT_ATTACHMENT = "journal-checkpoint.txt"
+
+
+def public_evidence(evidence: Iterable[Record], table: str, records_name: str,
+                    checkpoint_name: str) -> tuple[list[Attachment], ProvenAgainst | None]:
+    """The covered records as an attachment, each with its inclusion proof, and the
+    checkpoint they are proven against as another (when a signed checkpoint covers any)."""
+    if isinstance(evidence, CoveredRecords) and evidence.last is not None:
+        against = proven_against(evidence.journal, evidence.table, evidence.last.seq)
+        if against is not None:
+            prover = Prover(evidence.journal, against)
+            try:
+                records = records_attachment(evidence, table, records_name, prover.proof)
+            finally:
+                prover.close()
+            return [records, checkpoint_attachment(against.note, table, checkpoint_name)], \
+                against
+    return [records_attachment(evidence, table, records_name)], None
+
+
+def _public_row(against: ProvenAgainst | None, last: Record | None,
+                checkpoint_name: str) -> tuple[str, Cell]:
+    if against is None:
+        return ("Public proof", p("none yet: no signed checkpoint covers these records "
+                                  "(the station signs one at each round's close)", "small"))
+    after = (f"; records after {against.size:,} are not yet covered"
+             if last is not None and last.seq > against.size else "")
+    return ("Public proof", p(
+        f"each attached record carries its inclusion proof, {against.words()} (attached as "
+        f"{checkpoint_name}){after}. Anyone holding the station's and the witness's public "
+        f"keys can check them without the journal key: see the verifier in the station's "
+        f"journal documentation.", "small"))
+
+
 def verification_section(result: VerifyResult, first: Record | None, last: Record | None,
-                         note: str = "") -> Flowable:
+                         note: str = "", against: ProvenAgainst | None = None) -> Flowable:
     """The closing section: the chain's verification and the records this report covers."""
     if result.ok:
         verdict = rich(f"<font color='#1b5e20'><b>Journal verified: intact.</b></font> "
@@ -577,6 +615,8 @@ def verification_section(result: VerifyResult, first: Record | None, last: Recor
             f"line, as the journal holds them)" if attached_count(first, last) else
             f"none: the {count:,} records covered are more than a report carries "
             f"({MAX_ATTACHED_RECORDS:,} at most); the journal database holds them", "small")))
+    if first is not None and last is not None and attached_count(first, last):
+        rows.append(_public_row(against, last, CHECKPOINT_ATTACHMENT))
     rows.append(("How to check", p("Run 'dealer-station audit verify --table "
                                    f"{result.table_id}' on the journal database with its key; "
                                    "the record numbered above must carry the hash printed "
@@ -599,7 +639,9 @@ class TableCheck:
 
 
 def tables_verification_section(checks: Sequence[TableCheck], width: float,
-                                note: str = "") -> Flowable:
+                                note: str = "",
+                                proven: dict[str, ProvenAgainst | None] | None = None
+                                ) -> Flowable:
     """The closing section of a report over several tables: a row per table."""
     rows: list[list[Cell]] = []
     for c in checks:
@@ -610,17 +652,24 @@ def tables_verification_section(checks: Sequence[TableCheck], width: float,
                               f"{escape(r.problem or '')}</font>", "small"))
         covered = ("none in the period" if c.last is None else
                    f"{c.first.seq if c.first else 1:,} to {c.last.seq:,}")
-        head = rich(f"<font name='{FONT_MONO}'>{c.last.hash[:32]}</font>", "small") \
-            if c.last is not None else p("-", "small")
+        # The whole hash: half of one is not a hash anyone can check.
+        head = rich(f"<font name='{FONT_MONO}'>{c.last.hash[:32]}<br/>{c.last.hash[32:]}"
+                    f"</font>", "small") if c.last is not None else p("-", "small")
         rows.append([r.table_id, verdict, covered, head])
+    against = [a for a in (proven or {}).values() if a is not None]
+    public = ("Each record attached carries its inclusion proof against the table's signed "
+              "checkpoint, attached as journal-checkpoint-TABLE.txt"
+              + (" (cosigned by the regulator's witness)" if any(a.witness for a in against)
+                 else "") + ": anyone holding the public keys can check them without the "
+                            "journal key. " if against else "")
     block: list[Flowable] = [
         Spacer(1, 4 * mm), rich("Journal verification", "h2"),
-        grid(["Table", "Chain", "Records covered", "Last record covered: hash (first 32)"],
+        grid(["Table", "Chain", "Records covered", "Last record covered: hash"],
              rows, [width * 0.12, width * 0.33, width * 0.2, width * 0.35], wrap=(1, 3)),
         p("Each table's covered records are attached to this PDF as "
-          "journal-records-TABLE.jsonl. Run 'dealer-station audit verify --table TABLE' on the "
-          "journal database with its key: each record numbered above must carry the hash "
-          "printed here.", "small")]
+          "journal-records-TABLE.jsonl. " + public + "Run 'dealer-station audit verify "
+          "--table TABLE' on the journal database with its key: each record numbered above "
+          "must carry the hash printed here.", "small")]
     if note:
         block.append(p(note, "note"))
     return KeepTogether(block)
@@ -697,11 +746,14 @@ class ReportBuilder:
         else:
             m.verified = f"JOURNAL VERIFICATION FAILED at record {verification.bad_seq}"
             m.verified_ok = False
+        attachments: list[Attachment] = []
+        against = None
+        if attached_count(first, last):
+            attachments, against = public_evidence(evidence, m.table, RECORDS_ATTACHMENT,
+                                                   CHECKPOINT_ATTACHMENT)
         closing = [signature_block(signatures, self.width)] if signatures else []
         # Last, so that it is always on the last page.
-        closing.append(verification_section(verification, first, last, note))
-        attachments = ([records_attachment(evidence, m.table)]
-                       if attached_count(first, last) else [])
+        closing.append(verification_section(verification, first, last, note, against))
         self._write(out, attachments, closing)
         return BuiltReport(out, self.kind, m.title, m.table, m.pages, verification, last, data)
 
@@ -722,11 +774,16 @@ class ReportBuilder:
             m.verified_ok = False
         else:
             m.verified = f"Journals of {len(checks):,} table(s) verified intact"
+        attachments = []
+        proven: dict[str, ProvenAgainst | None] = {}
+        for c in checks:
+            if attached_count(c.first, c.last):
+                t = c.result.table_id
+                made, proven[t] = public_evidence(c.evidence, t, f"journal-records-{t}.jsonl",
+                                                  f"journal-checkpoint-{t}.txt")
+                attachments += made
         closing = [signature_block(signatures, self.width)] if signatures else []
-        closing.append(tables_verification_section(checks, self.width, note))
-        attachments = [records_attachment(c.evidence, c.result.table_id,
-                                          name=f"journal-records-{c.result.table_id}.jsonl")
-                       for c in checks if attached_count(c.first, c.last)]
+        closing.append(tables_verification_section(checks, self.width, note, proven))
         self._write(out, attachments, closing)
         worst = failed[0] if failed else checks[-1]
         return BuiltReport(out, self.kind, m.title, m.table, m.pages, worst.result,
