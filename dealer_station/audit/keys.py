@@ -64,8 +64,15 @@ def signing_path_for(key_path: Path) -> Path:
     return key_path.with_suffix(".ed25519")
 
 
+NAME_ENV = "DEALER_STATION_NAME"
+
+
 def default_signer_name() -> str:
-    """``casino.local/<host name>``, until the operator names it (``audit new-key --name``)."""
+    """``$DEALER_STATION_NAME`` (``CASINO/STATION``, set in the installed station.env), else
+    ``casino.local/<host name>``; ``audit new-key --name`` names it explicitly."""
+    named = os.environ.get(NAME_ENV, "").strip()
+    if named:
+        return named
     host = re.sub(r"[^A-Za-z0-9._-]", "-", socket.gethostname()) or "station"
     return f"casino.local/{host}"
 

@@ -128,6 +128,8 @@ def run_checks(args: argparse.Namespace) -> Iterator[Check]:
     else:
         check, key = check_key(args.key)
         yield check
+        if key is not None:
+            yield check_signing_key(key)
 
     db: Database | None = None
     try:
@@ -323,6 +325,23 @@ def check_key(path_arg: str | None) -> tuple[Check, JournalKey | None]:
                             f"by its owner only"), key
 
 
+def check_signing_key(key: JournalKey) -> Check:
+    """The station's signing key beside the journal key: private, and whose it is."""
+    from dealer_station.audit.keys import KeyFileError, load_signing_key
+
+    try:
+        signer = load_signing_key(key.path)
+    except KeyFileError as exc:
+        return Check("signing key", FAIL, str(exc))
+    if signer is None:
+        return Check("signing key", WARN, f"none yet beside {key.path}: the station makes it "
+                                          f"at its next start (named from "
+                                          f"$DEALER_STATION_NAME)")
+    return Check("signing key", OK, f"{key.signing_path}: {signer.name}, readable by its "
+                                    f"owner only; its public key (audit public-key) is what "
+                                    f"the regulator verifies with")
+
+
 def _owner(uid: int) -> str:
     try:
         import pwd
@@ -417,6 +436,7 @@ def check_device(cfg: DeviceConfig, timeout: float) -> Check:
         DeviceEvent,
         DeviceFault,
         DeviceIdentified,
+        FaultKind,
     )
 
     name = cfg.role
@@ -459,6 +479,11 @@ def check_device(cfg: DeviceConfig, timeout: float) -> Check:
                                        f"serial {event.serial_no}")
             if isinstance(event, DeviceFault):
                 faults.append(event.detail)
+                if event.kind == FaultKind.WRONG_DEVICE:
+                    # Another device answers on this port: known now, no need to wait.
+                    return Check(name, FAIL, f"{url}: opened, but it is not the device "
+                                             f"configured (expected HELLO from "
+                                             f"{cfg.device_id}): {event.detail}")
     finally:
         handle.close()
     heard = f"; it reported: {faults[-1]}" if faults else ""
