@@ -21,6 +21,8 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from dealer_station.errors import StationError
+
 HASH_SIZE = 32
 EMPTY_ROOT = hashlib.sha256(b"").digest()
 
@@ -29,7 +31,7 @@ EMPTY_ROOT = hashlib.sha256(b"").digest()
 NodeSource = Callable[[int, int], bytes]
 
 
-class ProofError(ValueError):
+class ProofError(StationError, ValueError):
     """A proof that does not prove what it claims, or is malformed."""
 
 

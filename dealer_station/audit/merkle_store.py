@@ -20,6 +20,7 @@ from sqlalchemy import Connection, delete, select
 
 from dealer_station.audit import merkle, schema
 from dealer_station.audit.hashing import record_leaf
+from dealer_station.errors import StationError
 
 N = schema.merkle_nodes
 J = schema.journal
@@ -41,7 +42,7 @@ def row_leaf(row: Sequence[Any]) -> bytes:
     return leaf_of(t, int(seq), ts, actor, hashed, payload, prev_hash, h)
 
 
-class MissingNode(LookupError):
+class MissingNode(StationError, LookupError):
     """A node the tree should hold is not stored."""
 
 

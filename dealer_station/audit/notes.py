@@ -33,13 +33,15 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+from dealer_station.errors import StationError
+
 NOTE_KEY = 0x01          # Ed25519 note signature (the log's own)
 COSIGNATURE_KEY = 0x04   # Ed25519 cosignature/v1 (a witness's)
 DASH = "\u2014"          # the em dash that starts a signature line
 MAX_NOTE = 1 << 20
 
 
-class NoteError(ValueError):
+class NoteError(StationError, ValueError):
     """A note, key or checkpoint that is malformed or does not verify; says what and why."""
 
 
