@@ -620,8 +620,9 @@ class Journal:
                 if conn.dialect.name == "sqlite":
                     conn.exec_driver_sql(_INSERT_SQLITE, [tuple(r[c] for c in _COLS)
                                                           for r in rows])
-                    conn.exec_driver_sql(_NODES_SQLITE, [(table_id, lv, ix, h.hex())
-                                                         for lv, ix, h in made])
+                    if made:
+                        conn.exec_driver_sql(_NODES_SQLITE, [(table_id, lv, ix, h.hex())
+                                                             for lv, ix, h in made])
                 else:
                     conn.execute(J.insert(), rows)
                     merkle_store.insert(conn, table_id, made)

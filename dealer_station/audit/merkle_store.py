@@ -127,8 +127,14 @@ class Trees:
             self._frontiers.pop(table_id, None)
 
     def root(self, conn: Connection, table_id: str, size: int) -> bytes:
+        """The root of the chain's first ``size`` records (``conn`` in a write transaction:
+        a tree whose nodes are missing is rebuilt from the records first)."""
         with self._lock:
             cached = self._frontiers.get(table_id)
         if cached is not None and cached.size == size:
             return cached.root()
-        return merkle.root(node_source(conn, table_id), size)
+        try:
+            return merkle.root(node_source(conn, table_id), size)
+        except MissingNode:
+            rebuild(conn, table_id)
+            return merkle.root(node_source(conn, table_id), size)
