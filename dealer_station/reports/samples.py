@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -229,6 +231,38 @@ def _cash_bourre(journal: Journal) -> None:
     t.shutdown()
 
 
+@contextmanager
+def _witnessed(journal: Journal, where: Path, out: Path) -> Iterator[None]:
+    """The regulator's witness, in this process, cosigning each checkpoint the sample table
+    signs; the station's and the witness's public keys are written beside the samples, so
+    that the samples' pages can be checked with them alone (docs/journal.md)."""
+    from dealer_station.floor.witness_push import WitnessConfig, WitnessPusher
+    from dealer_station.witness.files import init_state, open_state
+    from dealer_station.witness.server import WitnessServer
+    from dealer_station.witness.service import Witness
+
+    assert journal.signer is not None
+    init_state(where / "witness", "regulator.example/witness-1")
+    signer, state = open_state(where / "witness")
+    server = WitnessServer(Witness(signer, [journal.signer.verifier], state), "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    pusher = WitnessPusher(journal, [WitnessConfig(server.url, signer.verifier)])
+    pusher.start()
+    try:
+        yield
+        journal.anchor_written()
+        pusher.flush(timeout=60)
+    finally:
+        pusher.stop()
+        server.shutdown()
+        server.server_close()
+        thread.join()
+        state.close()
+    (out / "station.pub").write_text(journal.signer.verifier.vkey() + "\n")
+    (out / "witness.pub").write_text(signer.verifier.vkey() + "\n")
+
+
 def make_samples(out: Path) -> list[Path]:
     from dealer_station.reports.catalog import build_report
 
@@ -239,11 +273,13 @@ def make_samples(out: Path) -> list[Path]:
         db = open_database(f"sqlite:///{where / 'journal.db'}")
         try:
             clock = _Clock(SHIFT_START, SECONDS_PER_APPEND)
-            journal = Journal(db, create_key(where / "journal.key"), clock=clock)
-            _lapaire(journal, clock)
-            clock.step = timedelta(seconds=0.8)   # a Bourré hand is ~70 records a minute
-            _bourre(journal, where)
-            _cash_bourre(journal)
+            journal = Journal(db, create_key(where / "journal.key", "casino.example/pit1"),
+                              clock=clock)
+            with _witnessed(journal, where, out):
+                _lapaire(journal, clock)
+                clock.step = timedelta(seconds=0.8)   # a Bourré hand is ~70 records a minute
+                _bourre(journal, where)
+                _cash_bourre(journal)
             for kind, table, name, round_no in (
                     ("shift", "T1", "shift", None),
                     ("recall", "T1", "recall", ROUNDS_PER_DEALER + 1),        # a misread
