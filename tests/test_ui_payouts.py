@@ -205,3 +205,28 @@ def test_the_list_is_drawn_at_the_largest_scale_that_fits_or_in_pages(qtbot: Any
             for line in page.lines:
                 assert box.rect().toRectF().contains(line.rect), (trial, line)
     assert 5 < paged < 55      # both kinds of list were tried
+
+
+def test_the_last_rounds_message_goes_when_the_next_round_opens(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """"Round 1 complete: paid …" is about round 1: once round 2 has opened (its wagers
+    placed from elsewhere than this screen) and its first card is out, it is gone."""
+    screen = dealer_screen(qtbot, window)
+    t: Any = station.table
+    t.place_many([Wager(1, "straight", ("7",), 500)], actor="dealer/dealer")
+    for card in ("7H", "2C", "9D"):
+        t.deal(card, actor="dealer/dealer")
+        for stage in t.unconfirmed():
+            t.confirm_payout(stage, actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "Round 1 complete" in screen.message.text(), timeout=WAIT_MS)
+    t.place_many([Wager(2, "straight", ("7",), 500)], actor="dealer/dealer")
+    qtbot.waitUntil(lambda: screen.view.round_no == 2, timeout=WAIT_MS)
+    assert "Round 1" not in screen.message.text()
+    # What the dealer's own touch says in the new round stays.
+    screen.select_seat(3)
+    screen.place_on("straight", ("7",))
+    qtbot.waitUntil(lambda: len(screen.view.wagers) == 2, timeout=WAIT_MS)
+    assert screen.message.text().startswith("Seat 3: 1.00 on Straight-up 7")
+    t.deal("7S", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: screen.view.to_confirm == 1, timeout=WAIT_MS)
+    assert "Round 1" not in screen.message.text()

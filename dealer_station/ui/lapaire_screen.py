@@ -303,6 +303,8 @@ class LaPaireScreen(QWidget):
         self.chip_value = self.config.money.chips[0]
         with table.lock:
             self.view: LaPaireView = table.read_model()
+        #: The round the message bar speaks of, when not the one under way.
+        self._message_round: int | None = None
         self._build()
         events.listen(self.on_change)
         self.refresh(self.view)
@@ -549,9 +551,13 @@ class LaPaireScreen(QWidget):
             self.say("Sign in first.", "bad")
         return user
 
-    def say(self, text: str, tone: str = "info") -> None:
+    def say(self, text: str, tone: str = "info", about_round: int | None = None) -> None:
+        """Show ``text`` in the message bar. ``about_round``: the round it speaks of, when
+        that is not the one under way (a round just closed or voided); such a message goes
+        when the next round opens."""
         self.message.setText(text)
         theme.set_tone(self.message, tone)
+        self._message_round = about_round
 
     def refuse(self, key: SpotKey | None, reason: str) -> None:
         text = reason[:1].upper() + reason[1:]
@@ -685,17 +691,22 @@ class LaPaireScreen(QWidget):
             self.say("New table configuration saved: it takes effect from the next round.",
                      "info")
         money = view.config.money
+        if (update.has(RoundOpened) and self._message_round is not None
+                and self._message_round != view.round_no):
+            # What the last round came to is in the recall; the bar speaks of this one.
+            self.say("", "info")
         for closed in update.of(RoundClosed):
             self.say(f"Round {view.last_round_no} complete: paid "
                      f"{amount(money, closed.total_win)}, collected "
                      f"{amount(money, closed.total_lost)}. Place wagers for the next round.",
-                     "good")
+                     "good", about_round=view.last_round_no)
         for voided in update.of(RoundVoided):
             back = sum(view.wagers[i].amount for i in voided.returned if i in view.wagers)
             self.say(f"Round {view.last_round_no} voided ({voided.reason}): "
                      + (f"{amount(money, back)} in wagers not yet settled returned"
                         if voided.returned else "every wager had settled, none returned")
-                     + (", settled cards stand." if voided.cards else "."), "bad")
+                     + (", settled cards stand." if voided.cards else "."), "bad",
+                     about_round=view.last_round_no)
         self.refresh(view, _sections(update))
 
     def _adopt_config(self, config: LaPaireConfig) -> None:
