@@ -147,6 +147,9 @@ class _Row:
     pieces: list[Piece]
     line: Line | None = None
     entries: tuple[Entry, ...] = ()
+    #: Drawn too where the row is the first of a page (the word "take" before a take line
+    #: continued from the page before).
+    lead: Piece | None = None
 
 
 @dataclass(slots=True)
@@ -508,8 +511,9 @@ class StagePayouts(QWidget):
             takes = [(i, s) for i, s in enumerate(r.spots) if s.pay is None and s.take]
             if takes:
                 # "take", then the lost spots, a line as long as the box allows.
-                row = _Row(text_h, [Piece(QRectF(seat_w, 0, take_x - seat_w, text_h), "take",
-                                          f["bold"], theme.BAD, role="word")])
+                word = Piece(QRectF(seat_w, 0, take_x - seat_w, text_h), "take", f["bold"],
+                             theme.BAD, role="word")
+                row = _Row(text_h, [word])
                 x = take_x
                 said: list[tuple[int, SpotPayout]] = []
                 for n, (i, s) in enumerate(takes):
@@ -517,7 +521,7 @@ class StagePayouts(QWidget):
                     item = adv("text", f"{s.spot} {s.take}")
                     if said and x + item > width:
                         rows.append(self._take_row(row, r.seat, said, seat_w, width, text_h))
-                        row, x, said = _Row(text_h, []), take_x, []
+                        row, x, said = _Row(text_h, [], lead=word), take_x, []
                     if x + item > width:
                         fits = False
                     spot_w = adv("text", f"{s.spot} ")
@@ -587,16 +591,18 @@ class StagePayouts(QWidget):
         if paged and heights and max(heights) <= body_h:
             body_h = _balanced(heights, body_h)
         for (seat, rows), block_h in zip(built.blocks, heights, strict=True):
-            if block_h > room() and pages[-1]:
-                new_page()
-            if block_h <= room():
+            if block_h <= body_h:
+                # A seat that fits a page is kept whole, on the next page if need be.
+                if block_h > room():
+                    new_page()
                 used += block_h + (BLOCK_GAP if pages[-1] else 0.0)
                 pages[-1].append((seat, list(rows)))
                 continue
-            # A seat taller than a page: its rows over as many pages as they take.
+            # A seat taller than a page: its rows over as many pages as they take, from
+            # here.
             left, continued = list(rows), False
             while left:
-                if pages[-1] and room() < text_h * 3:
+                if pages[-1] and room() < text_h * 4:
                     new_page()
                 space = room() - (text_h if continued else 0.0)
                 part: list[_Row] = []
@@ -604,6 +610,10 @@ class StagePayouts(QWidget):
                                 + (text_h if len(left) > 1 else 0.0) <= space):
                     part.append(left.pop(0))
                 if continued:
+                    first = part[0]
+                    if first.lead is not None:
+                        part[0] = _Row(first.height, [first.lead, *first.pieces], first.line,
+                                       first.entries)
                     part.insert(0, note(f"Seat {seat}, continued"))
                 if left:
                     part.append(note(f"Seat {seat} continues on the next page ›"))
@@ -633,10 +643,10 @@ class StagePayouts(QWidget):
                 if n % 2 == 0:
                     bands.append(block)
                 # The seat's colour down its block, its number by the first line.
-                first = rows[0].height if rows else text_h
+                first_h = rows[0].height if rows else text_h
                 pieces.append(Piece(QRectF(4, top + 4, 6, block.height() - 8), "", f["seat"],
                                     theme.seat_colour(seat).name(), role="bar"))
-                pieces.append(Piece(QRectF(13, top, 40, first), str(seat), f["seat"],
+                pieces.append(Piece(QRectF(13, top, 40, first_h), str(seat), f["seat"],
                                     theme.TEXT, role="seat"))
                 y += BLOCK_GAP
             out.append(Page(tuple(dict.fromkeys(s for s, _ in segments)), tuple(pieces),
