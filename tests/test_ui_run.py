@@ -67,8 +67,9 @@ def test_screenshots_are_written_at_1280x800(tmp_path: Path) -> None:
                      "fault-banner.png", "lapaire-7seats-betting.png",
                      "lapaire-7seats-card1.png", "lapaire-7seats-card2.png",
                      "lapaire-7seats-card3.png", "lapaire-betting.png",
-                     "lapaire-results.png", "login.png", "operator-parsheet.png",
-                     "supervisor-recall.png"]
+                     "lapaire-results.png", "lapaire-worst-card1-last.png",
+                     "lapaire-worst-card1.png", "lapaire-worst-card2.png", "login.png",
+                     "operator-parsheet.png", "supervisor-recall.png"]
     for p in tmp_path.glob("*.png"):
         image = QImage(str(p))
         assert (image.width(), image.height()) == (1280, 800), p.name

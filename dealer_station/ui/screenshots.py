@@ -163,6 +163,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
         op.reason.setText("alternative paytable for the weekend")
         saved.append(_save(app, w, out / "operator-parsheet.png"))
     saved += seven_seat_scenes(out)
+    saved += worst_card_scenes(out)
     saved += long_fault_scene(out)
     return saved
 
@@ -201,6 +202,41 @@ def seven_seat_scenes(out: Path) -> list[Path]:
             saved.append(_save(app, w, out / f"lapaire-7seats-card{n}.png"))
             for stage in t.unconfirmed():
                 t.confirm_payout(stage, actor="dealer/dealer")
+    return saved
+
+
+def worst_card_scenes(out: Path) -> list[Path]:
+    """The heaviest cards the table allows (``ui/worst_card.py``): seven seats on every
+    spot that wins, at the table maximum. Card 1 on a 2 (seven winning spots a seat): its
+    first page and its last, Confirm on only there; card 2 of the Joker round (La Pair'e Card
+    on the Joker, 13,000.00 a seat)."""
+    from dealer_station.ui.worst_card import worst_rounds
+
+    saved: list[Path] = []
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen: Any = w.screens["dealer"]
+        t: Any = station.table
+        for worst in worst_rounds(t.config):
+            t.place_many(list(worst.wagers), actor="dealer/dealer")
+            for n, card in enumerate(worst.cards, start=1):
+                t.deal(card)
+
+                def shown(n: int = n) -> bool:
+                    return bool(screen.view.to_confirm == n and screen.payouts.key == (
+                        screen.view.round_no, n))
+
+                wait_for(app, shown)
+                if (worst.name, n) == ("most", 1):
+                    saved.append(_save(app, w, out / "lapaire-worst-card1.png"))
+                    while screen.payouts.next_button.isEnabled():
+                        screen.payouts.next_button.click()
+                    saved.append(_save(app, w, out / "lapaire-worst-card1-last.png"))
+                if (worst.name, n) == ("widest", 2):
+                    saved.append(_save(app, w, out / "lapaire-worst-card2.png"))
+                for stage in t.unconfirmed():
+                    t.confirm_payout(stage, actor="dealer/dealer")
+            wait_for(app, lambda: screen.view.round_no is None)
     return saved
 
 
