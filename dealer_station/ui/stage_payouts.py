@@ -371,7 +371,8 @@ class StagePayouts(QWidget):
                 chosen = (at(SCALES[0]), height)
             for room in rooms if chosen is None else ():
                 if self._one_page(at(SCALES[-1]), room):
-                    chosen = (next(at(s) for s in SCALES if self._one_page(at(s), room)), room)
+                    chosen = (next(at(s) for s in SCALES if self._least_height(s) <= room
+                                   and self._one_page(at(s), room)), room)
                     break
             best, room = chosen if chosen is not None else (at(SCALES[-1]), rooms[-1])
             self._use(best, room, room > height)
