@@ -671,7 +671,8 @@ class LaPaireScreen(QWidget):
         unseen = self._unseen()
         if unseen or self.payouts.key != (self.view.round_no, stage):
             self.say(f"Not confirmed: {_seat_list(unseen) or 'the payouts'} of card {stage} "
-                     "not yet seen. Touch › under the payouts to see them, then confirm.",
+                     "not yet seen. Touch › at the top of the payouts to see them, then "
+                     "confirm.",
                      "bad")
             return
         try:
