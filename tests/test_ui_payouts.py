@@ -169,10 +169,10 @@ def test_the_wagers_list_a_row_a_spot_and_seat_names_whole(
             assert metrics.horizontalAdvance(text) <= view.columnWidth(col) - 8, text
 
 
-def test_the_list_is_drawn_at_the_largest_scale_that_fits(qtbot: Any) -> None:
-    """The scale is searched from a guess (a card must not lay the list out at every scale in
-    turn); whatever the list, it is still the largest of the scales at which all of it fits,
-    as trying every scale from the top finds."""
+def test_the_list_is_drawn_at_the_largest_scale_that_fits_or_in_pages(qtbot: Any) -> None:
+    """Whatever the list: on one page at the largest scale at which it all fits (the search
+    lays it out at the least size first, and only then larger); where nothing fits, in pages
+    at the least sizes, every pay and take on one of them and inside the box."""
     import random
 
     from dealer_station.ui.stage_payouts import SCALES, SeatPayout, SpotPayout, StagePayouts
@@ -183,6 +183,7 @@ def test_the_list_is_drawn_at_the_largest_scale_that_fits(qtbot: Any) -> None:
     rng = random.Random(13)
     spots = ["Straight-up JK", "Split 2-8", "First Card Red", "La Pair'e Card JK",
              "Any Pair'e", "3rd Card Poker", "Three Cards 7-K-JK", "Corner 2-3-8-9"]
+    paged = 0
     for trial in range(60):
         rows = []
         for seat in range(1, rng.randint(1, 7) + 1):
@@ -192,6 +193,40 @@ def test_the_list_is_drawn_at_the_largest_scale_that_fits(qtbot: Any) -> None:
                 if rng.random() < 0.5 else SpotPayout(name, take=f"{rng.randint(1, 500)}.00")
                 for name in chosen)))
         box.show_stage(f"Card 1 · First Card: Joker ({trial})", rows)
-        chosen_scale = box.scale
-        largest = next((s for s in SCALES if box._lay_out(s)), SCALES[-1])
-        assert chosen_scale == largest, (trial, chosen_scale, largest)
+        fitting = [s for s in SCALES if box.fits_one_page(s)]
+        if fitting:
+            assert (box.scale, len(box.pages)) == (fitting[0], 1), trial
+        else:
+            paged += 1
+            assert box.scale == SCALES[-1] and len(box.pages) > 1, trial
+        every = {(r.seat, i) for r in rows for i in range(len(r.spots))}
+        assert set().union(*(p.entries for p in box.pages)) == every, trial
+        for page in box.pages:
+            for line in page.lines:
+                assert box.rect().toRectF().contains(line.rect), (trial, line)
+    assert 5 < paged < 55      # both kinds of list were tried
+
+
+def test_the_last_rounds_message_goes_when_the_next_round_opens(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    """"Round 1 complete: paid …" is about round 1: once round 2 has opened (its wagers
+    placed from elsewhere than this screen) and its first card is out, it is gone."""
+    screen = dealer_screen(qtbot, window)
+    t: Any = station.table
+    t.place_many([Wager(1, "straight", ("7",), 500)], actor="dealer/dealer")
+    for card in ("7H", "2C", "9D"):
+        t.deal(card, actor="dealer/dealer")
+        for stage in t.unconfirmed():
+            t.confirm_payout(stage, actor="dealer/dealer")
+    qtbot.waitUntil(lambda: "Round 1 complete" in screen.message.text(), timeout=WAIT_MS)
+    t.place_many([Wager(2, "straight", ("7",), 500)], actor="dealer/dealer")
+    qtbot.waitUntil(lambda: screen.view.round_no == 2, timeout=WAIT_MS)
+    assert "Round 1" not in screen.message.text()
+    # What the dealer's own touch says in the new round stays.
+    screen.select_seat(3)
+    screen.place_on("straight", ("7",))
+    qtbot.waitUntil(lambda: len(screen.view.wagers) == 2, timeout=WAIT_MS)
+    assert screen.message.text().startswith("Seat 3: 1.00 on Straight-up 7")
+    t.deal("7S", actor="dealer/dealer")
+    qtbot.waitUntil(lambda: screen.view.to_confirm == 1, timeout=WAIT_MS)
+    assert "Round 1" not in screen.message.text()

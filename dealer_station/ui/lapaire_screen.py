@@ -228,26 +228,33 @@ class SeatRow(QWidget):
 
 
 class Ledger(QWidget):
-    """The wagers list, or in its room the payouts of the card settled: both placed by hand
-    over the whole box, one shown at a time. Swapping them when a card comes repaints the
-    box and lays nothing else out again (in a layout, showing one and hiding the other
-    would have Qt lay out the panel)."""
+    """The cards row, and under it the wagers list or in its room the payouts of the card
+    settled: placed by hand, one of the two lists shown at a time. Swapping them when a card
+    comes repaints the box and lays nothing else out again (in a layout, showing one and
+    hiding the other would have Qt lay out the panel). A payout list too long for its room
+    takes the cards row's room too (``StagePayouts.grown``), the card named in its first
+    line."""
 
-    def __init__(self, wagers: QWidget, payouts: StagePayouts,
+    GAP = 6
+
+    def __init__(self, top: QWidget, wagers: QWidget, payouts: StagePayouts,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.wagers, self.payouts = wagers, payouts
-        wagers.setParent(self)
-        payouts.setParent(self)
+        self.top, self.wagers, self.payouts = top, wagers, payouts
+        for w in (top, wagers, payouts):
+            w.setParent(self)
         payouts.hide()
+        payouts.on_grow = self._place
         #: Called as the list comes back into view (to bring what it shows up to date).
         self.before_list: Callable[[], None] | None = None
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumHeight(top.height() + self.GAP + 100)
 
     def show_payouts(self, on: bool) -> None:
         if on != self.payouts.isVisibleTo(self):
             self.payouts.setVisible(on)
             self.wagers.setVisible(not on)
+            self._place()
             if not on and self.before_list is not None:
                 self.before_list()
 
@@ -255,9 +262,22 @@ class Ledger(QWidget):
     def showing_payouts(self) -> bool:
         return self.payouts.isVisibleTo(self)
 
+    def _below(self) -> QRect:
+        below = self.top.height() + self.GAP
+        return QRect(0, below, self.width(), self.height() - below)
+
+    def _place(self) -> None:
+        grown = self.showing_payouts and self.payouts.grown
+        self.top.setVisible(not grown)
+        self.payouts.setGeometry(self.rect() if self.payouts.grown else self._below())
+        if grown:
+            self.payouts.raise_()
+
     def resizeEvent(self, event: QResizeEvent) -> None:
-        self.wagers.setGeometry(self.rect())
-        self.payouts.setGeometry(self.rect())
+        self.top.move(0, 0)
+        self.wagers.setGeometry(self._below())
+        self.payouts.set_room(self.width(), self._below().height(), self.height())
+        self._place()
         super().resizeEvent(event)
 
 
@@ -318,6 +338,8 @@ class LaPaireScreen(QWidget):
         self.chip_value = self.config.money.chips[0]
         with table.lock:
             self.view: LaPaireView = table.read_model()
+        #: The round the message bar speaks of, when not the one under way.
+        self._message_round: int | None = None
         self._build()
         events.listen(self.on_change)
         self.refresh(self.view)
@@ -417,7 +439,11 @@ class LaPaireScreen(QWidget):
 
         # The three cards, and beside them the round's totals (room for "collected
         # 100,000.00" at table size).
-        top = QHBoxLayout()
+        top_row = QWidget()
+        top_row.setObjectName("cardsRow")
+        top_row.setStyleSheet("QWidget#cardsRow { background: transparent; }")
+        top = QHBoxLayout(top_row)
+        top.setContentsMargins(0, 0, 0, 0)
         top.setSpacing(6)
         self.card_views: list[CardView] = []
         for n in (1, 2, 3):
@@ -435,7 +461,8 @@ class LaPaireScreen(QWidget):
         self.totals.setFixedSize(INNER_WIDTH - 3 * CARD_PX[0] - 3 * 6,
                                  max(CARD_PX[1] + 4, lines + 4))
         top.addWidget(self.totals)
-        right.addLayout(top)
+        top_row.setFixedSize(INNER_WIDTH, self.totals.height())
+        self.top_row = top_row
 
         self.model = WagersModel(self.config.money, self)
         self.wagers_view = QTableView()
@@ -457,10 +484,11 @@ class LaPaireScreen(QWidget):
             self.wagers_view.hideColumn(col)
         self.wagers_view.installEventFilter(self)
         # Every seat's pay and take, spot by spot, drawn in the wagers list's room once a
-        # card has settled: all seven seats in sight, and a new card repaints the list
-        # without laying out the panel.
+        # card has settled (in pages where it is long, each to be seen before Confirm), and
+        # a new card repaints the list without laying out the panel.
         self.payouts = StagePayouts(SEATS)
-        self.ledger = Ledger(self.wagers_view, self.payouts)
+        self.payouts.seen_changed.connect(self._confirm_state)
+        self.ledger = Ledger(self.top_row, self.wagers_view, self.payouts)
         self._columns_fitted = False
         self.ledger.before_list = self._fit_columns
         right.addWidget(self.ledger, 1)
@@ -594,9 +622,13 @@ class LaPaireScreen(QWidget):
             self.say("Sign in first.", "bad")
         return user
 
-    def say(self, text: str, tone: str = "info") -> None:
+    def say(self, text: str, tone: str = "info", about_round: int | None = None) -> None:
+        """Show ``text`` in the message bar. ``about_round``: the round it speaks of, when
+        that is not the one under way (a round just closed or voided); such a message goes
+        when the next round opens."""
         self.message.setText(text)
         theme.set_tone(self.message, tone)
+        self._message_round = about_round
 
     def refuse(self, key: SpotKey | None, reason: str) -> None:
         text = reason[:1].upper() + reason[1:]
@@ -708,6 +740,13 @@ class LaPaireScreen(QWidget):
         if stage is None:
             self.say("Nothing to confirm: no card is waiting to be paid.", "bad")
             return
+        unseen = self._unseen()
+        if unseen or self.payouts.key != (self.view.round_no, stage):
+            self.say(f"Not confirmed: {_seat_list(unseen) or 'the payouts'} of card {stage} "
+                     "not yet seen. Touch › at the top of the payouts to see them, then "
+                     "confirm.",
+                     "bad")
+            return
         try:
             closed = self.table.confirm_payout(stage, actor=user.actor)
         except StationError as exc:
@@ -725,17 +764,22 @@ class LaPaireScreen(QWidget):
             self.say("New table configuration saved: it takes effect from the next round.",
                      "info")
         money = view.config.money
+        if (update.has(RoundOpened) and self._message_round is not None
+                and self._message_round != view.round_no):
+            # What the last round came to is in the recall; the bar speaks of this one.
+            self.say("", "info")
         for closed in update.of(RoundClosed):
             self.say(f"Round {view.last_round_no} complete: paid "
                      f"{amount(money, closed.total_win)}, collected "
                      f"{amount(money, closed.total_lost)}. Place wagers for the next round.",
-                     "good")
+                     "good", about_round=view.last_round_no)
         for voided in update.of(RoundVoided):
             back = sum(view.wagers[i].amount for i in voided.returned if i in view.wagers)
             self.say(f"Round {view.last_round_no} voided ({voided.reason}): "
                      + (f"{amount(money, back)} in wagers not yet settled returned"
                         if voided.returned else "every wager had settled, none returned")
-                     + (", settled cards stand." if voided.cards else "."), "bad")
+                     + (", settled cards stand." if voided.cards else "."), "bad",
+                     about_round=view.last_round_no)
         self.refresh(view, _sections(update))
 
     def _adopt_config(self, config: LaPaireConfig) -> None:
@@ -871,9 +915,31 @@ class LaPaireScreen(QWidget):
         else:
             text = f"Waiting for card {len(v.cards) + 1} from the shoe"
         self.status.setText(text)
-        self.confirm_button.setEnabled(stage is not None)
-        self.confirm_button.setText(f"Paid — confirm card {stage}  (P)" if stage
-                                    else "Paid — confirm  (P)")
+        self._confirm_state()
+
+    def _unseen(self) -> list[int]:
+        """The seats whose pays or takes for the card awaiting payment are on pages of the
+        list not yet shown (none when no card awaits payment)."""
+        v = self.view
+        if v.to_confirm is None or self.payouts.key != (v.round_no, v.to_confirm):
+            return []
+        return self.payouts.unseen_seats()
+
+    def _confirm_state(self) -> None:
+        """Confirm is on once a card awaits payment and every page of its payouts has been
+        shown; until then it says which seats are still to be seen."""
+        v = self.view
+        stage = v.to_confirm
+        shown = stage is not None and self.payouts.key == (v.round_no, stage)
+        unseen = self._unseen()
+        self.confirm_button.setEnabled(shown and not unseen)
+        if stage is None:
+            text = "Paid — confirm  (P)"
+        elif unseen:
+            text = f"Touch › to see {_seat_list(unseen)}, then confirm"
+        else:
+            text = f"Paid — confirm card {stage}  (P)"
+        self.confirm_button.setText(text)
 
     def _stage_text(self, v: LaPaireView) -> None:
         # The card awaiting payment; else the last card settled (one with nothing to pay is
@@ -892,8 +958,9 @@ class LaPaireScreen(QWidget):
         if s.poker is not None:
             head += f" — {s.poker.label}"
         self.ledger.show_payouts(True)
+        key = (v.round_no, stage)
         if not s.results:
-            self.payouts.show_stage(head, (), "No wagers settle on this card.")
+            self.payouts.show_stage(head, (), "No wagers settle on this card.", key)
             return
         # Each seat's spots (its chips on a spot summed), in the order it bet them.
         spots: dict[int, dict[SpotKey, list[int]]] = {}
@@ -911,7 +978,7 @@ class LaPaireScreen(QWidget):
                 else:
                     items.append(SpotPayout(name, take=amount(money, lost)))
             rows.append(SeatPayout(seat, tuple(items)))
-        self.payouts.show_stage(head, rows)
+        self.payouts.show_stage(head, rows, key=key)
 
 
 def _fixed_lines(label: QLabel, width: int, lines: int) -> None:
@@ -927,6 +994,18 @@ def _fixed_lines(label: QLabel, width: int, lines: int) -> None:
 SHORT_LABELS = {"straight": "Straight", "split": "Split", "three": "Three",
                 "corner": "Corner", "red": "Red", "black": "Black", "lapaire": "La Pair'e",
                 "any_pair": "Any Pair'e", "poker": "Poker"}
+
+
+def _seat_list(seats: list[int]) -> str:
+    """``seat 3``, ``seats 3–5``, ``seats 2, 4–5``: seat numbers as a dealer says them."""
+    runs: list[list[int]] = []
+    for n in seats:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(parts)
 
 
 def _label(bet: str, values: tuple[str, ...] | list[str]) -> str:

@@ -155,6 +155,7 @@ def lapaire_scenes(out: Path) -> list[Path]:
 
     saved += operator_scenes(out)
     saved += seven_seat_scenes(out)
+    saved += worst_card_scenes(out)
     saved += long_fault_scene(out)
     saved += supervisor_events_scene(out)
     saved += touch_scenes(out)
@@ -265,6 +266,41 @@ def production_scene() -> Iterator[tuple[QApplication, Station, MainWindow, Any]
             wire.close()
             window.deleteLater()
             app.processEvents()
+
+
+def worst_card_scenes(out: Path) -> list[Path]:
+    """The heaviest cards the table allows (``ui/worst_card.py``): seven seats on every
+    spot that wins, at the table maximum. Card 1 on a 2 (seven winning spots a seat): its
+    first page and its last, Confirm on only there; card 2 of the Joker round (La Pair'e Card
+    on the Joker, 13,000.00 a seat)."""
+    from dealer_station.ui.worst_card import worst_rounds
+
+    saved: list[Path] = []
+    with scene() as (app, station, w):
+        w.session.sign_in("dealer", "1111")
+        screen: Any = w.screens["dealer"]
+        t: Any = station.table
+        for worst in worst_rounds(t.config):
+            t.place_many(list(worst.wagers), actor="dealer/dealer")
+            for n, card in enumerate(worst.cards, start=1):
+                t.deal(card)
+
+                def shown(n: int = n) -> bool:
+                    return bool(screen.view.to_confirm == n and screen.payouts.key == (
+                        screen.view.round_no, n))
+
+                wait_for(app, shown)
+                if (worst.name, n) == ("most", 1):
+                    saved.append(_save(app, w, out / "lapaire-worst-card1.png"))
+                    while screen.payouts.next_button.isEnabled():
+                        screen.payouts.next_button.click()
+                    saved.append(_save(app, w, out / "lapaire-worst-card1-last.png"))
+                if (worst.name, n) == ("widest", 2):
+                    saved.append(_save(app, w, out / "lapaire-worst-card2.png"))
+                for stage in t.unconfirmed():
+                    t.confirm_payout(stage, actor="dealer/dealer")
+            wait_for(app, lambda: screen.view.round_no is None)
+    return saved
 
 
 def long_fault_scene(out: Path) -> list[Path]:
