@@ -76,8 +76,9 @@ def test_open_on_existing_postgresql_database_changes_nothing(pg_db_url: str) ->
         tables = sorted(conn.execute(text(
             "SELECT tablename FROM pg_tables WHERE schemaname='public'")).scalars())
     db.close()
-    assert tables == ["alembic_version", "checkpoints", "config_versions", "floor_refusals",
-                      "floor_tables", "journal", "meters", "rounds", "users"]
+    assert tables == ["alembic_version", "checkpoints", "config_versions", "cosignatures",
+                      "floor_refusals", "floor_tables", "journal", "merkle_nodes", "meters",
+                      "rounds", "signed_checkpoints", "users"]
 
 
 def test_sqlite_runs_wal_with_full_synchronous_commits(tmp_path: Path) -> None:

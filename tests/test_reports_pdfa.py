@@ -26,7 +26,7 @@ from dealer_station.audit.hashing import record_hash
 from dealer_station.audit.journal import Journal, hashed_kind
 from dealer_station.reports.archival import RECORDS_ATTACHMENT
 from dealer_station.reports.catalog import build_report
-from dealer_station.reports.template import MIN_TEXT_PT, BuiltReport
+from dealer_station.reports.template import CHECKPOINT_ATTACHMENT, MIN_TEXT_PT, BuiltReport
 
 KINDS = ["shift", "recall", "events", "config"]
 
@@ -91,7 +91,9 @@ def test_the_records_it_covers_are_attached_and_rehash(reports: dict[str, Any],
     with pikepdf.open(built.path) as pdf:
         spec = pdf.attachments[RECORDS_ATTACHMENT]
         assert spec.obj.AFRelationship == "/Source"
-        assert [str(f.F) for f in pdf.Root.AF] == [RECORDS_ATTACHMENT]
+        # The records, and the signed checkpoint they are proven against.
+        assert [str(f.F) for f in pdf.Root.AF] in ([RECORDS_ATTACHMENT],
+                                                   [RECORDS_ATTACHMENT, CHECKPOINT_ATTACHMENT])
         assert spec.get_file().mime_type == "application/x-ndjson"
         lines = spec.get_file().read_bytes().decode("utf-8").splitlines()
     records = [json.loads(line) for line in lines]
