@@ -4,6 +4,7 @@
 #   installer/install.sh [--bundle DIR] [--config DIR] [--expect-hash HEX]
 #                        [--prefix DIR] [--systemd-dir DIR] [--udev-dir DIR]
 #                        [--user NAME] [--no-user] [--display wayland|x11] [--no-start]
+#                        [--name CASINO/STATION]
 #
 # --bundle DIR      the one-folder build (default: dist/dealer-station beside this script's
 #                   folder). It is checked against its manifest before and after copying.
@@ -23,6 +24,9 @@
 # --user NAME       the service user (default dealer-station); --no-user: do not create it.
 # --display         wayland (default: the cage kiosk compositor) or x11 (xinit).
 # --no-start        enable the unit but do not start it now.
+# --name CASINO/STATION   the name of the station's signing key, made at its first start beside
+#                   the journal key (e.g. casino.example/pit3-t7): its checkpoints are signed
+#                   as CASINO/TABLE for the regulator's witness (kept when run again).
 #
 # What goes where: /opt/dealer-station (the build, root-owned, read-only to the station),
 # /etc/dealer-station (configuration and station.env, readable by the service user only),
@@ -43,6 +47,7 @@ SERVICE_USER=dealer-station
 NO_USER=0
 DISPLAY_KIND=wayland
 NO_START=0
+NAME=
 
 die() { echo "install.sh: error: $*" >&2; exit 2; }
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
@@ -58,6 +63,7 @@ while [ $# -gt 0 ]; do
     --no-user) NO_USER=1; shift ;;
     --display) DISPLAY_KIND=${2:?--display needs wayland or x11}; shift 2 ;;
     --no-start) NO_START=1; shift ;;
+    --name) NAME=${2:?--name needs CASINO/STATION}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
   esac
@@ -134,6 +140,7 @@ OLD_DB=
 PIN=$EXPECT
 if [ -f "$OLD_ENV" ]; then
   OLD_DB=$(sed -n 's/^DEALER_STATION_DB=//p' "$OLD_ENV" | tail -n 1)
+  [ -n "$NAME" ] || NAME=$(sed -n 's/^DEALER_STATION_NAME=//p' "$OLD_ENV" | tail -n 1)
   old_pin=$(sed -n 's/^DEALER_STATION_APPROVED_HASH=//p' "$OLD_ENV" | tail -n 1)
   if [ -z "$EXPECT" ] && [ -n "$old_pin" ]; then
     [ "$old_pin" = "$OVERALL" ] || die "this station is pinned to the approved build \
@@ -275,6 +282,10 @@ place() {
 }
 for f in "${CONFIG_FILES[@]}"; do place "$f" "$(basename "$f")"; done
 
+if [ -n "$NAME" ] && ! [[ "$NAME" =~ ^[A-Za-z0-9._-]+/[A-Za-z0-9._/-]+$ ]]; then
+  die "--name $NAME: give CASINO/STATION in letters, digits, '.', '_' and '-' (e.g. \
+casino.example/pit3-t7)"
+fi
 # station.env is the installer's own: written each time, keeping a floor database's URL.
 {
   echo "# The installed station's settings (written by install.sh; read by the systemd unit and"
@@ -283,6 +294,10 @@ for f in "${CONFIG_FILES[@]}"; do place "$f" "$(basename "$f")"; done
   echo "DEALER_STATION_CONFIG=$ETC"
   echo "DEALER_STATION_DB=${OLD_DB:-sqlite:///$VAR/journal.db}"
   echo "DEALER_STATION_KEY=$VAR/journal.key"
+  if [ -n "$NAME" ]; then
+    echo "# The station's signing key's name (its checkpoints are signed as CASINO/TABLE)."
+    echo "DEALER_STATION_NAME=$NAME"
+  fi
   if [ -n "$PIN" ]; then
     echo "# The approved build: the station stops at start if its software is any other."
     echo "DEALER_STATION_APPROVED_HASH=$PIN"

@@ -387,3 +387,23 @@ def test_an_approved_hash_is_pinned_and_sticks(scratch: Scratch, tmp_path: Path)
     scratch.install("--expect-hash", manifest.overall)
     assert f"DEALER_STATION_APPROVED_HASH={manifest.overall}" in env.read_text()
     assert verify_bundle(scratch.path("opt/dealer-station")).version == "10.0.0"
+
+
+def test_the_signing_keys_name_is_set_at_install_and_kept(
+        scratch: Scratch, monkeypatch: pytest.MonkeyPatch) -> None:
+    done = scratch.install("--name", "casino example/t1", ok=False)
+    assert done.returncode == 2 and "--name casino example/t1" in done.stderr
+    scratch.install("--name", "casino.example/pit3-t7")
+    env = scratch.path(f"{ETC}/station.env").read_text()
+    assert "DEALER_STATION_NAME=casino.example/pit3-t7" in env
+    scratch.install()                                     # run again without it: kept
+    assert "DEALER_STATION_NAME=casino.example/pit3-t7" in \
+        scratch.path(f"{ETC}/station.env").read_text()
+    # The station's first write makes the signing key under that name.
+    from dealer_station.audit.keys import NAME_ENV, load_or_create_key, load_signing_key
+
+    key = scratch.path(f"{VAR}/journal.key")
+    monkeypatch.setenv(NAME_ENV, "casino.example/pit3-t7")
+    load_or_create_key(key)
+    signer = load_signing_key(key)
+    assert signer is not None and signer.name == "casino.example/pit3-t7"

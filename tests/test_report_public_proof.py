@@ -75,3 +75,12 @@ def test_a_report_is_checked_with_public_keys_alone(tmp_path: Path,
         doc.save(forged)
     said = run(script, forged, pub, wpub)
     assert said == f"record {record['seq']} of table T1 is not in the checkpoint", said
+
+
+def test_the_shipped_samples_are_checked_with_the_public_keys_beside_them(
+        tmp_path: Path) -> None:
+    samples = DOC.parent / "samples"
+    script = verifier(tmp_path)
+    for name in ("events.pdf", "shift.pdf", "bourre-session.pdf"):
+        said = run(script, samples / name, samples / "station.pub", samples / "witness.pub")
+        assert said.startswith("ok: ") and said.endswith(", 0 not yet"), (name, said)
