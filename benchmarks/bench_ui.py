@@ -56,7 +56,7 @@ from dealer_station.events.lapaire import StageSettled
 from dealer_station.hardware import protocol as p
 from dealer_station.hardware.config import DeviceConfig
 from dealer_station.settlement.lapaire import Wager
-from dealer_station.ui.app import make_app
+from dealer_station.ui.app import make_app, settle_memory
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.station import Station, fast_hasher, open_station
 from dealer_station.ui.worst_card import WorstRound, worst_rounds
@@ -151,6 +151,7 @@ class Rig:
         self.window = MainWindow(self.station)
         self.window.show()
         self.window.session.sign_in("dealer", "1111")
+        settle_memory()          # as run_station does once the window is up
         self.screen: Any = self.window.screens["dealer"]
         self.table: Any = self.station.table
         # Runs on the GUI thread right after the dealer screen has taken the same update

@@ -36,7 +36,7 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import load_key
 
-KILLS = 20
+KILLS = 12
 ACKED = re.compile(r"acknowledged card (\S+) seq (\d+)")
 SEQ_MODULO = 10000
 

@@ -80,6 +80,7 @@ def kinds(journal: Journal, table: str) -> list[tuple[str, str]]:
     return [(r.kind, r.actor) for r in journal.records(table)]
 
 
+@pytest.mark.real_pin_cost
 def test_default_hasher_is_memory_hard_argon2id(tmp_path: Path) -> None:
     db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
     users = Users(Journal(db, create_key(tmp_path / "k.key")))

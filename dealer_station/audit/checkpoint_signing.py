@@ -1,14 +1,12 @@
 """The station's signed checkpoints: each chain's size and Merkle root, signed with the station's
 Ed25519 key (``audit/notes.py``), at the moments the station anchors its head.
 
-A checkpoint is signed at every round's (or hand's) close, every ``EVERY`` records, at the end
-of every command that wrote, at a table's clean shut-down and by ``audit checkpoint``. Each is
-kept in the database (``signed_checkpoints``) and beside the key (``<key>.checkpoints``, one
-JSON object a line), and handed to whoever listens (the witness pusher).
-
-Signing at a round's close happens on a thread of its own, after the round is committed and
-shown: the dealer never waits for it. A command or a station that ends waits for what is still
-queued (``flush``).
+A checkpoint is signed at every round's (or hand's) close and every ``EVERY`` records, inside
+the transaction that commits those records (no commit of its own: the signature costs a
+fraction of a millisecond), and at the end of every command that wrote, at a table's clean
+shut-down and by ``audit checkpoint``. Each is kept in the database (``signed_checkpoints``) and
+beside the key (``<key>.checkpoints``, one JSON object a line), and handed to whoever listens
+(the witness pusher) once committed.
 """
 
 from __future__ import annotations
@@ -16,14 +14,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-import queue
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, select
+from sqlalchemy import Connection, func, select
 
 from dealer_station.audit import schema
 from dealer_station.audit.notes import Checkpoint, Signer, sign_checkpoint
@@ -57,11 +53,6 @@ class CheckpointSigning:
         self.signer = signer
         self.file = file
         self.listeners: list[Callable[[SignedCheckpoint], None]] = []
-        self._queue: queue.Queue[tuple[str, int | None]] = queue.Queue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-        self._pending = 0
-        self._idle = threading.Condition(self._lock)
 
     def origin(self, table_id: str) -> str:
         if self.signer is None:
@@ -70,9 +61,35 @@ class CheckpointSigning:
 
     # -- signing ---------------------------------------------------------------------------
 
+    def sign_in(self, conn: Connection, table_id: str, size: int, root: bytes
+                ) -> SignedCheckpoint | None:
+        """Sign the checkpoint at ``size`` with ``root`` and keep it, in ``conn``'s
+        transaction (the one that commits the records up to ``size``); call :meth:`committed`
+        with the result once that transaction has committed."""
+        if self.signer is None:
+            return None
+        row = conn.execute(select(S).where(S.c.table_id == table_id, S.c.size == size)).first()
+        if row is not None:
+            return _from_row(row)
+        cp = Checkpoint(self.origin(table_id), size, root)
+        note = sign_checkpoint(self.signer, cp).render()
+        signed = SignedCheckpoint(table_id, size, cp.origin, root, note, self.journal.now())
+        conn.execute(S.insert().values(table_id=table_id, size=size, origin=cp.origin,
+                                       root=root.hex(), note=note, ts=signed.ts))
+        return signed
+
+    def committed(self, signed: SignedCheckpoint | None) -> None:
+        """A checkpoint is committed: keep it beside the key and tell the listeners."""
+        if signed is None:
+            return
+        self._keep(signed)
+        for listener in list(self.listeners):
+            listener(signed)
+
     def sign(self, table_id: str, size: int | None = None) -> SignedCheckpoint | None:
-        """Sign the chain's checkpoint at ``size`` (default: its head) now; the one already
-        signed at that size if there is one. None without a signing key or records."""
+        """Sign the chain's checkpoint at ``size`` (default: its head) in a transaction of its
+        own; the one already signed at that size if there is one. None without a signing key
+        or records."""
         if self.signer is None:
             return None
         with self.journal.db.write() as conn:
@@ -81,19 +98,9 @@ class CheckpointSigning:
             size = head if size is None else size
             if size < 1 or size > head:
                 return None
-            row = conn.execute(select(S).where(S.c.table_id == table_id,
-                                               S.c.size == size)).first()
-            if row is not None:
-                return _from_row(row)
-            root = self.journal._trees.root(conn, table_id, size)
-            cp = Checkpoint(self.origin(table_id), size, root)
-            note = sign_checkpoint(self.signer, cp).render()
-            signed = SignedCheckpoint(table_id, size, cp.origin, root, note, self.journal.now())
-            conn.execute(S.insert().values(table_id=table_id, size=size, origin=cp.origin,
-                                           root=root.hex(), note=note, ts=signed.ts))
-        self._keep(signed)
-        for listener in list(self.listeners):
-            listener(signed)
+            signed = self.sign_in(conn, table_id, size,
+                                  self.journal._trees.root(conn, table_id, size))
+        self.committed(signed)
         return signed
 
     def _keep(self, signed: SignedCheckpoint) -> None:
@@ -111,35 +118,6 @@ class CheckpointSigning:
         except OSError as e:
             log.error("signed checkpoint %s/%d not kept beside the key (%s): %s",
                       signed.table_id, signed.size, self.file, e.strerror)
-
-    def later(self, table_id: str, size: int | None = None) -> None:
-        """Sign on the signing thread (the caller does not wait)."""
-        if self.signer is None:
-            return
-        with self._lock:
-            self._pending += 1
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, daemon=True,
-                                                name="checkpoint-signing")
-                self._thread.start()
-        self._queue.put((table_id, size))
-
-    def _run(self) -> None:
-        while True:
-            table_id, size = self._queue.get()
-            try:
-                self.sign(table_id, size)
-            except Exception:   # a full disk, a database gone: said, and the next one tries
-                log.exception("could not sign a checkpoint of table %s", table_id)
-            finally:
-                with self._lock:
-                    self._pending -= 1
-                    self._idle.notify_all()
-
-    def flush(self, timeout: float = 30.0) -> bool:
-        """Wait for the queued signatures; False if they were not done in ``timeout``."""
-        with self._lock:
-            return self._idle.wait_for(lambda: self._pending == 0, timeout)
 
     # -- reading ---------------------------------------------------------------------------
 

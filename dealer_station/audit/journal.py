@@ -40,7 +40,7 @@ from dealer_station.audit.anchors import (
     journal_location,
     parse_line,
 )
-from dealer_station.audit.checkpoint_signing import EVERY, CheckpointSigning
+from dealer_station.audit.checkpoint_signing import EVERY, CheckpointSigning, SignedCheckpoint
 from dealer_station.audit.db import Database, db_reason
 from dealer_station.audit.hashing import (
     CanonicalJsonError,
@@ -545,13 +545,18 @@ class Journal:
         return self.append_many(table_id, [Fact(kind, payload, actor, round_no)], also=also)[0]
 
     def append_many(self, table_id: str, facts: Sequence[Fact], *,
-                    also: Callable[[Connection], None] | None = None) -> list[Record]:
-        """Append several records in one transaction (one durable commit)."""
+                    also: Callable[[Connection], None] | None = None,
+                    sign: bool = False) -> list[Record]:
+        """Append several records in one transaction (one durable commit). ``sign``: also
+        sign the chain's checkpoint at the last of them, in the same transaction (a round's
+        close)."""
         return self._append(table_id, facts,
-                            None if also is None else (lambda conn, _records: also(conn)))
+                            None if also is None else (lambda conn, _records: also(conn)),
+                            sign=sign)
 
     def _append(self, table_id: str, facts: Sequence[Fact],
-                after: Callable[[Connection, list[Record]], None] | None) -> list[Record]:
+                after: Callable[[Connection, list[Record]], None] | None, *,
+                sign: bool = False) -> list[Record]:
         check_table_id(table_id)
         if not facts:
             raise JournalError("nothing to append")
@@ -571,20 +576,20 @@ class Journal:
             prepared.append((fact.kind, payload_text, fact.actor, fact.round_no,
                              json.loads(payload_text)))
         try:
-            written = self._write(table_id, prepared, after)
+            written, signed = self._write(table_id, prepared, after, sign)
         except OperationalError as e:
             raise JournalError(f"table {table_id}: the database refused the write "
                                f"({db_reason(e)}); nothing was written") from None
         self._written[table_id] = written[-1]
-        if written[-1].seq // EVERY > (written[0].seq - 1) // EVERY:
-            self.signing.later(table_id, written[-1].seq)
+        self.signing.committed(signed)
         for listener in self.on_commit:
             listener(table_id)
         return written
 
     def _write(self, table_id: str,
                prepared: list[tuple[str, str, str, int | None, dict[str, Any]]],
-               after: Callable[[Connection, list[Record]], None] | None) -> list[Record]:
+               after: Callable[[Connection, list[Record]], None] | None, sign: bool
+               ) -> tuple[list[Record], SignedCheckpoint | None]:
         key = self._secret
         with self.db.write() as conn:
             if conn.dialect.name == "postgresql":
@@ -633,9 +638,14 @@ class Journal:
                     f"table?)") from None
             if after is not None:
                 after(conn, records)
+            signed = None
+            # A checkpoint of what this transaction commits: at a round's close, and at least
+            # every EVERY records (signed here, it needs no commit of its own).
+            if sign or records[-1].seq // EVERY > (records[0].seq - 1) // EVERY:
+                signed = self.signing.sign_in(conn, table_id, records[-1].seq, tree.root())
         self._proven[table_id] = records[-1].hash
         self._trees.committed(table_id, tree)
-        return records
+        return records, signed
 
     def _prove_key(self, conn: Connection, table_id: str, seq: int | None) -> None:
         """Refuse to write under a key that did not write this journal: the table's head (or,
@@ -1043,11 +1053,10 @@ class Journal:
                                            actor=actor))
 
         record = self._append(table_id, [Fact("checkpoint", dict(payload or {}), actor)],
-                              after)[0]
+                              after, sign=True)[0]
         # The database has committed; now the outside copy. (The other order could leave an
         # anchor for a record that was never committed, which would read as truncation.)
         self.anchor(record, sync=True)
-        self.signing.flush()
         return Checkpoint(table_id, record.seq, record.hash, record.ts, "database+anchor")
 
     def anchor_line(self, record: Record) -> str:
@@ -1092,8 +1101,6 @@ class Journal:
                                f"{e.strerror}") from None
         with self._anchor_lock:
             self._anchored[record.table_id] = record.seq
-        # What is anchored is signed too (on the signing thread: the caller never waits).
-        self.signing.later(record.table_id, record.seq)
 
     def anchor_written(self) -> None:
         """Anchor the newest record this object appended to each table, if not yet anchored
@@ -1101,7 +1108,7 @@ class Journal:
         for table_id, record in list(self._written.items()):
             if self._anchored.get(table_id, 0) < record.seq:
                 self.anchor(record, sync=True)
-        self.signing.flush()
+            self.signing.sign(table_id)         # the head, if not yet signed
 
     def anchor_lines(self) -> list[Anchor]:
         """Every line of the anchor file that carries this key's MAC, whichever journal it

@@ -273,9 +273,11 @@ class TableService:
     def _append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None
                 ) -> list[Record]:
         self.lease.check()
-        records = self.journal.append_many(self.table_id, facts, also=also)
-        if any(f.kind in CLOSING_KINDS for f in facts):
-            # Every round's close anchors the head outside the database.
+        closing = any(f.kind in CLOSING_KINDS for f in facts)
+        # Every round's close signs the chain's checkpoint (in the same commit) and anchors
+        # the head outside the database.
+        records = self.journal.append_many(self.table_id, facts, also=also, sign=closing)
+        if closing:
             self.journal.anchor(records[-1])
         return records
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -49,6 +50,15 @@ def make_app() -> QApplication:
     return app
 
 
+def settle_memory() -> None:
+    """Once the window is up: what start-up made (Qt's wrappers, the configuration, the par
+    sheet, the journal's caches) lives as long as the station, so it is moved out of the
+    garbage collector's generations. A full collection then walks only what play makes,
+    instead of landing on a card at some tens of milliseconds."""
+    gc.collect()
+    gc.freeze()
+
+
 def run_station(station: Station, *, lock_after: float = DEFAULT_LOCK_AFTER,
                 exit_after: float | None = None, fullscreen: bool = False,
                 on_ready: Callable[[MainWindow, float], None] | None = None) -> int:
@@ -62,6 +72,7 @@ def run_station(station: Station, *, lock_after: float = DEFAULT_LOCK_AFTER,
         window.show()
 
     def ready() -> None:
+        settle_memory()
         if on_ready is not None:
             on_ready(window, time.perf_counter() - started)
 
