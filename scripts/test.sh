@@ -11,5 +11,18 @@ echo "== import contracts"
 echo "== mypy (strict on the pure packages)"
 .venv/bin/mypy dealer_station
 echo "== pytest"
+# The tests' journals, keys and scratch files live in memory where the machine has a tmpfs:
+# every SQLite commit is durable (fsync'd), and on a disk that is most of what thousands of
+# small test journals cost. A killed process loses nothing either way (the kernel keeps what
+# was written); only a power cut differs, and no test cuts the power.
+scratch=""
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+  scratch=$(mktemp -d /dev/shm/dealer-station-tests.XXXXXX)
+  export TMPDIR=$scratch
+  set -- --basetemp "$scratch/pytest" "$@"
+fi
+status=0
 # One worker per core, each test file kept on one worker (its module fixtures are made once).
-exec .venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile "$@"
+.venv/bin/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile "$@" || status=$?
+[ -z "$scratch" ] || rm -rf "$scratch"
+exit "$status"
