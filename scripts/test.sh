@@ -18,6 +18,7 @@ echo "== pytest"
 scratch=""
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
   scratch=$(mktemp -d /dev/shm/dealer-station-tests.XXXXXX)
+  chmod 711 "$scratch"     # the throwaway PostgreSQL runs as its own user inside it
   export TMPDIR=$scratch
   set -- --basetemp "$scratch/pytest" "$@"
 fi
