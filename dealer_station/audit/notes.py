@@ -28,6 +28,7 @@ import binascii
 import hashlib
 import struct
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -79,7 +80,7 @@ class Verifier:
     kind: int
     public: bytes
 
-    @property
+    @cached_property
     def key_id(self) -> bytes:
         return key_id(self.name, self.kind, self.public)
 
@@ -126,11 +127,12 @@ class Signer:
         seed = key.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
         return cls(_check_name(name), kind, seed)
 
-    @property
+    # Made once per signer: a signature is made at every round's close.
+    @cached_property
     def _key(self) -> Ed25519PrivateKey:
         return Ed25519PrivateKey.from_private_bytes(self.seed)
 
-    @property
+    @cached_property
     def verifier(self) -> Verifier:
         return Verifier(self.name, self.kind, _raw_public(self._key.public_key()))
 
