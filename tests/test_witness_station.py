@@ -152,3 +152,41 @@ def test_a_refusal_is_journaled_once_and_shown_in_words(tmp_path: Path) -> None:
     assert "REFUSED" in words.what and "disagrees" in words.detail
     db.close()
     other.db.close()
+
+
+def test_a_refusal_shows_on_the_station_and_in_the_pit(tmp_path: Path, qtbot: object) -> None:
+    """The device bar's Witness pill says REFUSED (every screen, the supervisor's too), and the
+    pit raises the refusal as an urgent alert in words."""
+    from ui_support import make_station, open_window
+
+    from dealer_station.floor.alerts import _record_alert
+
+    station = make_station(tmp_path, simulate=True)
+    try:
+        j = station.journal
+        pusher = WitnessPusher(j, [WitnessConfig("http://127.0.0.1:9", _any_witness_key())])
+        station.pusher = pusher
+        window = open_window(qtbot, station)
+        pill = window.devices_bar.witness_pill
+        assert pill.isVisible() and "WAITING" in pill.text()
+        status = next(iter(pusher.status.values()))
+        pusher._set(status, "refused", "casino.local/T1 at size 9: not consistent")
+        qtbot.waitUntil(lambda: "REFUSED" in pill.text())   # type: ignore[attr-defined]
+        assert "call the operator" in pill.text()
+        assert "disagrees with what the witness already cosigned" in pill.full_text()
+        rec = j.append("T1", "witness.refused", {
+            "witness": "regulator.example/w1", "url": "http://127.0.0.1:9",
+            "origin": "casino.local/T1", "size": 9, "status": 409,
+            "reason": "not consistent"}, "station/witness")
+        alert = _record_alert(rec, "lapaire", {})
+        assert alert.label == "Witness REFUSED" and alert.severity == 2
+        assert "refused the journal at record 9" in alert.what
+        window.shutdown()
+    finally:
+        station.close()
+
+
+def _any_witness_key() -> object:
+    from dealer_station.audit.notes import COSIGNATURE_KEY, Signer
+
+    return Signer.generate("regulator.example/w1", COSIGNATURE_KEY).verifier
