@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QPoint, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from dealer_station.cards import Card
 from dealer_station.ui import theme
+from dealer_station.ui.paint_cache import Pictures
 
 #: The word across the Joker's face.
 JOKER_WORD = "JOKER"
@@ -21,6 +22,7 @@ class CardView(QWidget):
         self.card: Card | None = None
         self.placeholder = placeholder
         self.highlight = False
+        self._pictures = Pictures()
         self.setMinimumSize(70, 98)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
 
@@ -35,7 +37,13 @@ class CardView(QWidget):
             self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
-        p = QPainter(self)
+        # A card looks the same every time it is dealt: drawn once per size and then copied.
+        key = (self.card, self.highlight, self.placeholder, self.font().key())
+        pix = self._pictures.get(key, self.width(), self.height(), self.devicePixelRatioF(),
+                                 self._draw)
+        QPainter(self).drawPixmap(QPoint(0, 0), pix)
+
+    def _draw(self, p: QPainter) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         w, h = self.width(), self.height()
         # Keep a card's proportions (5:7) inside whatever room the layout gives.

@@ -24,11 +24,12 @@ another spot, and the gold frame of a card dealt is drawn over everything.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -62,6 +63,7 @@ from dealer_station.settlement.lapaire_layout import (
 )
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import chip as chip_text
+from dealer_station.ui.paint_cache import Pictures
 
 SpotKey = tuple[str, tuple[str, ...]]
 
@@ -354,6 +356,7 @@ class LaPaireLayoutView(QWidget):
         self._fonts: dict[tuple[str, float, float, bool], QFont] = {}
         self._drawn: list[DrawnChip] | None = None   # where the chips are, once worked out
         self._chips_drawn: dict[tuple[object, ...], QPixmap] = {}
+        self._pictures = Pictures()       # each spot as it looks now (see _copy_spot)
         self.set_config(config)
 
     # -- state from the screen -------------------------------------------------------------
@@ -369,6 +372,7 @@ class LaPaireLayoutView(QWidget):
                 shown.append(s)
         self.spots = shown
         self._base = None
+        self._pictures.clear()
         if self._cursor not in {s.key for s in shown}:
             self._cursor = None
         self.update()
@@ -566,10 +570,15 @@ class LaPaireLayoutView(QWidget):
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         p.setTransform(self._transform())
         line = QPen(QColor(theme.FELT_LINE), 2.2)
-        # Only the spots that look different from the bare felt are drawn again.
-        for spot in self.spots:
-            if self._changed(spot):
-                self._paint_spot(p, spot, line)
+        # Only the spots that look different from the bare felt are drawn again, each as
+        # the copy of a picture of it looking so.
+        changed = [spot for spot in self.spots if self._changed(spot)]
+        if changed:
+            p.save()
+            p.resetTransform()
+            for spot in changed:
+                self._copy_spot(p, spot, line)
+            p.restore()
         self._paint_zones(p)
         self._paint_chips(p)
         self._paint_marks(p)
@@ -613,6 +622,34 @@ class LaPaireLayoutView(QWidget):
                 or self._mark_of(s) is not None
                 or (s.bet in BOX_KINDS and len(self.chips.get(s.key, ())) > 1)
                 or (s.bet == "poker" and bool(self.poker_hand)))
+
+    def _look(self, s: Spot) -> tuple[object, ...]:
+        """Everything the way spot ``s`` is drawn depends on besides the configuration and
+        the felt's size."""
+        return (s.key == self._hover, self.outcomes.get(s.key), self._mark_of(s),
+                len(self.chips.get(s.key, ())) if s.bet in BOX_KINDS else 0,
+                self.poker_hand if s.bet == "poker" else None)
+
+    def _copy_spot(self, p: QPainter, s: Spot, line: QPen) -> None:
+        """Spot ``s`` as :meth:`_paint_spot` draws it, from a picture of it kept per look: on
+        a whole pixel of the widget, the spot drawn inside the picture exactly where it
+        falls between pixels, so the copy is what drawing it there would have made."""
+        t = self._transform()
+        ink = t.mapRect(s.rect.adjusted(-3, -3, 3, 3))
+        x0, y0 = math.floor(ink.left()), math.floor(ink.top())
+        w, h = math.ceil(ink.right()) - x0, math.ceil(ink.bottom()) - y0
+
+        def draw(q: QPainter) -> None:
+            q.setRenderHint(QPainter.RenderHint.Antialiasing)
+            q.setRenderHint(QPainter.RenderHint.TextAntialiasing)
+            q.translate(-x0, -y0)
+            q.setTransform(t, True)
+            self._paint_spot(q, s, line)
+
+        key = ("spot", s.key, self._look(s), id(self.config), self.width(), self.height(),
+               self.font().key())
+        p.drawPixmap(QPoint(x0, y0),
+                     self._pictures.get(key, w, h, self.devicePixelRatioF(), draw))
 
     def _paint_spot(self, p: QPainter, s: Spot, line: QPen) -> None:
         if s.bet == "straight":

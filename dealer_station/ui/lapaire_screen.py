@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
-    QStyle,
     QStyleOptionButton,
     QStylePainter,
     QTableView,
@@ -70,6 +69,7 @@ from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
+from dealer_station.ui.paint_cache import Pictures, paint_button_face
 from dealer_station.ui.rebet_plate import PLATE_PX, RebetPlate
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
@@ -132,6 +132,7 @@ class SeatButton(QPushButton):
         self.setCheckable(True)
         self.setAccessibleName(f"Seat {seat}")
         colour = theme.seat_colour(seat).name()
+        self._pictures = Pictures()
         self.setStyleSheet(
             f"QPushButton {{ border-top: {SEAT_STRIPE_PX}px solid {colour};"
             f" font-size: {theme.TABLE_PX}px; padding: 0px; min-height: 0px; }}"
@@ -152,7 +153,7 @@ class SeatButton(QPushButton):
         opt = QStyleOptionButton()
         self.initStyleOption(opt)
         opt.text = ""
-        p.drawControl(QStyle.ControlElement.CE_PushButton, opt)
+        paint_button_face(self, p, self._pictures, opt)
         box = QRectF(self.rect()).adjusted(1, SEAT_STRIPE_PX, -1, -1)
         lines = self.text().split("\n")[: max(1, int(box.height() // SEAT_LINE_PX))]
         line_h = min(SEAT_LINE_PX, box.height() / len(lines))

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QPaintEvent
-from PySide6.QtWidgets import QPushButton, QStyle, QStyleOptionButton, QStylePainter, QWidget
+from PySide6.QtWidgets import QPushButton, QStyleOptionButton, QStylePainter, QWidget
 
 from dealer_station.ui import theme
+from dealer_station.ui.paint_cache import Pictures, paint_button_face
 
 #: The plate's height at the foot of the seat's column.
 PLATE_PX = theme.TARGET_PX
@@ -28,6 +29,7 @@ class RebetPlate(QPushButton):
 
     def __init__(self, seat: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._pictures = Pictures()
         self.seat = seat
         self.setAccessibleName(f"Rebet seat {seat}")
         self.setStyleSheet(
@@ -62,7 +64,7 @@ class RebetPlate(QPushButton):
         opt = QStyleOptionButton()
         self.initStyleOption(opt)
         opt.text = ""
-        p.drawControl(QStyle.ControlElement.CE_PushButton, opt)
+        paint_button_face(self, p, self._pictures, opt)
         box = QRectF(self.rect()).adjusted(3, 0, -3, 0)
         p.setFont(theme.fit_font(self.font(), self.text(), box.width(), True, theme.TABLE_PX))
         p.setPen(QColor("#e8f7ee"))

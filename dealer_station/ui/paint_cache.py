@@ -1,0 +1,69 @@
+"""Pictures drawn once and then copied: what a widget draws the same way card after card.
+
+A card's redraw on the dealer screen repaints the seats, the cards row and the felt. Most of
+what they draw looks exactly as it did some cards before: a seat button's styled face, a
+7♥ at the size of its slot, a cell of the felt that has won. Drawing those again through the
+style sheet engine and the text layout costs milliseconds a card; copying a picture of them
+costs microseconds. Each picture is keyed by everything its look depends on, so a copy is
+always what drawing it again would have drawn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QPainter, QPixmap
+from PySide6.QtWidgets import QStyle, QStyleOptionButton, QStylePainter, QWidget
+
+#: More pictures than one table ever needs at once; past it the store starts afresh.
+MOST = 256
+
+
+class Pictures:
+    """Transparent pictures of a widget's parts, at the widget's device pixel ratio."""
+
+    def __init__(self) -> None:
+        self._store: dict[Hashable, QPixmap] = {}
+
+    def get(self, key: Hashable, width: int, height: int, ratio: float,
+            draw: Callable[[QPainter], None]) -> QPixmap:
+        """The picture ``width`` x ``height`` (device-independent pixels) that ``draw``
+        paints, drawn now if it is not kept under ``key`` yet."""
+        full = (key, width, height, ratio)
+        pix = self._store.get(full)
+        if pix is None:
+            pix = QPixmap(max(1, round(width * ratio)), max(1, round(height * ratio)))
+            pix.setDevicePixelRatio(ratio)
+            pix.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pix)
+            try:
+                draw(painter)
+            finally:
+                painter.end()
+            if len(self._store) >= MOST:
+                self._store.clear()
+            self._store[full] = pix
+        return pix
+
+    def clear(self) -> None:
+        self._store.clear()
+
+
+def button_face(widget: QWidget, pictures: Pictures, opt: QStyleOptionButton) -> QPixmap:
+    """The push button's face as the style sheet draws it, without its text (which the
+    caller draws): kept per state, since a face changes only with the button's state."""
+    key = ("face", opt.state.value, opt.features.value, widget.styleSheet())
+
+    def draw(painter: QPainter) -> None:
+        style = widget.style()
+        style.drawControl(QStyle.ControlElement.CE_PushButton, opt, painter, widget)
+
+    return pictures.get(key, widget.width(), widget.height(), widget.devicePixelRatioF(),
+                        draw)
+
+
+def paint_button_face(widget: QWidget, painter: QStylePainter, pictures: Pictures,
+                      opt: QStyleOptionButton) -> None:
+    """Copy the button's face (see :func:`button_face`) onto ``painter`` at the origin."""
+    painter.drawPixmap(QPoint(0, 0), button_face(widget, pictures, opt))
