@@ -165,6 +165,14 @@ def device_lost(station: Station) -> None:
                                         detail=LONG_DETAIL))
 
 
+def device_fault_alone(station: Station) -> None:
+    """The driver's fault with its long detail, before its connection change: what the
+    screens show in between when the GUI thread takes the two updates one at a time."""
+    station.table.on_device_event(DeviceFault(
+        device="shoe", device_id=LONG_ID, at=time.monotonic(), kind=FaultKind.DISCONNECTED,
+        detail=LONG_DETAIL))
+
+
 def unplugged(station: Station) -> None:
     station.simulator("shoe").inject("disconnect", duration=30)
 
@@ -178,7 +186,8 @@ def unknown_fault(station: Station) -> None:
 HALTS: dict[str, Callable[[Station], None]] = {
     "misread": misread, "impossible card": impossible_card, "jam": status("JAM"),
     "door open": status("DOOR_OPEN"), "tamper": status("TAMPER"),
-    "device lost": device_lost, "unplugged": unplugged, "device error": unknown_fault,
+    "device lost": device_lost, "device fault alone": device_fault_alone,
+    "unplugged": unplugged, "device error": unknown_fault,
 }
 
 
@@ -251,7 +260,8 @@ def bourre_station(tmp_path: Path) -> Iterator[Station]:
     yield from station_fixture(tmp_path, game="bourre")
 
 
-BOURRE_HALTS = ("misread", "jam", "door open", "tamper", "device lost", "device error")
+BOURRE_HALTS = ("misread", "jam", "door open", "tamper", "device lost", "device fault alone",
+                "device error")
 
 
 @pytest.mark.parametrize("halt", BOURRE_HALTS)

@@ -357,6 +357,7 @@ class LaPaireLayoutView(QWidget):
         self._drawn: list[DrawnChip] | None = None   # where the chips are, once worked out
         self._chips_drawn: dict[tuple[object, ...], QPixmap] = {}
         self._pictures = Pictures()       # each spot as it looks now (see _copy_spot)
+        self._spot_boxes: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
         self.set_config(config)
 
     # -- state from the screen -------------------------------------------------------------
@@ -634,16 +635,20 @@ class LaPaireLayoutView(QWidget):
         """Spot ``s`` as :meth:`_paint_spot` draws it, from a picture of it kept per look: on
         a whole pixel of the widget, the spot drawn inside the picture exactly where it
         falls between pixels, so the copy is what drawing it there would have made."""
-        t = self._transform()
-        ink = t.mapRect(s.rect.adjusted(-3, -3, 3, 3))
-        x0, y0 = math.floor(ink.left()), math.floor(ink.top())
-        w, h = math.ceil(ink.right()) - x0, math.ceil(ink.bottom()) - y0
+        where = (s.key, self.width(), self.height())
+        box = self._spot_boxes.get(where)
+        if box is None:
+            ink = self._transform().mapRect(s.rect.adjusted(-3, -3, 3, 3))
+            x0, y0 = math.floor(ink.left()), math.floor(ink.top())
+            box = self._spot_boxes[where] = (x0, y0, math.ceil(ink.right()) - x0,
+                                             math.ceil(ink.bottom()) - y0)
+        x0, y0, w, h = box
 
         def draw(q: QPainter) -> None:
             q.setRenderHint(QPainter.RenderHint.Antialiasing)
             q.setRenderHint(QPainter.RenderHint.TextAntialiasing)
             q.translate(-x0, -y0)
-            q.setTransform(t, True)
+            q.setTransform(self._transform(), True)
             self._paint_spot(q, s, line)
 
         key = ("spot", s.key, self._look(s), id(self.config), self.width(), self.height(),
@@ -867,7 +872,9 @@ class LaPaireLayoutView(QWidget):
                                     scale)
             half = pix.deviceIndependentSize() / 2
             c = chip.centre
-            p.drawPixmap(QPointF(c.x() - half.width(), c.y() - half.height()), pix)
+            # On a whole pixel: a straight copy, not a blend across four pixels each.
+            p.drawPixmap(QPoint(round(c.x() - half.width()), round(c.y() - half.height())),
+                         pix)
         p.restore()
 
     def _chip_pixmap(self, seat: int, value: int, lost: bool, top: bool,

@@ -814,11 +814,13 @@ class LaPaireScreen(QWidget):
                 if t.win or t.lost:
                     text += f"\n{'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
                 b.set_total(text)
+        # The payouts first: a card that puts them in the list's room then spares the list
+        # fitting its columns to rows nobody sees (they are fitted as the list comes back).
+        if "stage" in sections:
+            self._stage_text(v)
         if "wagers" in sections:
             self._wager_rows(v)
         self._status_text(v)
-        if "stage" in sections:
-            self._stage_text(v)
         if "totals" in sections:
             self._totals(v)
 
