@@ -200,3 +200,24 @@ def test_the_readme_says_what_the_shipped_profiles_collect() -> None:
     line = " ".join(readme[readme.index("Three rule profiles ship"):].split("\n\n")[0].split())
     assert "neither of which takes a house collection" in line
     assert "a drop of one chip from each pot" in line
+
+
+def test_a_simulated_player_never_lays_the_misplay_just_handed_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With reneges frequent, a simulated player sometimes has the card of her misplay handed
+    back; she then lays another, so the table never holds a card as the same misplay read
+    twice (it did now and then, and a restart after a kill made it fail a recovery test)."""
+    from dealer_station.table import bourre_sim
+
+    monkeypatch.setattr(bourre_sim, "RENEGE_RATE", 0.6)
+    db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
+    journal = Journal(db, create_key(tmp_path / "k"))
+    try:
+        assert simulate_bourre(journal, "B1", hands=12, seed=5, quiet=True) == 12
+        played = [r.payload for r in journal.records("B1", kinds=["bourre.play"])]
+        back = [p for p in played if p.get("misplay") and not p["misplay"].get("stands")]
+        assert back, "with reneges this frequent, some misplays are handed back"
+        held = [r.payload for r in journal.records("B1", kinds=["card.held"])]
+        assert held == []
+    finally:
+        db.close()

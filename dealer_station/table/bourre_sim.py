@@ -102,7 +102,11 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
         seat = hand.to_act
         assert seat is not None
         legal = hand.legal_cards(seat)
-        illegal = [c for c in hand.held(seat) if c not in legal]
+        # A player whose misplay was just handed back lays another card, not the same one
+        # again (the table would hold that as the same misplay read twice).
+        with table.lock:
+            back = table.sent_back()
+        illegal = [c for c in hand.held(seat) if c not in legal and (seat, c.code) != back]
         card = (rng.choice(illegal) if illegal and rng.random() < RENEGE_RATE
                       else rng.choice(legal))
         waiter.send(lambda c=card, s=seat: sim_reader.send_card(c, s))

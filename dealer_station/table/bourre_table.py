@@ -506,12 +506,13 @@ class BourreTable(TableService):
     def _read_again(st: HandState, seat: int, card: Card) -> bool:
         """Whether the hand's last play was this seat's misplay of this very card, sent back
         to her hand (nothing has been played since)."""
-        last = next((r.event for r in reversed(st.records)
-                     if isinstance(r.event, ev.Played)), None)
-        if last is None or last.misplay is None:
-            return False
-        return (last.seat == seat and last.card == card.code
-                and not last.misplay.get("stands"))
+        return _sent_back(st) == (seat, card.code)
+
+    def sent_back(self) -> tuple[int, str] | None:
+        """The seat and card of the hand's last play if it was a misplay sent back to her
+        hand (nothing played since); None otherwise (call under the lock)."""
+        st = self.state.current
+        return None if st is None else _sent_back(st)
 
     def receiving(self) -> bool:
         """In the draw: whether the seat to act has discarded and is now being dealt to."""
@@ -614,3 +615,10 @@ def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | Non
     profile = profiles.get("tournament") or next(iter(profiles.values()))
     prefer = config_path is None if prefer_journal_config is None else prefer_journal_config
     return BourreTable(journal, table_id, profile, dealer=dealer, prefer_journal_config=prefer)
+
+
+def _sent_back(st: HandState) -> tuple[int, str] | None:
+    last = next((r.event for r in reversed(st.records) if isinstance(r.event, ev.Played)), None)
+    if last is None or last.misplay is None or last.misplay.get("stands"):
+        return None
+    return last.seat, last.card
