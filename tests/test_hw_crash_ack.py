@@ -65,10 +65,13 @@ def _station(link: Path, db: str, key: Path, *extra: str) -> subprocess.Popen[st
         [sys.executable, "-m", "dealer_station", "run", "--shoe", str(link), "--baud", "115200",
          "--db", db, "--key", str(key), "--devices", os.devnull, *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "QT_QPA_PLATFORM": "offscreen"})
+        # PYTHONFAULTHANDLER: a station that does not end when it should is aborted and says
+        # where every thread was.
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "QT_QPA_PLATFORM": "offscreen",
+             "PYTHONFAULTHANDLER": "1"})
 
 
-def _wait_ready(proc: subprocess.Popen[str], timeout: float = 30.0) -> None:
+def _wait_ready(proc: subprocess.Popen[str], timeout: float = 30.0) -> list[str]:
     assert proc.stdout is not None
     deadline = time.monotonic() + timeout
     seen = []
@@ -78,8 +81,9 @@ def _wait_ready(proc: subprocess.Popen[str], timeout: float = 30.0) -> None:
             break
         seen.append(line)
         if line.startswith("station ready"):
-            drain(proc)
-            return
+            lines = drain(proc)      # still growing as the station speaks
+            lines[0:0] = seen
+            return lines
     proc.kill()
     raise AssertionError("the station did not start:\n" + "".join(seen))
 
@@ -112,8 +116,14 @@ def test_sigkill_between_frame_and_commit_loses_and_doubles_no_card(tmp_path: Pa
             station.wait(10)
             assert station.returncode == -signal.SIGKILL
         final = _station(link, db, key, "--exit-after", "1.5")
-        _wait_ready(final)
-        assert final.wait(60) == 0
+        said = _wait_ready(final)
+        try:
+            final.wait(60)
+        except subprocess.TimeoutExpired:
+            final.send_signal(signal.SIGABRT)
+            final.wait(10)
+            time.sleep(0.5)         # the rest of what it said
+        assert final.returncode == 0, "".join(said)
     finally:
         emulator.send_signal(signal.SIGINT)
         emulator.wait(10)
