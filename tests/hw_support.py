@@ -283,15 +283,24 @@ def start_emulator(role: str, *args: str) -> subprocess.Popen[str]:
     return proc
 
 
-def drain(proc: subprocess.Popen[str]) -> list[str]:
+class Output(list[str]):
+    """What a process said, line by line, still growing; ``ended`` is set at its end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ended = threading.Event()
+
+
+def drain(proc: subprocess.Popen[str]) -> Output:
     """Read the emulator's output on a thread so that its pipe never fills."""
-    lines: list[str] = []
+    lines = Output()
     assert proc.stdout is not None
     out = proc.stdout
 
     def pump() -> None:
         for line in out:
             lines.append(line)
+        lines.ended.set()
 
     threading.Thread(target=pump, daemon=True, name="emulator-output").start()
     return lines

@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hw_support import ROOT, drain, start_emulator
+from hw_support import ROOT, Output, drain, start_emulator
 from waiting import wait_until
 
 from dealer_station.audit.db import open_database
@@ -71,7 +71,7 @@ def _station(link: Path, db: str, key: Path, *extra: str) -> subprocess.Popen[st
              "PYTHONFAULTHANDLER": "1"})
 
 
-def _wait_ready(proc: subprocess.Popen[str], timeout: float = 30.0) -> list[str]:
+def _wait_ready(proc: subprocess.Popen[str], timeout: float = 30.0) -> Output:
     assert proc.stdout is not None
     deadline = time.monotonic() + timeout
     seen = []
@@ -122,7 +122,7 @@ def test_sigkill_between_frame_and_commit_loses_and_doubles_no_card(tmp_path: Pa
         except subprocess.TimeoutExpired:
             final.send_signal(signal.SIGABRT)
             final.wait(10)
-            time.sleep(0.5)         # the rest of what it said
+            said.ended.wait(10)     # the rest of what it said, up to its end
         assert final.returncode == 0, "".join(said)
     finally:
         emulator.send_signal(signal.SIGINT)

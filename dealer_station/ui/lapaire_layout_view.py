@@ -355,8 +355,8 @@ class LaPaireLayoutView(QWidget):
         self._neutral = False
         self._fonts: dict[tuple[str, float, float, bool], QFont] = {}
         self._drawn: list[DrawnChip] | None = None   # where the chips are, once worked out
-        self._chips_drawn: dict[tuple[object, ...], QPixmap] = {}
-        self._pictures = Pictures()       # each spot as it looks now (see _copy_spot)
+        # Each spot as it looks now (see _copy_spot), and each chip as drawn at this scale.
+        self._pictures = Pictures()
         self._spot_boxes: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
         self.set_config(config)
 
@@ -879,26 +879,18 @@ class LaPaireLayoutView(QWidget):
 
     def _chip_pixmap(self, seat: int, value: int, lost: bool, top: bool,
                      scale: float) -> QPixmap:
-        ratio = self.devicePixelRatioF()
         text = chip_text(self.config.money, value) if top else ""
-        key = (seat, text, lost, seat == self.seat, round(scale, 4), ratio)
-        pix = self._chips_drawn.get(key)
-        if pix is None:
-            side = 2 * (_CHIP_R + 6) * scale
-            pix = QPixmap(max(1, round(side * ratio)), max(1, round(side * ratio)))
-            pix.setDevicePixelRatio(ratio)
-            pix.fill(Qt.GlobalColor.transparent)
-            painter = QPainter(pix)
+        side = 2 * (_CHIP_R + 6) * scale
+
+        def draw(painter: QPainter) -> None:
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
             painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
             painter.scale(scale, scale)
             centre = _CHIP_R + 6
             self._paint_chip(painter, QPointF(centre, centre), seat, text, lost)
-            painter.end()
-            if len(self._chips_drawn) > 512:
-                self._chips_drawn.clear()
-            self._chips_drawn[key] = pix
-        return pix
+
+        key = ("chip", seat, text, lost, seat == self.seat, round(scale, 4))
+        return self._pictures.get(key, side, side, self.devicePixelRatioF(), draw)
 
     def _paint_chip(self, p: QPainter, c: QPointF, seat: int, text: str, lost: bool) -> None:
         colour = theme.seat_colour(seat)

@@ -16,8 +16,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QStyle, QStyleOptionButton, QStylePainter, QWidget
 
-#: More pictures than one table ever needs at once; past it the store starts afresh.
-MOST = 256
+#: More pictures than one table ever needs at once (the felt keeps its chips and spots in
+#: one store, a few tens of kilobytes each); past it the store starts afresh.
+MOST = 1024
 
 
 class Pictures:
@@ -26,7 +27,7 @@ class Pictures:
     def __init__(self) -> None:
         self._store: dict[Hashable, QPixmap] = {}
 
-    def get(self, key: Hashable, width: int, height: int, ratio: float,
+    def get(self, key: Hashable, width: float, height: float, ratio: float,
             draw: Callable[[QPainter], None]) -> QPixmap:
         """The picture ``width`` x ``height`` (device-independent pixels) that ``draw``
         paints, drawn now if it is not kept under ``key`` yet."""
