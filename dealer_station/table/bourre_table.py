@@ -480,7 +480,7 @@ class BourreTable(TableService):
                                  f"seat {seat}'s turn")
             hand.verify_play(seat, card)
             misplay = hand.violation(seat, card)
-            if misplay is not None and self._read_again(st, seat, card):
+            if misplay is not None and _sent_back(st) == (seat, card.code):
                 # The card just sent back to her hand, read again before anything else was
                 # played (still lying under the reader, or laid again): the same misplay, not
                 # a second one. Journaled, not applied.
@@ -501,12 +501,6 @@ class BourreTable(TableService):
             raise TableError(f"a card ({card.code}) was read while the hand is in its "
                              f"{hand.phase.value} phase")
         self._write([*before, *steps])
-
-    @staticmethod
-    def _read_again(st: HandState, seat: int, card: Card) -> bool:
-        """Whether the hand's last play was this seat's misplay of this very card, sent back
-        to her hand (nothing has been played since)."""
-        return _sent_back(st) == (seat, card.code)
 
     def sent_back(self) -> tuple[int, str] | None:
         """The seat and card of the hand's last play if it was a misplay sent back to her
@@ -618,6 +612,8 @@ def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | Non
 
 
 def _sent_back(st: HandState) -> tuple[int, str] | None:
+    """The seat and card of the hand's last play if it was a misplay sent back to her hand
+    (nothing has been played since)."""
     last = next((r.event for r in reversed(st.records) if isinstance(r.event, ev.Played)), None)
     if last is None or last.misplay is None or last.misplay.get("stands"):
         return None

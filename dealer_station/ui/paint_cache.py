@@ -51,20 +51,15 @@ class Pictures:
         self._store.clear()
 
 
-def button_face(widget: QWidget, pictures: Pictures, opt: QStyleOptionButton) -> QPixmap:
-    """The push button's face as the style sheet draws it, without its text (which the
-    caller draws): kept per state, since a face changes only with the button's state."""
-    key = ("face", opt.state.value, opt.features.value, widget.styleSheet())
-
-    def draw(painter: QPainter) -> None:
-        style = widget.style()
-        style.drawControl(QStyle.ControlElement.CE_PushButton, opt, painter, widget)
-
-    return pictures.get(key, widget.width(), widget.height(), widget.devicePixelRatioF(),
-                        draw)
-
-
 def paint_button_face(widget: QWidget, painter: QStylePainter, pictures: Pictures,
                       opt: QStyleOptionButton) -> None:
-    """Copy the button's face (see :func:`button_face`) onto ``painter`` at the origin."""
-    painter.drawPixmap(QPoint(0, 0), button_face(widget, pictures, opt))
+    """The push button's face as the style sheet draws it, without its text (which the
+    caller draws), copied onto ``painter`` at the origin: kept per state, since a face
+    changes only with the button's state."""
+    key = ("face", opt.state.value, opt.features.value, widget.styleSheet())
+
+    def draw(face: QPainter) -> None:
+        widget.style().drawControl(QStyle.ControlElement.CE_PushButton, opt, face, widget)
+
+    painter.drawPixmap(QPoint(0, 0), pictures.get(key, widget.width(), widget.height(),
+                                                  widget.devicePixelRatioF(), draw))
