@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtGui import QImage, QPainter, QPen
+from ui_support import sign_in
 
-from dealer_station.cards import parse_card
+from dealer_station.cards import JOKER, LAPAIRE_DECK, Card, parse_card
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.ui import card_view
 from dealer_station.ui import lapaire_layout_view as felt
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.lapaire_screen import SeatButton
@@ -102,6 +104,72 @@ def test_a_cards_face_is_the_card_dealt_whatever_came_before(qtbot: Any) -> None
     assert _differing(view.grab().toImage(), faces["7H"]) > 50     # the gold frame
     view.set_card(None)
     assert _differing(view.grab().toImage(), faces["7H"]) > 100    # the empty slot
+
+
+def test_a_face_kept_for_one_slot_is_the_face_in_every_slot_and_as_drawn_afresh(
+        qtbot: Any) -> None:
+    """The faces are kept once for all card views (and for both Jokers): a card first shown
+    in slot 1 is copied into slot 3, and the copy is what drawing it there would draw; an
+    empty slot keeps its own words."""
+    first, third = CardView("Card 1\nFirst Card"), CardView("Card 3\nPoker card")
+    for view in (first, third):
+        qtbot.addWidget(view)
+        view.resize(76, 106)
+        view.show()
+    card_view._FACES.clear()     # (kept across tests: start as a fresh station does)
+    empties = [v.grab().toImage() for v in (first, third)]
+    assert _differing(empties[0], empties[1]) > 20        # each slot's own words
+    drawn = []
+    original = card_view._draw
+
+    def counting(*args: Any) -> None:
+        drawn.append(args[1])
+        original(*args)
+
+    card_view._draw = counting
+    try:
+        first.set_card(parse_card("JK"))
+        kept = first.grab().toImage()
+        third.set_card(Card(JOKER, None, copy=1))
+        copied = third.grab().toImage()
+    finally:
+        card_view._draw = original
+    assert [str(c) for c in drawn] == [str(parse_card("JK"))]      # drawn once, for slot 1
+    assert _differing(copied, kept) == 0
+    afresh = QImage(third.size(), QImage.Format.Format_ARGB32_Premultiplied)
+    afresh.fill(copied.pixelColor(0, 0))     # what is behind the card in the grab
+    p = QPainter(afresh)
+    original(p, Card(JOKER, None, copy=1), False, "", third.font(), 76, 106)
+    p.end()
+    assert _differing(copied, afresh) == 0
+
+
+def test_the_dealer_screen_draws_every_face_before_the_first_card(qtbot: Any,
+                                                                   window: Any) -> None:
+    """While the screen is idle it draws each of the deck's faces, plain and to pay, at the
+    slots' size: the first 7♥ of the day is then copied, not drawn, on the card's path."""
+    sign_in(qtbot, window, "dealer", "1111")
+    screen = window.screens["dealer"]
+    deck = {(c.rank, c.suit) for c in LAPAIRE_DECK.cards()}
+    qtbot.waitUntil(lambda: all(_kept(screen.card_views[0], card, hl)
+                                for card in LAPAIRE_DECK.cards() for hl in (False, True)),
+                    timeout=5000)
+    assert len(deck) == 53
+    drawn: list[Any] = []
+    original = card_view._draw
+    card_view._draw = lambda *a: drawn.append(a)
+    try:
+        for i, code in enumerate(("7H", "JK", "10S")):
+            screen.card_views[i].set_card(parse_card(code), highlight=True)
+            screen.card_views[i].grab()
+    finally:
+        card_view._draw = original
+    assert drawn == []
+
+
+def _kept(view: CardView, card: Card, highlight: bool) -> bool:
+    key = (("face", card.rank, card.suit, highlight), view.font().key())
+    return card_view._FACES.has(key, view.width(), view.height(), view.devicePixelRatioF())
 
 
 def test_a_seat_buttons_face_follows_its_state(qtbot: Any) -> None:

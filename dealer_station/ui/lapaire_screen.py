@@ -16,7 +16,6 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, 
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QFontMetrics,
     QFontMetricsF,
     QKeyEvent,
     QKeySequence,
@@ -42,6 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.audit.users import User
+from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.errors import StationError
 from dealer_station.events import Event
 from dealer_station.events.lapaire import (
@@ -64,13 +64,14 @@ from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, AmountPad, parse_amount, parse_count
-from dealer_station.ui.card_view import CardView
+from dealer_station.ui.card_view import CardView, warm_when_idle
 from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
 from dealer_station.ui.models import WagerRow, WagersModel
 from dealer_station.ui.paint_cache import Pictures, paint_button_face
 from dealer_station.ui.rebet_plate import PLATE_PX, RebetPlate
+from dealer_station.ui.round_totals import RoundTotals
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.stage_payouts import SeatPayout, SpotPayout, StagePayouts
@@ -453,12 +454,9 @@ class LaPaireScreen(QWidget):
             cv.setToolTip(f"Card {n}: {STAGE_NAMES[n]}")
             self.card_views.append(cv)
             top.addWidget(cv)
-        self.totals = QLabel("")
-        self.totals.setTextFormat(Qt.TextFormat.RichText)
-        self.totals.setStyleSheet(f"font-size: {theme.TABLE_PX}px;")
-        self.totals.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.totals.ensurePolished()
-        lines = QFontMetrics(self.totals.font()).lineSpacing() * 5     # a head and 4 figures
+        warm_when_idle(self.card_views[0], LAPAIRE_DECK.cards())
+        self.totals = RoundTotals()
+        lines = math.ceil(self.totals.line_height() * 5)     # a head and 4 figures
         self.totals.setFixedSize(INNER_WIDTH - 3 * CARD_PX[0] - 3 * 6,
                                  max(CARD_PX[1] + 4, lines + 4))
         top.addWidget(self.totals)
@@ -889,18 +887,15 @@ class LaPaireScreen(QWidget):
         lost = sum(t.lost for t in v.seat_totals.values())
         pending = sum(t.pending for t in v.seat_totals.values())
         if v.shown_round is None:
-            self.totals.setText("")
+            self.totals.show_totals("", [])
             return
         lines = [("wagered", staked, theme.TEXT), ("paid", won, theme.GOOD),
                  ("collected", lost, theme.BAD)]
         if pending:
             lines.append(("in play", pending, theme.MUTED))
-        self.totals.setText(
-            f"<table cellspacing=0 cellpadding=0 width='100%'><tr><td colspan=2>"
-            f"<b>Round {v.shown_round}</b></td></tr>"
-            + "".join(f"<tr><td>{name}&nbsp;</td><td align=right style='color:{colour}'>"
-                      f"<b>{amount(money, value)}</b></td></tr>"
-                      for name, value, colour in lines) + "</table>")
+        self.totals.show_totals(f"Round {v.shown_round}",
+                                [(name, amount(money, value), colour)
+                                 for name, value, colour in lines])
 
     def _status_text(self, v: LaPaireView) -> None:
         stage = v.to_confirm

@@ -47,6 +47,10 @@ class Pictures:
             self._store[full] = pix
         return pix
 
+    def has(self, key: Hashable, width: float, height: float, ratio: float) -> bool:
+        """Whether the picture is kept (drawing it would cost nothing now)."""
+        return (key, width, height, ratio) in self._store
+
     def clear(self) -> None:
         self._store.clear()
 
