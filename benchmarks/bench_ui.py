@@ -70,6 +70,7 @@ CARD_TARGET_MS = 20.0        # p99 beyond the frame's wire time
 TAPS_TARGET = 12
 START_TARGET_S = 2.0
 WAIT_S = 10.0
+IDLE_MS = 50                 # the GUI's idle between cards (a dealer's are seconds)
 DEALER = "dealer/dealer"
 
 
@@ -198,8 +199,13 @@ class Rig:
         acknowledged), the GUI drained (the dealer looks at the screen for seconds before
         the next card)."""
         self.table.worker.drain(WAIT_S)
-        for _ in range(3):
-            self.app.processEvents()
+        # The event loop left to run for a moment, as it runs for the seconds a dealer
+        # looks at the screen: what a change set going (a layout request passed up from
+        # widget to parent, one turn of the loop a step) runs to its end here, not on the
+        # next card's time.
+        loop = QEventLoop()
+        QTimer.singleShot(IDLE_MS, loop.quit)
+        loop.exec()
 
     def wait_until(self, done: Any, what: str) -> None:
         deadline = time.perf_counter() + WAIT_S

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QPainter, QPixmap
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QFont, QPainter, QPixmap, QStaticText, QTransform
 from PySide6.QtWidgets import QStyle, QStyleOptionButton, QStylePainter, QWidget
 
 #: More pictures than one table ever needs at once (the felt keeps its chips and spots in
@@ -67,3 +67,37 @@ def paint_button_face(widget: QWidget, painter: QStylePainter, pictures: Picture
 
     painter.drawPixmap(QPoint(0, 0), pictures.get(key, widget.width(), widget.height(),
                                                   widget.devicePixelRatioF(), draw))
+
+
+class Texts:
+    """Lines of text laid out once per font and then drawn from the layout: a card's payout
+    list says "pay", "+ stake 5.00" and the same spot names card after card, and laying a
+    line out (shaping it) costs more than drawing it."""
+
+    def __init__(self) -> None:
+        # Keyed by the font object itself (the callers keep theirs for good): asking a font
+        # for its key costs more than drawing the text. The font is kept with its layouts,
+        # so its id cannot pass to another font while they are here.
+        self._store: dict[tuple[str, int], tuple[QFont, QStaticText]] = {}
+
+    def draw(self, painter: QPainter, rect: QRectF, text: str, font: QFont,
+             right: bool = False) -> None:
+        """``text`` in ``font`` in ``rect``, centred on its height, at its left edge (its
+        right edge if ``right``), as ``drawText`` with those alignments draws it. ``font``
+        is never changed afterwards (a changed font is a new QFont)."""
+        key = (text, id(font))
+        found = self._store.get(key)
+        if found is None:
+            st = QStaticText(text)
+            st.setTextFormat(Qt.TextFormat.PlainText)
+            st.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+            st.prepare(QTransform(), font)
+            if len(self._store) >= MOST:
+                self._store.clear()
+            self._store[key] = (font, st)
+        else:
+            st = found[1]
+        size = st.size()
+        x = rect.right() - size.width() if right else rect.left()
+        painter.setFont(font)
+        painter.drawStaticText(QPointF(x, rect.center().y() - size.height() / 2), st)

@@ -42,6 +42,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from dealer_station.ui import theme
+from dealer_station.ui.paint_cache import Texts
 
 #: The least sizes, read from a metre: amounts to pay, and every other text of the list.
 PAY_MIN_PX = 24
@@ -700,10 +701,8 @@ class StagePayouts(QWidget):
                 p.setBrush(QColor(piece.colour))
                 p.drawRoundedRect(piece.rect, 2, 2)
                 continue
-            p.setFont(piece.font)
             p.setPen(QColor(piece.colour))
-            align = Qt.AlignmentFlag.AlignRight if piece.right else Qt.AlignmentFlag.AlignLeft
-            p.drawText(piece.rect, align | Qt.AlignmentFlag.AlignVCenter, piece.text)
+            _TEXTS.draw(p, piece.rect, piece.text, piece.font, piece.right)
         if len(self.pages) > 1:
             # Beside the buttons: which page, and how many are still to be seen.
             f, _ = self._fonts_at(SCALES[-1])
@@ -711,6 +710,10 @@ class StagePayouts(QWidget):
             p.setPen(QColor(theme.GOOD if self.all_seen else theme.WARN))
             p.drawText(self._page_line, Qt.AlignmentFlag.AlignLeft
                        | Qt.AlignmentFlag.AlignVCenter, self._bar_text)
+
+#: The list's lines, laid out once per font (shared by every list: one screen shows one).
+_TEXTS = Texts()
+
 
 def _stake(s: SpotPayout) -> str:
     return f"+ stake {s.stake}" if s.stake else ""
