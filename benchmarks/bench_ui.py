@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtCore import QCoreApplication, QEvent, QEventLoop, QObject, QTimer
 
+from dealer_station.app import Station, fast_hasher, open_station
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
@@ -58,7 +59,6 @@ from dealer_station.hardware.config import DeviceConfig
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.app import make_app, settle_memory
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station, fast_hasher, open_station
 from dealer_station.ui.worst_card import WorstRound, worst_rounds
 
 ROUNDS = 170                 # three cards a round: 510 cards

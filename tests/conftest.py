@@ -28,6 +28,6 @@ def _quick_pins(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     the station's own cost, 0.2 s a hash, is what ``@pytest.mark.real_pin_cost`` tests use.
     Commands run as processes of their own keep the station's cost."""
     if request.node.get_closest_marker("real_pin_cost") is None:
-        from dealer_station.ui.station import fast_hasher
+        from dealer_station.app import fast_hasher
 
         monkeypatch.setattr("dealer_station.audit.users.default_hasher", fast_hasher)

@@ -19,6 +19,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dealer_station.app import fast_hasher
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
@@ -34,7 +35,6 @@ from dealer_station.table.bourre_table import BourreTable
 from dealer_station.table.lapaire_sim import random_wagers
 from dealer_station.table.lapaire_state import LaPaireState
 from dealer_station.table.lapaire_table import LaPaireTable
-from dealer_station.ui.station import fast_hasher
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -322,9 +322,9 @@ def test_a_halt_left_by_a_restart_is_resolved_on_the_supervisor_screen(qtbot: An
                                                                        tmp_path: Path) -> None:
     from ui_support import WAIT_MS, make_station, open_window, sign_in
 
+    from dealer_station.app import open_station
     from dealer_station.cards import parse_card
     from dealer_station.hardware.events import CardRead
-    from dealer_station.ui.station import open_station
 
     first = make_station(tmp_path, game="bourre")
     table: Any = first.table

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from dealer_station.app import fast_hasher
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, open_database
 from dealer_station.audit.journal import Fact, Journal, Record
@@ -25,7 +26,6 @@ from dealer_station.floor.follower import Follower
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.table.lapaire_table import LaPaireTable
-from dealer_station.ui.station import fast_hasher
 
 pytestmark = pytest.mark.postgres
 
@@ -319,7 +319,7 @@ def test_a_floor_under_another_key_is_refused(
 
 def test_a_station_on_the_floor_follows_it_and_stops_following_when_closed(
         floor: Journal, tmp_path: Path, key: JournalKey) -> None:
-    from dealer_station.ui.station import open_station
+    from dealer_station.app import open_station
 
     db = open_database(f"sqlite:///{tmp_path / 'station.db'}")
     journal = Journal(db, key)

@@ -188,7 +188,7 @@ def test_a_station_holds_a_card_read_before_anyone_signs_in(journal: Journal) ->
     """The station's table is unattended from the moment it opens, before its window and
     sign-in session exist: a card the shoe sends while the station starts is held (a
     restart once let the first cards of a stream through, dealt with nobody signed in)."""
-    from dealer_station.ui.station import fast_hasher, open_station
+    from dealer_station.app import fast_hasher, open_station
 
     station = open_station(journal, simulate=True, hasher=fast_hasher(), seed=3)
     try:

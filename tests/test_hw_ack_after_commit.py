@@ -296,8 +296,8 @@ def test_a_frame_resent_before_the_table_attached_is_not_taken_twice(
     knows that frame was journaled before the port opens (``resume_after``), not only once
     attach() has read the journal: otherwise, on a slow machine, the frame is taken a second
     time and the round halts on a card dealt twice (seen in CI after a kill -9)."""
+    from dealer_station.app import open_station
     from dealer_station.hardware.config import DeviceConfig
-    from dealer_station.ui.station import open_station
 
     cfg = DeviceConfig("shoe", "serial", str(link), 9600, "SHOE1")
     station = open_station(journal, devices={"shoe": cfg}, on_duty="dealer/dealer")

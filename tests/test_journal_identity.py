@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, func, select
 
+from dealer_station.app import fast_hasher
 from dealer_station.audit import schema
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal, WrongKey
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import STATION_STREAM
 from dealer_station.cli.main import main
-from dealer_station.ui.station import fast_hasher
 
 PIN = "2468"
 

@@ -22,6 +22,7 @@ from sqlalchemy import text
 from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click
 
+from dealer_station.app import fast_hasher
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import JournalKey, create_key
@@ -40,7 +41,6 @@ from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
 from dealer_station.ui.pit_demo import PIN, demo_pit
 from dealer_station.ui.pit_window import GRID_HEADERS, GRID_PX, PitWindow
-from dealer_station.ui.station import fast_hasher
 
 pytestmark = pytest.mark.postgres
 

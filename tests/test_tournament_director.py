@@ -285,8 +285,8 @@ def test_the_director_command_opens_the_window_in_a_process_of_its_own(
 
 
 def test_the_journals_own_users_sign_in_with_their_pin(qtbot: Any, journal: Journal) -> None:
+    from dealer_station.app import fast_hasher
     from dealer_station.audit.users import Users
-    from dealer_station.ui.station import fast_hasher
 
     users = Users(journal, hasher=fast_hasher())
     users.seed([("olga", "Olga Operator", "operator", "1357"),

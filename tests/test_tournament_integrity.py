@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from dealer_station.app import fast_hasher
 from dealer_station.cli.main import main
-from dealer_station.ui.station import fast_hasher
 
 PIN = "2468"
 

@@ -15,9 +15,9 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from ui_support import WAIT_MS, click, sign_in
 
+from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 E42 = ("E42", "card jammed at the reader head; feed motor stalled twice")
 

@@ -11,10 +11,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from ui_support import WAIT_MS, click
 
+from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.events_tab import EventsModel
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 LONG_REASON = ("player dispute: seat 2 says the queen was exposed before the deal; the video "
                "was checked with the shift manager and every wager returned")

@@ -15,10 +15,10 @@ from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from ui_support import WAIT_MS, click, sign_in, tap_spot
 
+from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import lapaire_layout_view as felt
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 #: One spot of every kind a chip goes on.
 SPOTS = [("straight", ("2",)), ("straight", ("7",)), ("split", ("2", "8")),

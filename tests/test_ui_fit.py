@@ -21,6 +21,7 @@ from PySide6.QtCore import QPoint, QRect
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 from ui_support import WAIT_MS, sign_in, station_fixture
 
+from dealer_station.app import Station
 from dealer_station.cards import parse_card
 from dealer_station.hardware.events import (
     CardRead,
@@ -32,7 +33,6 @@ from dealer_station.hardware.events import (
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import theme
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 SCREEN = QRect(0, 0, *theme.WINDOW_SIZE)
 LONG_ID = "SHUFFLE-MASTER-DECKMATE-2-SERIAL-0042-7731-BRANCH-WEST-WING-TABLE-ELEVEN"

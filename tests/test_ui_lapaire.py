@@ -17,9 +17,9 @@ from ui_support import (
     tap_spot,
 )
 
+from dealer_station.app import Station
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import WagersModel
-from dealer_station.ui.station import Station
 
 
 def kinds(station: Station) -> list[str]:

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QPushButton
 from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click, open_window, sign_in, station_fixture
 
+from dealer_station.app import Station
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 
 @pytest.fixture

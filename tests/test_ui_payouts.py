@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QWidget
 from ui_support import WAIT_MS, sign_in
 
+from dealer_station.app import Station
 from dealer_station.cards import parse_card
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire import Wager
@@ -19,7 +20,6 @@ from dealer_station.ui.card_view import CardView
 from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import WagersModel
-from dealer_station.ui.station import Station
 
 MONEY = load_lapaire_config().money
 

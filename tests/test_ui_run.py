@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from dealer_station.ui.station import DEMO_USERS, load_devices_file
+from dealer_station.app import DEMO_USERS, load_devices_file
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,11 +8,11 @@ from typing import Any
 from touch_support import give_reason
 from ui_support import WAIT_MS, click, sign_in
 
+from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.events_tab import EventsModel
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import MetersModel, RecallModel
-from dealer_station.ui.station import Station
 from dealer_station.ui.touch_sheet import current_sheet
 
 

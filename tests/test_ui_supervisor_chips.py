@@ -13,10 +13,10 @@ from PySide6.QtWidgets import QApplication, QLabel
 from test_ui_fit import check_fits, header_controls
 from ui_support import WAIT_MS, click, sign_in
 
+from dealer_station.app import Station
 from dealer_station.events.accounting import KINDS
 from dealer_station.ui.chips_panel import ChipsPanel
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 
 def chips_tab(qtbot: Any, w: MainWindow, tmp_path: Path) -> ChipsPanel:

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QPushButton, QWidget
 from touch_support import give_reason
 from ui_support import WAIT_MS, click, open_window, sign_in, tap_spot
 
+from dealer_station.app import Station
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 from dealer_station.ui.supervisor_visit import VISIT_SIGN_IN
 
 

@@ -11,11 +11,11 @@ from typing import Any
 from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS, click, sign_in, tap_spot
 
+from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import standard_round
 from dealer_station.ui.amount_pad import AmountError, parse_amount, parse_count
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 
 def dealer_screen(qtbot: Any, w: MainWindow) -> Any:

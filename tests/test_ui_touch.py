@@ -16,9 +16,9 @@ from PySide6.QtGui import QFontMetricsF, QPainter
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QTabWidget, QWidget
 from ui_support import WAIT_MS, open_window, sign_in, station_fixture
 
+from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 
 LEAST_PX = 18
 TARGET_PX = 44

@@ -30,8 +30,8 @@ from touch_support import (
 )
 from ui_support import WAIT_MS, make_station, open_window, tap_spot
 
+from dealer_station.app import Station
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 from tests.conftest import CONFIG_DIR
 
 
@@ -346,13 +346,13 @@ def test_a_closer_is_confirmed_before_it_is_recorded(
 @pytest.mark.postgres
 def test_the_pits_acknowledge_by_touch_alone(qtbot: Any, keys: KeyWatch, tmp_path: Path,
                                              pg_db_url: str) -> None:
+    from dealer_station.app import fast_hasher
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.keys import create_key
     from dealer_station.floor.alerts import ACK_KIND, Pit, PitSettings
     from dealer_station.ui import theme
     from dealer_station.ui.pit_demo import demo_pit
     from dealer_station.ui.pit_window import PitWindow
-    from dealer_station.ui.station import fast_hasher
 
     key = create_key(tmp_path / "floor.key")
     began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(

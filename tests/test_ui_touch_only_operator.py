@@ -15,13 +15,13 @@ from PySide6.QtWidgets import QApplication, QTabWidget
 from touch_support import KeyWatch, tap, tap_button, tap_digits, tap_keys
 from ui_support import WAIT_MS, open_window, station_fixture
 
+from dealer_station.app import Station
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.tournament import journaled
 from dealer_station.ui import theme
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station
 from dealer_station.ui.touch_keyboard import InputSheet
 from dealer_station.ui.touch_sheet import current_sheet
 from dealer_station.ui.tournament_window import TournamentWindow
@@ -289,9 +289,9 @@ def test_a_tournament_is_run_by_touch_alone(qtbot: Any, journal: Journal,
 
 def test_teams_a_signed_in_user_and_bracket_scores_by_touch_alone(
         qtbot: Any, journal: Journal, keys: KeyWatch) -> None:
+    from dealer_station.app import fast_hasher
     from dealer_station.audit.users import Users
     from dealer_station.tournament.config import load_games
-    from dealer_station.ui.station import fast_hasher
 
     users = Users(journal, hasher=fast_hasher())
     users.seed([("olga", "Olga Operator", "operator", "1357"),

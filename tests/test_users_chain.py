@@ -401,7 +401,7 @@ def test_parallel_cli_sign_ins_stay_locked_out(db_url: str, tmp_path: Path,
 
 
 def test_demo_users_are_added_by_the_first_operator(journal: Journal) -> None:
-    from dealer_station.ui.station import DEMO_ACTOR, DEMO_USERS, ensure_demo_users
+    from dealer_station.app import DEMO_ACTOR, DEMO_USERS, ensure_demo_users
 
     users = Users(journal, hasher=FAST)
     assert ensure_demo_users(users) == list(DEMO_USERS)

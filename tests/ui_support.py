@@ -13,12 +13,12 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication, QPushButton, QWidget
 
+from dealer_station.app import Station, fast_hasher, open_station
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.ui import theme
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station, fast_hasher, open_station
 
 WAIT_MS = 5000
 

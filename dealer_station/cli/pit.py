@@ -106,25 +106,11 @@ def _pit_tables(journal: object, args: argparse.Namespace) -> list[str] | None:
 
 
 def _window(pit: object, args: argparse.Namespace) -> int:
-    from PySide6.QtCore import QTimer
-
     from dealer_station.floor.alerts import Pit
-    from dealer_station.ui import theme
-    from dealer_station.ui.app import make_app
+    from dealer_station.ui.app import run_window
     from dealer_station.ui.pit_window import PitWindow
 
     assert isinstance(pit, Pit)
-    app = make_app()
-    window = PitWindow(pit, reports_dir=Path(args.reports) if args.reports else None,
-                       printer=args.printer)
-    window.resize(*theme.WINDOW_SIZE)
-    if args.fullscreen:
-        window.showFullScreen()
-    else:
-        window.show()
-    if args.exit_after is not None:
-        QTimer.singleShot(int(args.exit_after * 1000), app.quit)
-    try:
-        return int(app.exec())
-    finally:
-        window.close()
+    return run_window(lambda: PitWindow(pit, reports_dir=Path(args.reports) if args.reports
+                                        else None, printer=args.printer),
+                      fullscreen=args.fullscreen, exit_after=args.exit_after)

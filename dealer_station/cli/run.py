@@ -81,8 +81,8 @@ def demo_store_paths() -> tuple[str, Path]:
 
 def device_configs(args: argparse.Namespace) -> dict[str, Any]:
     """The devices to open: the devices file, then --shoe / --reader on top."""
+    from dealer_station.app import default_devices_path, load_devices_file
     from dealer_station.hardware.config import DeviceConfig
-    from dealer_station.ui.station import default_devices_path, load_devices_file
 
     configs: dict[str, Any] = {}
     path = Path(args.devices) if args.devices else default_devices_path()
@@ -129,8 +129,8 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.ui.app import ensure_platform
 
     ensure_platform(headless_ok=args.exit_after is not None)
+    from dealer_station.app import DEMO_USERS, open_station
     from dealer_station.ui.app import run_station
-    from dealer_station.ui.station import DEMO_USERS, open_station
 
     with open_store(args) as store:
         if not args.simulate:

@@ -518,31 +518,12 @@ def _director(args: argparse.Namespace) -> int:
     if not args.name:
         raise StationError("give the tournament's name (dealer-station tournament director "
                            "NAME)")
-    from PySide6.QtCore import QTimer
-
-    from dealer_station.ui import theme
-    from dealer_station.ui.app import ensure_platform
+    from dealer_station.ui.app import run_window
     from dealer_station.ui.tournament_window import TournamentWindow
 
-    ensure_platform(headless_ok=args.exit_after is not None)
-    from PySide6.QtWidgets import QApplication
-
     with open_store(args) as store:
-        app = QApplication.instance() or QApplication(sys.argv[:1])
-        assert isinstance(app, QApplication)
-        theme.apply(app)
-        window = TournamentWindow(store.journal, args.name)
-        window.resize(*theme.WINDOW_SIZE)
-        if args.fullscreen:
-            window.showFullScreen()
-        else:
-            window.show()
-        if args.exit_after is not None:
-            QTimer.singleShot(int(args.exit_after * 1000), app.quit)
-        try:
-            return int(app.exec())
-        finally:
-            window.close()
+        return run_window(lambda: TournamentWindow(store.journal, args.name),
+                          fullscreen=args.fullscreen, exit_after=args.exit_after)
 
 
 def _print(args: argparse.Namespace) -> int:

@@ -10,13 +10,13 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 
+from dealer_station.app import Station
 from dealer_station.errors import StationError
 from dealer_station.ui import theme
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.session import DEFAULT_LOCK_AFTER
-from dealer_station.ui.station import Station
 
 
 def has_display() -> bool:
@@ -94,3 +94,23 @@ def run_station(station: Station, *, lock_after: float = DEFAULT_LOCK_AFTER,
         window.close()
         window.deleteLater()
     return int(code)
+
+
+def run_window(make: Callable[[], QWidget], *, fullscreen: bool = False,
+               exit_after: float | None = None) -> int:
+    """Show the window ``make`` builds (the pit's, the tournament director's) at the
+    station's size, or full screen, and run until it is closed (or ``exit_after`` s)."""
+    ensure_platform(headless_ok=exit_after is not None)
+    app = make_app()
+    window = make()
+    window.resize(*theme.WINDOW_SIZE)
+    if fullscreen:
+        window.showFullScreen()
+    else:
+        window.show()
+    if exit_after is not None:
+        QTimer.singleShot(int(exit_after * 1000), app.quit)
+    try:
+        return int(app.exec())
+    finally:
+        window.close()

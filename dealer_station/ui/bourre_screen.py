@@ -51,7 +51,7 @@ from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.touch_keyboard import InputSheet, open_keyboard
 
 if TYPE_CHECKING:
-    from dealer_station.ui.station import Station
+    from dealer_station.app import Station
 
 
 class BourreScreen(QWidget):

@@ -77,7 +77,7 @@ from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.stage_payouts import SeatPayout, SpotPayout, StagePayouts
 
 if TYPE_CHECKING:
-    from dealer_station.ui.station import Station
+    from dealer_station.app import Station
 
 SEATS = 7
 #: The right-hand column (cards, payouts, wagers), fixed so the felt keeps the rest: wide

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station import games
+from dealer_station.app import Station
 from dealer_station.audit.users import User
 from dealer_station.events.table import CardHeld, ClockJumped, DeviceFaulted, device_name
 from dealer_station.integrity import start_gate
@@ -48,7 +49,6 @@ from dealer_station.ui.devices_bar import DevicesBar
 from dealer_station.ui.login import LoginPanel
 from dealer_station.ui.session import DEFAULT_LOCK_AFTER, SignInSession
 from dealer_station.ui.signals import TableEvents
-from dealer_station.ui.station import Station
 from dealer_station.ui.supervisor import IntegrityTiltScreen, SupervisorScreen
 from dealer_station.ui.supervisor_visit import VISIT_SIGN_IN, SupervisorSignIn, may_call_supervisor
 from dealer_station.ui.while_away import WhileAwayNote

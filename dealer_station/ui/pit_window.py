@@ -740,11 +740,11 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
 
     from PySide6.QtWidgets import QApplication
 
+    from dealer_station.app import fast_hasher
     from dealer_station.audit.keys import create_key
     from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
     from dealer_station.floor.alerts import PitSettings
     from dealer_station.ui.pit_demo import demo_pit
-    from dealer_station.ui.station import fast_hasher
 
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)

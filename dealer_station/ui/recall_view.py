@@ -142,8 +142,7 @@ def exceptions_html(r: Recall) -> str:
 def text_html(r: Recall, money: Money | None = None) -> str:
     """A recalled round or hand as its command-line text, for a game without a panel."""
     try:
-        from dealer_station.cli.recall import format_round
-        text = format_round(r, records=True)
+        text = str(games.game(r.header.game).part("recall_text")(r, records=True))
     except Exception:  # a game whose text form is not available: show the data itself
         import json
         text = json.dumps(r.to_json(), indent=2, ensure_ascii=False, default=str)

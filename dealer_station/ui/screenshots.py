@@ -17,10 +17,10 @@ from typing import Any
 
 from PySide6.QtWidgets import QApplication
 
+from dealer_station.app import Station, fast_hasher, open_station
 from dealer_station.ui import theme
 from dealer_station.ui.app import make_app
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.station import Station, fast_hasher, open_station
 
 SETTLE_SECONDS = 5.0
 
