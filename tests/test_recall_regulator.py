@@ -37,16 +37,11 @@ from dealer_station.cli.main import main
 from dealer_station.errors import StationError
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.reports.config_history import build_config_history_report
+from dealer_station.reports.pdf_style import p
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.shift import TOTAL, gather
 from dealer_station.reports.source import Period
-from dealer_station.reports.template import (
-    ReportBuilder,
-    break_lines,
-    caption,
-    grid,
-    p,
-)
+from dealer_station.reports.template import ReportBuilder, break_lines, caption, grid
 from dealer_station.reports.text import MoneyUnit, local
 from dealer_station.table.lapaire_recall import LaPaireRecall
 from dealer_station.table.lapaire_table import LaPaireTable
@@ -165,7 +160,7 @@ def test_recall_text_prints_money_not_minor_units(
 def test_long_names_break_only_after_separators() -> None:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from dealer_station.reports.template import FONT
+    from dealer_station.reports.pdf_style import FONT
 
     narrow = stringWidth("device:shoe:", FONT, 8) + 2
     assert break_lines("device:shoe:SIMSHOE", narrow) == ["device:shoe:", "SIMSHOE"]

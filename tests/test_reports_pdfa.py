@@ -26,7 +26,8 @@ from dealer_station.audit.hashing import record_hash
 from dealer_station.audit.journal import Journal, hashed_kind
 from dealer_station.reports.archival import RECORDS_ATTACHMENT
 from dealer_station.reports.catalog import build_report
-from dealer_station.reports.template import CHECKPOINT_ATTACHMENT, MIN_TEXT_PT, BuiltReport
+from dealer_station.reports.pdf_style import MIN_TEXT_PT
+from dealer_station.reports.template import CHECKPOINT_ATTACHMENT, BuiltReport
 
 KINDS = ["shift", "recall", "events", "config"]
 

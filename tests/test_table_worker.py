@@ -30,8 +30,8 @@ from dealer_station.audit.keys import create_key
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.hardware import protocol as p
+from dealer_station.hardware.acks import defer_ack
 from dealer_station.hardware.backends import open_device
-from dealer_station.hardware.driver import defer_ack
 from dealer_station.hardware.events import (
     CardRead,
     ConnectionState,

@@ -17,6 +17,7 @@ from ui_support import WAIT_MS, click, sign_in, tap_spot
 
 from dealer_station.app import Station
 from dealer_station.settlement.lapaire import Wager
+from dealer_station.ui import lapaire_felt_geometry as geometry
 from dealer_station.ui import lapaire_layout_view as felt
 from dealer_station.ui.main_window import MainWindow
 
@@ -44,7 +45,7 @@ def test_a_touch_on_a_chip_centre_or_edge_places_on_the_chips_spot(
     view = screen.layout_view
     qtbot.waitUntil(lambda: len(view.chips) == len(SPOTS), timeout=WAIT_MS)
     tr = view._transform()
-    radius = (felt._CHIP_R + 3) * tr.m11()       # the selected seat's chip, as drawn
+    radius = (geometry._CHIP_R + 3) * tr.m11()       # the selected seat's chip, as drawn
     for bet, values in SPOTS:
         centre = tr.map(view._anchor(view.spot(bet, values)))
         points = [centre] + [centre + QPointF(math.cos(a), math.sin(a)) * (radius - 2)
@@ -305,7 +306,8 @@ def test_a_touch_between_small_spots_lands_on_the_one_whose_shape_holds_it(
     inverse, _ = tr.inverted()
     small = [s for s in view.spots if s.bet in SMALL]
     cells = [s for s in view.spots if s.bet == "straight"]
-    grid = tr.mapRect(QRectF(felt._X0, felt._Y0, felt.LW - 2 * felt._X0, 2 * felt._ROW_H))
+    g = geometry
+    grid = tr.mapRect(QRectF(g._X0, g._Y0, g.LW - 2 * g._X0, 2 * g._ROW_H))
     checked = 0
     for x in range(math.ceil(grid.left()) + 1, math.floor(grid.right()), 4):
         for y in range(math.ceil(grid.top()) + 1, math.floor(grid.bottom()), 4):

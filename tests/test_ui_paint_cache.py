@@ -14,7 +14,7 @@ from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.ui import card_view
 from dealer_station.ui import lapaire_layout_view as felt
 from dealer_station.ui.card_view import CardView
-from dealer_station.ui.lapaire_screen import SeatButton
+from dealer_station.ui.lapaire_seats import SeatButton
 
 #: Antialiased edges blended once onto a clear picture and again onto the felt may differ
 #: from one blend by a level or two; anything a person could see differs by far more.

@@ -109,7 +109,7 @@ def test_pay_amounts_are_the_largest_text_and_table_text_reads_from_a_metre(
     assert screen.totals.font().pixelSize() >= 20
     assert screen.status.font().pixelSize() >= 20
     # The seats' totals are drawn in table text.
-    from dealer_station.ui.lapaire_screen import _fitted
+    from dealer_station.ui.lapaire_seats import _fitted
     button = screen.seat_buttons[1]
     assert button.text() == "Seat 1\n20.00\n+373.00"
     for line in button.text().split("\n"):

@@ -50,7 +50,7 @@ def run_pit(args: argparse.Namespace) -> int:
     from dealer_station.errors import StationError
 
     if args.screenshots:
-        from dealer_station.ui.pit_window import pit_screenshots
+        from dealer_station.ui.pit_screenshots import pit_screenshots
 
         for path in pit_screenshots(Path(args.screenshots)):
             print(path)

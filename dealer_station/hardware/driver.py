@@ -11,12 +11,13 @@ and must not block on the driver: hand the event to your own thread (a queue, or
 with a queued connection, as the UI does). An exception it raises is logged and does not stop
 the driver.
 
-Acknowledging later (``defer_ack``). A consumer that returns from ``on_event`` has kept the
-event (a monitor, a test's log): the frame is answered at once, on the reader thread. A
-consumer that keeps events on a thread of its own (the table service commits them on its
-worker) calls ``defer_ack()`` inside ``on_event`` and gets an ``AckHandle`` for the frame behind
-the event; it calls ``handle.done(True)`` once the event is committed, ``done(False)`` if
-nothing could be kept, from any thread, exactly once (a second call is ignored).
+Acknowledging later (``defer_ack``, in ``acks.py``). A consumer that returns from
+``on_event`` has kept the event (a monitor, a test's log): the frame is answered at once, on
+the reader thread. A consumer that keeps events on a thread of its own (the table service
+commits them on its worker) calls ``defer_ack()`` inside ``on_event`` and gets an
+``AckHandle`` for the frame behind the event; it calls ``handle.done(True)`` once the event is
+committed, ``done(False)`` if nothing could be kept, from any thread, exactly once (a second
+call is ignored).
 ``defer_ack()`` returns None for an event no frame waits on (a connection change, a link
 problem, a heartbeat or device-id fault the driver found by itself) and outside ``on_event``.
 A frame is answered once every handle taken for its events is done: ACKed (and counted as
@@ -76,6 +77,7 @@ from typing import Any, ClassVar, Protocol
 
 from dealer_station.cards import Card, CardError, DeckSpec, RoundCards
 from dealer_station.hardware import protocol as p
+from dealer_station.hardware.acks import Ticket, delivery
 from dealer_station.hardware.errors import DeviceOperationError
 from dealer_station.hardware.events import (
     CardRead,
@@ -112,104 +114,8 @@ class Port(Protocol):
 EventCallback = Callable[[DeviceEvent], None]
 PortFactory = Callable[[], Port]
 
-#: The frame whose events the reader thread is delivering now (see ``defer_ack``).
-_delivery = threading.local()
-
 # How a frame's seq compares with what was accepted (see DeviceDriver._classify).
 _NEW, _REPEAT, _MISMATCH, _HELD = "new", "repeat", "mismatch", "held"
-
-
-class AckHandle:
-    """The answer a consumer owes for one device frame (see ``defer_ack``)."""
-
-    __slots__ = ("_answered", "_ticket")
-
-    def __init__(self, ticket: _Ticket) -> None:
-        self._ticket = ticket
-        self._answered = False      # guarded by the ticket's lock
-
-    @property
-    def seq(self) -> int:
-        """The device's seq of the frame this handle answers."""
-        return self._ticket.seq
-
-    def done(self, ok: bool = True) -> None:
-        """``ok``: the event is kept (committed); the frame may be ACKed. False: nothing was
-        kept; the frame is not ACKed and the device sends it again. Any thread; once."""
-        self._ticket.answer(self, ok)
-
-
-def defer_ack() -> AckHandle | None:
-    """Called inside ``on_event``: take over answering the frame behind the event being
-    delivered. The driver ACKs the frame only once ``done(True)`` was called on every handle
-    taken for its events. None when no frame waits on the event, or when not called from a
-    driver's ``on_event``."""
-    ticket: _Ticket | None = getattr(_delivery, "ticket", None)
-    if ticket is None:
-        return None
-    handle = ticket.defer()
-    _delivery.taken.append(handle)
-    return handle
-
-
-class _Ticket:
-    """One device frame given to the consumer: answered once every event it produced is kept.
-
-    The reader thread creates it, delivers the frame's events and seals it; the frame is
-    settled (ACKed, or put back) by whichever thread brings the last outcome in."""
-
-    def __init__(self, driver: DeviceDriver, port: Port, link: int, device_id: str, seq: int,
-                 key: tuple[str, ...], *, accept: bool) -> None:
-        self.driver = driver
-        self.port = port
-        self.link = link                 # the connection it arrived on (see DeviceDriver._ack)
-        self.device_id = device_id
-        self.seq = seq
-        self.key = key
-        self.accept = accept             # kept: becomes the last accepted frame
-        #: What to put back if the frame is not kept (run before re-sends are taken).
-        self.undo: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
-        self._owed = 0
-        self._refused = False
-        self._sealed = False
-        self._settled = False
-
-    @property
-    def kept(self) -> bool:
-        return not self._refused
-
-    def defer(self) -> AckHandle:
-        with self._lock:
-            self._owed += 1
-        return AckHandle(self)
-
-    def refuse(self) -> None:
-        with self._lock:
-            self._refused = True
-
-    def answer(self, handle: AckHandle, ok: bool) -> None:
-        with self._lock:
-            if handle._answered:
-                return
-            handle._answered = True
-            self._owed -= 1
-            self._refused = self._refused or not ok
-            ready = self._ready_locked()
-        if ready:
-            self.driver._settle(self)
-
-    def seal(self) -> bool:
-        """Every event is delivered. True if the outcome is in: the caller settles now."""
-        with self._lock:
-            self._sealed = True
-            return self._ready_locked()
-
-    def _ready_locked(self) -> bool:
-        if self._sealed and self._owed == 0 and not self._settled:
-            self._settled = True
-            return True
-        return False
 
 
 class DeviceDriver:
@@ -257,11 +163,11 @@ class DeviceDriver:
         self._identified = False            # a DeviceIdentified was delivered this connection
         self._resume_note: int | None = None  # told once, in the next DeviceIdentified
         #: The frame whose outcome is outstanding; no other frame is taken meanwhile.
-        self._pending: _Ticket | None = None   # guarded by _seq_lock
+        self._pending: Ticket | None = None   # guarded by _seq_lock
         #: Told when a frame's outcome is in and its ACK written (see close()).
         self._answered = threading.Condition(self._seq_lock)
         self._closing = False                  # close() began: no new frame is taken
-        self._ticket: _Ticket | None = None    # the frame being delivered (reader thread)
+        self._ticket: Ticket | None = None    # the frame being delivered (reader thread)
         self._link = 0                         # counts connections; guarded by _write_lock
         self._host_seq = 0
         self._last_heard = 0.0
@@ -391,7 +297,7 @@ class DeviceDriver:
 
     def _emit(self, event: DeviceEvent) -> None:
         ticket = self._ticket
-        _delivery.ticket, _delivery.taken = ticket, []
+        delivery.ticket, delivery.taken = ticket, []
         try:
             self._on_event(event)
         except Exception:  # a consumer's bug must not stop the reader thread
@@ -399,10 +305,10 @@ class DeviceDriver:
             log.exception("the %s event handler failed on %r", self.name, event)
             if ticket is not None:
                 ticket.refuse()
-                for handle in _delivery.taken:   # nobody else will answer these
+                for handle in delivery.taken:   # nobody else will answer these
                     handle.done(False)
         finally:
-            _delivery.ticket, _delivery.taken = None, []
+            delivery.ticket, delivery.taken = None, []
 
     def _base(self) -> dict[str, Any]:
         return {"device": self.name, "device_id": self.device_id, "at": time.monotonic()}
@@ -555,7 +461,7 @@ class DeviceDriver:
         return _NEW, last_key
 
     def _take(self, port: Port, dev: str, seq: int, key: tuple[str, ...], *, hello: bool,
-              card: Card | None, deliver: Callable[[_Ticket], None]) -> None:
+              card: Card | None, deliver: Callable[[Ticket], None]) -> None:
         """Decide on a frame's seq, then deliver it (``deliver``) if it is new.
 
         A repeat of the last accepted frame is ACKed again and dropped; a repeat that carries
@@ -587,9 +493,9 @@ class DeviceDriver:
 
     @contextlib.contextmanager
     def _delivering(self, port: Port, dev: str, seq: int, key: tuple[str, ...], *,
-                    accept: bool) -> Iterator[_Ticket]:
+                    accept: bool) -> Iterator[Ticket]:
         """Deliver one frame's events (the body), then answer it when its outcome is in."""
-        ticket = _Ticket(self, port, self._link, dev, seq, key, accept=accept)
+        ticket = Ticket(self, port, self._link, dev, seq, key, accept=accept)
         with self._seq_lock:
             # Set before any event can be answered on another thread (see _settle).
             self._pending = ticket
@@ -626,7 +532,7 @@ class DeviceDriver:
                         f"{self.name} may have restarted); a card may have been lost "
                         "or repeated", seq=seq)
 
-    def _settle(self, ticket: _Ticket) -> None:
+    def _settle(self, ticket: Ticket) -> None:
         """A frame's outcome is in (reader thread, or the thread of the last ``done``)."""
         kept = ticket.kept
         if not kept:
@@ -647,7 +553,7 @@ class DeviceDriver:
         with self._answered:
             self._answered.notify_all()
 
-    def _ack(self, ticket: _Ticket) -> None:
+    def _ack(self, ticket: Ticket) -> None:
         with self._write_lock:
             if ticket.link != self._link:
                 log.debug("the %s's frame seq %s was kept after its connection closed: the "
@@ -679,7 +585,7 @@ class DeviceDriver:
         # counted here has been delivered (tests wait on it instead of the clock).
         self.frames_taken += 1
 
-    def _deliver(self, frame: p.Frame, ticket: _Ticket) -> None:
+    def _deliver(self, frame: p.Frame, ticket: Ticket) -> None:
         base = self._base()
         base["device_id"] = frame.device_id
         if isinstance(frame, p.CardFrame):
@@ -725,7 +631,7 @@ class DeviceDriver:
         if link == self._link:   # a later connection identifies the device by itself
             self._identified = before[0]
 
-    def _on_card(self, frame: p.CardFrame, base: dict[str, Any], ticket: _Ticket) -> None:
+    def _on_card(self, frame: p.CardFrame, base: dict[str, Any], ticket: Ticket) -> None:
         card = frame.card
         refused: CardError | None = None
         with self._round_lock:

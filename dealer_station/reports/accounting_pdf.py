@@ -24,20 +24,9 @@ from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.events.base import Committed
 from dealer_station.reports.master_game import MasterGame
+from dealer_station.reports.pdf_style import FONT, GREY, INK, MIN_TEXT_PT, p, rich
 from dealer_station.reports.source import Period, coverage, covered_records
-from dealer_station.reports.template import (
-    FONT,
-    GREY,
-    INK,
-    MIN_TEXT_PT,
-    BuiltReport,
-    ReportBuilder,
-    TableCheck,
-    facts,
-    grid,
-    p,
-    rich,
-)
+from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, facts, grid
 from dealer_station.reports.text import local
 
 

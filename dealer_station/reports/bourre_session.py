@@ -23,17 +23,10 @@ from dealer_station.errors import StationError
 from dealer_station.reports.bourre_session_data import Hand, Session, gather, hand_misplays
 from dealer_station.reports.cells import fitted
 from dealer_station.reports.charts import lines_per_step
+from dealer_station.reports.pdf_style import FONT, MIN_TEXT_PT, p
 from dealer_station.reports.shift import exception_rows
 from dealer_station.reports.source import Period, config_in_force, covered_records
-from dealer_station.reports.template import (
-    FONT,
-    MIN_TEXT_PT,
-    BuiltReport,
-    ReportBuilder,
-    facts,
-    grid,
-    p,
-)
+from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import MoneyUnit, local, local_short, name_the_player
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import record_label

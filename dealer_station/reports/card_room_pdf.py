@@ -16,8 +16,9 @@ from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.card_room import CardRoomDay, Chips, PotMove, gather_card_room
+from dealer_station.reports.pdf_style import p, rich
 from dealer_station.reports.source import Period, coverage, covered_records
-from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p, rich
+from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import MoneyUnit, local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 

@@ -16,7 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph
 
-from dealer_station.reports.template import FONT, FONT_BOLD, MIN_TEXT_PT, STYLES
+from dealer_station.reports.pdf_style import FONT, FONT_BOLD, MIN_TEXT_PT, STYLES
 
 #: Padding a grid cell keeps on each side (template.grid's LEFT/RIGHTPADDING).
 CELL_PADDING = 3.0

@@ -22,7 +22,7 @@ from reportlab.lib import colors
 from reportlab.lib.validators import Auto
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from dealer_station.reports.template import FONT, FONT_BOLD, GREY, INK, MIN_TEXT_PT
+from dealer_station.reports.pdf_style import FONT, FONT_BOLD, GREY, INK, MIN_TEXT_PT
 from dealer_station.reports.text import MoneyUnit
 
 WIN = colors.HexColor("#2e5d8a")

@@ -17,6 +17,7 @@ from reportlab.platypus import Flowable
 
 from dealer_station import games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
+from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import (
     Period,
     config_changes,
@@ -24,16 +25,7 @@ from dealer_station.reports.source import (
     covered_records,
     game_label,
 )
-from dealer_station.reports.template import (
-    FONT_MONO,
-    BuiltReport,
-    ReportBuilder,
-    caption,
-    facts,
-    grid,
-    p,
-    rich,
-)
+from dealer_station.reports.template import BuiltReport, ReportBuilder, caption, facts, grid
 from dealer_station.reports.text import MoneyUnit, local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 

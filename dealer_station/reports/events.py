@@ -25,8 +25,9 @@ from pathlib import Path
 from dealer_station.audit.journal import Journal, Record, significant_kinds
 from dealer_station.events.wording import People, event_words, kind_words
 from dealer_station.reports.cells import fitted
+from dealer_station.reports.pdf_style import p
 from dealer_station.reports.source import Period, coverage, covered_records
-from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
+from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import local_short, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 

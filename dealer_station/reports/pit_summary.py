@@ -17,9 +17,10 @@ from dealer_station import games as registry
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.reports.pdf_style import p
 from dealer_station.reports.shift import Figures, ShiftData, exception_rows, gather
 from dealer_station.reports.source import Period, covered_records, game_label
-from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, grid, p
+from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, grid
 from dealer_station.reports.text import MoneyUnit, local, percent
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 

@@ -17,16 +17,9 @@ from reportlab.platypus import Flowable
 from dealer_station import games
 from dealer_station.audit.journal import Journal, Record, RoundInfo
 from dealer_station.errors import StationError
+from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import Coverage, Period, covered_records, game_label
-from dealer_station.reports.template import (
-    FONT_MONO,
-    BuiltReport,
-    ReportBuilder,
-    facts,
-    grid,
-    p,
-    rich,
-)
+from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import MoneyUnit, local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import (

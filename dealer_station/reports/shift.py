@@ -24,6 +24,7 @@ from dealer_station import games as registry
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
 from dealer_station.reports import charts
+from dealer_station.reports.pdf_style import p
 from dealer_station.reports.source import (
     Coverage,
     Period,
@@ -33,7 +34,7 @@ from dealer_station.reports.source import (
     covered_records,
     game_label,
 )
-from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid, p
+from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import (
     MoneyUnit,
     local,

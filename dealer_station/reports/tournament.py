@@ -20,20 +20,9 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Tab
 
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.reports.pdf_style import FONT, FONT_BOLD, GREY, INK, RULE, SHADE, STYLES, p
 from dealer_station.reports.source import Period, coverage, covered_records
-from dealer_station.reports.template import (
-    FONT,
-    FONT_BOLD,
-    GREY,
-    INK,
-    RULE,
-    SHADE,
-    STYLES,
-    BuiltReport,
-    ReportBuilder,
-    grid,
-    p,
-)
+from dealer_station.reports.template import BuiltReport, ReportBuilder, grid
 from dealer_station.reports.tournament_bracket import BracketBand, bands
 from dealer_station.reports.verification import Verification
 from dealer_station.tournament import journaled

@@ -11,7 +11,7 @@ from __future__ import annotations
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
-from dealer_station.reports.template import FONT, FONT_BOLD, GOOD, GREY, INK, MIN_TEXT_PT, RULE
+from dealer_station.reports.pdf_style import FONT, FONT_BOLD, GOOD, GREY, INK, MIN_TEXT_PT, RULE
 from dealer_station.tournament.bracket import BYE, FINAL, Side, Status
 from dealer_station.tournament.display import BracketLayout, slot_text
 from dealer_station.tournament.tournament import Tournament

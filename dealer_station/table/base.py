@@ -579,7 +579,7 @@ class TableService:
         says is committed, and not at all if nothing could be journaled (the device sends it
         again). Listeners are told on the worker, after the commit, before the ACK.
         """
-        from dealer_station.hardware.driver import defer_ack
+        from dealer_station.hardware.acks import defer_ack
 
         self.worker.submit(event, defer_ack())
 

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from dealer_station.hardware.driver import AckHandle
+from dealer_station.hardware.acks import AckHandle
 from dealer_station.hardware.events import DeviceEvent
 
 log = logging.getLogger(__name__)

@@ -9,19 +9,12 @@ shown by the spot that was touched.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import (
-    QColor,
-    QFont,
-    QFontMetricsF,
     QKeyEvent,
     QKeySequence,
-    QMouseEvent,
-    QPaintEvent,
-    QResizeEvent,
     QShortcut,
 )
 from PySide6.QtWidgets import (
@@ -32,9 +25,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QSizePolicy,
-    QStyleOptionButton,
-    QStylePainter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -57,20 +47,23 @@ from dealer_station.events.lapaire import (
 )
 from dealer_station.events.table import ConfigChanged
 from dealer_station.settlement.lapaire import Wager, WagerError
-from dealer_station.settlement.lapaire_config import KIND_LABELS, LaPaireConfig
-from dealer_station.settlement.lapaire_layout import spot_label
+from dealer_station.settlement.lapaire_config import LaPaireConfig
 from dealer_station.table.base import Update
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, AmountPad, parse_amount, parse_count
 from dealer_station.ui.card_view import CardView, warm_when_idle
+from dealer_station.ui.chip_button import CHIP_PX, ChipButton
 from dealer_station.ui.fixed_text import FixedLinesLabel
 from dealer_station.ui.formatting import amount, chip
-from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView, SpotKey
+from dealer_station.ui.lapaire_felt_geometry import SpotKey
+from dealer_station.ui.lapaire_labels import fixed_lines, seat_list, short_spot_name, spot_name
+from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView
+from dealer_station.ui.lapaire_ledger import Ledger
+from dealer_station.ui.lapaire_seats import SeatButton, SeatRow
 from dealer_station.ui.models import WagerRow, WagersModel
-from dealer_station.ui.paint_cache import Pictures, paint_button_face
-from dealer_station.ui.rebet_plate import PLATE_PX, RebetPlate
+from dealer_station.ui.rebet_plate import RebetPlate
 from dealer_station.ui.round_totals import RoundTotals
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
@@ -90,16 +83,6 @@ INNER_WIDTH = RIGHT_WIDTH - 2 * 12 - 2
 CARD_PX = (76, 106)
 STAGE_NAMES = {1: "First Card", 2: "La Pair'e Card", 3: "Poker card"}
 CHIP_KEYS = ("F5", "F6", "F7", "F8", "F9")
-#: The seat row's height: a seat's button with its name, the stake and the net after
-#: settling (three lines of table text), or, while its rebet plate is offered, the button
-#: over the plate, each a fingertip high.
-SEAT_LINE_PX = 27
-SEAT_STRIPE_PX = 6
-SEAT_SPACING = 4
-SEAT_ROW_PX = 2 * theme.TARGET_PX + SEAT_SPACING
-
-#: The parts of the screen, and which committed events change each (a halt or a
-#: resolution changes only the status line, which is always redrawn).
 ALL_SECTIONS = frozenset({"felt", "cards", "seats", "wagers", "stage", "totals"})
 _CHANGES: dict[type[Event], frozenset[str]] = {
     WagerPlaced: frozenset({"felt", "seats", "wagers", "totals"}),
@@ -120,211 +103,6 @@ def _sections(update: Update) -> frozenset[str]:
     for c in update.events:
         out |= _CHANGES.get(type(c.event), frozenset())
     return out
-
-
-class SeatButton(QPushButton):
-    """A seat: its colour along the top, its name, what it staked and its net after
-    settling. Touching it anywhere selects the seat (the rebet plate is a button of its own,
-    under it)."""
-
-    def __init__(self, seat: int, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.seat = seat
-        self.setCheckable(True)
-        self.setAccessibleName(f"Seat {seat}")
-        colour = theme.seat_colour(seat).name()
-        self._pictures = Pictures()
-        self.setStyleSheet(
-            f"QPushButton {{ border-top: {SEAT_STRIPE_PX}px solid {colour};"
-            f" font-size: {theme.TABLE_PX}px; padding: 0px; min-height: 0px; }}"
-            f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
-            f" border-top: {SEAT_STRIPE_PX}px solid {colour}; }}")
-        self.set_total("")
-
-    def set_total(self, text: str) -> None:
-        self.setText(f"Seat {self.seat}\n{text or '—'}")
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        """The button as styled, its lines drawn in table text: the seat (bold), what it
-        staked, and its net (green won, red lost), each as large as the button's width
-        allows up to table text and never under the least size read from a metre
-        (``+10,000.00`` in a seventh of the felt). While the seat's rebet plate takes the
-        foot of its column, the button shows the seat's name alone."""
-        p = QStylePainter(self)
-        opt = QStyleOptionButton()
-        self.initStyleOption(opt)
-        opt.text = ""
-        paint_button_face(self, p, self._pictures, opt)
-        box = QRectF(self.rect()).adjusted(1, SEAT_STRIPE_PX, -1, -1)
-        lines = self.text().split("\n")[: max(1, int(box.height() // SEAT_LINE_PX))]
-        line_h = min(SEAT_LINE_PX, box.height() / len(lines))
-        top = box.top() + (box.height() - line_h * len(lines)) / 2
-        dark = self.isChecked()
-        for i, line in enumerate(lines):
-            bold = i != 1
-            colour = "#151515" if dark else theme.TEXT
-            if i == 2 and not dark:
-                colour = theme.BAD if line.startswith("−") else theme.GOOD
-            p.setFont(_fitted(self.font(), line, box.width(), bold))
-            p.setPen(QColor(colour))
-            p.drawText(QRectF(box.left(), top + i * line_h, box.width(), line_h),
-                       Qt.AlignmentFlag.AlignCenter, line)
-
-
-def _fitted(base: QFont, text: str, width: float, bold: bool) -> QFont:
-    """Table text for ``text``, condensed and then smaller only where ``width`` needs it
-    (remembered: seven buttons ask again on every card, mostly for the same texts)."""
-    key = (base.family(), text, round(width, 1), bold)
-    found = _FITTED.get(key)
-    if found is None:
-        if len(_FITTED) > 1024:
-            _FITTED.clear()
-        found = _FITTED[key] = theme.fit_font(base, text, width, bold, theme.TABLE_PX)
-    return found
-
-
-_FITTED: dict[tuple[str, str, float, bool], QFont] = {}
-
-
-class SeatRow(QWidget):
-    """The seats side by side in a row of fixed height, so that the felt keeps its size as
-    the seats' totals come and go: a column a seat, its button over the whole column, or,
-    while its rebet plate is offered, the button in the column's top and the plate at its
-    foot (neither ever covers the other). Placed by hand at a fixed size each, not by a
-    layout: a seat's total changes with every card, and a button in a layout would have Qt
-    lay the whole screen out again each time."""
-
-    SPACING = SEAT_SPACING
-
-    def __init__(self, buttons: list[SeatButton], plates: list[RebetPlate],
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.buttons = buttons
-        self.plates = plates
-        self.setFixedHeight(SEAT_ROW_PX)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMinimumWidth(len(buttons) * (theme.TARGET_PX + self.SPACING))
-        for b, plate in zip(buttons, plates, strict=True):
-            b.setParent(self)
-            plate.setParent(self)
-            plate.offered_changed.connect(lambda _=False, b=b, pl=plate: self._place(b, pl))
-
-    def _place(self, b: SeatButton, plate: RebetPlate) -> None:
-        x, w = plate.x(), plate.width()
-        if plate.offered:
-            b.setFixedSize(w, self.height() - PLATE_PX - self.SPACING)
-        else:
-            b.setFixedSize(w, self.height())
-        b.move(x, 0)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        n = len(self.buttons)
-        room = self.width() - self.SPACING * (n - 1)
-        x = 0
-        for i, (b, plate) in enumerate(zip(self.buttons, self.plates, strict=True)):
-            w = room * (i + 1) // n - room * i // n
-            plate.setGeometry(x, self.height() - PLATE_PX, w, PLATE_PX)
-            self._place(b, plate)
-            x += w + self.SPACING
-        super().resizeEvent(event)
-
-
-class Ledger(QWidget):
-    """The cards row, and under it the wagers list or in its room the payouts of the card
-    settled: placed by hand, one of the two lists shown at a time. Swapping them when a card
-    comes repaints the box and lays nothing else out again (in a layout, showing one and
-    hiding the other would have Qt lay out the panel). A payout list too long for its room
-    takes the cards row's room too (``StagePayouts.grown``), the card named in its first
-    line."""
-
-    GAP = 6
-
-    def __init__(self, top: QWidget, wagers: QWidget, payouts: StagePayouts,
-                 parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.top, self.wagers, self.payouts = top, wagers, payouts
-        for w in (top, wagers, payouts):
-            w.setParent(self)
-        payouts.hide()
-        payouts.on_grow = self._place
-        #: Called as the list comes back into view (to bring what it shows up to date).
-        self.before_list: Callable[[], None] | None = None
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumHeight(top.height() + self.GAP + 100)
-
-    def show_payouts(self, on: bool) -> None:
-        if on != self.payouts.isVisibleTo(self):
-            self.payouts.setVisible(on)
-            self.wagers.setVisible(not on)
-            self._place()
-            if not on and self.before_list is not None:
-                self.before_list()
-
-    @property
-    def showing_payouts(self) -> bool:
-        return self.payouts.isVisibleTo(self)
-
-    def _below(self) -> QRect:
-        below = self.top.height() + self.GAP
-        return QRect(0, below, self.width(), self.height() - below)
-
-    def _place(self) -> None:
-        grown = self.showing_payouts and self.payouts.grown
-        self.top.setVisible(not grown)
-        self.payouts.setGeometry(self.rect() if self.payouts.grown else self._below())
-        if grown:
-            self.payouts.raise_()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        self.top.move(0, 0)
-        self.wagers.setGeometry(self._below())
-        self.payouts.set_room(self.width(), self._below().height(), self.height())
-        self._place()
-        super().resizeEvent(event)
-
-
-class ChipButton(QPushButton):
-    """A chip of the table's money. A tap chooses it; dragged onto the felt, it is chosen and
-    placed on the spot where it is let go, in one touch (``dropped``, with where it was let
-    go; ``dragged`` follows the finger off the chip)."""
-
-    dragged = Signal(QPoint)
-    dropped = Signal(int, QPoint)
-
-    def __init__(self, value: int, label: str, parent: QWidget | None = None) -> None:
-        super().__init__(label, parent)
-        self.value = value
-        self.setCheckable(True)
-        self.setAccessibleName(f"Chip {label}")
-        size = 22 if len(label) <= 2 else 19 if len(label) <= 3 else theme.LEAST_PX
-        font = QFont(self.font())
-        font.setPixelSize(size)
-        font.setBold(True)
-        # A long face ("1,000") makes the chip wider, never its text smaller.
-        width = max(CHIP_PX, math.ceil(QFontMetricsF(font).horizontalAdvance(label)) + 16)
-        self.setFixedSize(width, CHIP_PX)
-        self.setStyleSheet(
-            f"QPushButton {{ border-radius: {CHIP_PX // 2}px; border: 4px dashed #e9e9e9;"
-            f" background: #7b2d26; font-size: {size}px; padding: 0px; min-height: 0px; }}"
-            f" QPushButton:checked {{ background: {theme.GOLD}; color: #151515;"
-            " border: 4px dashed #3b2b00; }")
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        super().mouseMoveEvent(event)
-        if event.buttons() & Qt.MouseButton.LeftButton and not self.rect().contains(
-                event.position().toPoint()):
-            self.dragged.emit(event.globalPosition().toPoint())
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        off = not self.rect().contains(event.position().toPoint())
-        super().mouseReleaseEvent(event)
-        if off and event.button() == Qt.MouseButton.LeftButton:
-            self.dropped.emit(self.value, event.globalPosition().toPoint())
-
-
-#: A chip button's size: the chips and the amount keypad's row under them both fit below
-#: the seats and their rebet plates, and leave the felt its size.
-CHIP_PX = 52
 
 
 class LaPaireScreen(QWidget):
@@ -436,7 +214,7 @@ class LaPaireScreen(QWidget):
         self.status = QLabel("")
         self.status.setObjectName("status")
         self.status.setStyleSheet(f"font-size: {theme.TABLE_PX}px;")
-        _fixed_lines(self.status, INNER_WIDTH, 1)
+        fixed_lines(self.status, INNER_WIDTH, 1)
         right.addWidget(self.status)
 
         # The three cards, and beside them the round's totals (room for "collected
@@ -661,7 +439,7 @@ class LaPaireScreen(QWidget):
         self.layout_view.clear_callout()
         self.pad.clear()          # a typed amount is for one wager; the chip stays chosen
         self.say(f"Seat {self.seat}: {amount(self.config.money, wager.amount)} on "
-                 f"{_label(bet, wager.values)}", "good")
+                 f"{spot_name(bet, wager.values)}", "good")
 
     def rebet(self, seat: int) -> None:
         """Seat ``seat``'s wagers from its last round, placed again (the table checks them
@@ -707,7 +485,7 @@ class LaPaireScreen(QWidget):
             return
         self.layout_view.clear_callout()
         self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
-                 f"{_label(w.bet, w.values)}", "good")
+                 f"{spot_name(w.bet, w.values)}", "good")
 
     def remove_selected(self) -> None:
         rows = self.wagers_view.selectionModel().selectedRows()
@@ -728,7 +506,7 @@ class LaPaireScreen(QWidget):
             return
         if w is not None:
             self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
-                     f"{_label(w.bet, w.values)}", "good")
+                     f"{spot_name(w.bet, w.values)}", "good")
 
     def confirm(self) -> None:
         """The dealer has paid the stage awaiting payment."""
@@ -741,7 +519,7 @@ class LaPaireScreen(QWidget):
             return
         unseen = self._unseen()
         if unseen or self.payouts.key != (self.view.round_no, stage):
-            self.say(f"Not confirmed: {_seat_list(unseen) or 'the payouts'} of card {stage} "
+            self.say(f"Not confirmed: {seat_list(unseen) or 'the payouts'} of card {stage} "
                      "not yet seen. Touch › at the top of the payouts to see them, then "
                      "confirm.",
                      "bad")
@@ -852,7 +630,7 @@ class LaPaireScreen(QWidget):
             key = (w.seat, w.spot)
             was = rows.get(key)
             if was is None:
-                rows[key] = WagerRow(wager_id, w.seat, _short(w.bet, w.values), w.amount,
+                rows[key] = WagerRow(wager_id, w.seat, short_spot_name(w.bet, w.values), w.amount,
                                      w.stage, result, r.win if r is not None else 0, actor)
                 continue
             by = was.placed_by if actor in was.placed_by.split(", ") else \
@@ -934,7 +712,7 @@ class LaPaireScreen(QWidget):
         if stage is None:
             text = "Paid — confirm  (P)"
         elif unseen:
-            text = f"Touch › to see {_seat_list(unseen)}, then confirm"
+            text = f"Touch › to see {seat_list(unseen)}, then confirm"
         else:
             text = f"Paid — confirm card {stage}  (P)"
         self.confirm_button.setText(text)
@@ -970,50 +748,13 @@ class LaPaireScreen(QWidget):
         for seat in sorted(spots):
             items = []
             for (bet, values), (win, back, lost) in spots[seat].items():
-                name = _short(bet, values)
+                name = short_spot_name(bet, values)
                 if win or back:
                     items.append(SpotPayout(name, amount(money, win), amount(money, back)))
                 else:
                     items.append(SpotPayout(name, take=amount(money, lost)))
             rows.append(SeatPayout(seat, tuple(items)))
         self.payouts.show_stage(head, rows, key=key)
-
-
-def _fixed_lines(label: QLabel, width: int, lines: int) -> None:
-    """Fix a label that changes with every card at ``width`` and the height of ``lines``
-    lines for good: a change of its text then repaints it, and lays nothing out again."""
-    label.setText("\n".join(["Lines"] * lines))
-    label.ensurePolished()
-    label.setFixedSize(width, label.sizeHint().height())
-    label.setText("")
-
-
-#: Short names for lists where room is tight (the felt and messages use KIND_LABELS).
-SHORT_LABELS = {"straight": "Straight", "split": "Split", "three": "Three",
-                "corner": "Corner", "red": "Red", "black": "Black", "lapaire": "La Pair'e",
-                "any_pair": "Any Pair'e", "poker": "Poker"}
-
-
-def _seat_list(seats: list[int]) -> str:
-    """``seat 3``, ``seats 3–5``, ``seats 2, 4–5``: seat numbers as a dealer says them."""
-    runs: list[list[int]] = []
-    for n in seats:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    parts = [f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs]
-    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(parts)
-
-
-def _label(bet: str, values: tuple[str, ...] | list[str]) -> str:
-    name = KIND_LABELS[bet]
-    return f"{name} {spot_label(values)}" if values else name
-
-
-def _short(bet: str, values: tuple[str, ...] | list[str]) -> str:
-    name = SHORT_LABELS[bet]
-    return f"{name} {spot_label(values)}" if values else name
 
 
 __all__ = ["LaPaireScreen"]

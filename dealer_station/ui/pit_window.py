@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -731,75 +731,3 @@ class PitWindow(QMainWindow):
     def closeEvent(self, event: Any) -> None:
         self.timer.stop()
         super().closeEvent(event)
-
-
-def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
-    """Screenshots of the pit window at 1280x800 (a throwaway PostgreSQL floor with the demo
-    pit of :mod:`dealer_station.ui.pit_demo`): the grid with alerts, and a drill-down."""
-    import tempfile
-
-    from PySide6.QtWidgets import QApplication
-
-    from dealer_station.app import fast_hasher
-    from dealer_station.audit.keys import create_key
-    from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
-    from dealer_station.floor.alerts import PitSettings
-    from dealer_station.ui.pit_demo import demo_pit
-
-    app = QApplication.instance() or QApplication([])
-    assert isinstance(app, QApplication)
-    theme.apply(app)
-    bindir = find_bindir()
-    if bindir is None:
-        raise StationError(MISSING_MESSAGE)
-    out.mkdir(parents=True, exist_ok=True)
-    shots: list[Path] = []
-    with tempfile.TemporaryDirectory() as tmp_name:
-        tmp = work or Path(tmp_name)
-        with PgCluster(bindir) as cluster:
-            url = cluster.create_database("pit_screens")
-            key = create_key(tmp / "floor.key")
-            with demo_pit(tmp, url, key, hasher=fast_hasher()) as floor:
-                # The demo tables dealt in the last hour: a gaming day begun two hours ago
-                # holds them whatever the time the screenshots are taken at.
-                began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
-                    minute=0, second=0, microsecond=0)
-                pit = Pit(Journal(floor, key), "east",
-                          PitSettings(payout_above=100, gaming_day_starts=began))
-                w = PitWindow(pit, hasher=fast_hasher(), reports_dir=tmp / "reports",
-                              auto_refresh=False)
-                w.resize(*theme.WINDOW_SIZE)
-                w.show()
-
-                def grab(name: str) -> None:
-                    for _ in range(5):
-                        app.processEvents()
-                    path = out / f"pit-{name}.png"
-                    w.grab().save(str(path))
-                    shots.append(path)
-
-                w.sign.user_id.setText("sue")
-                w.sign.pin.setText("2468")
-                w.sign.sign_in()
-                if w.view and w.view.alerts:
-                    w.select_alert(next((a.id for a in w.view.alerts
-                                         if a.category == "halt"), w.view.alerts[0].id))
-                grab("grid")
-                rows = [r.table for r in (w.view.rows if w.view else [])]
-                w.open_table(rows.index("T3") if "T3" in rows else 0)
-                w.drill.rounds.setCurrentRow(w.drill.rounds.count() - 1)   # the voided round
-                grab("recall")
-                w.drill.tabs.setCurrentIndex(1)
-                grab("events")
-                w.drill.tabs.setCurrentIndex(3)
-                w.drill.verify()
-                grab("chain")
-                w.drill.open("T1")
-                w.drill.tabs.setCurrentIndex(2)
-                grab("meters")
-                w.drill.tabs.setCurrentIndex(4)
-                w.drill.make_report("pit")
-                grab("reports")
-                w.close()
-                pit.db.close()
-    return shots
