@@ -30,12 +30,10 @@ class RoundTotals(QWidget):
         """``lines``: (name, amount as shown, colour) each."""
         if head != self.head or tuple(lines) != self.lines:
             self.head, self.lines = head, tuple(lines)
+            # What a label would have given a screen reader: the totals in words.
+            self.setAccessibleName(", ".join([head] * bool(head) + [f"{name} {value}"
+                                                                   for name, value, _ in lines]))
             self.update()
-
-    def text(self) -> str:
-        """What the totals say, a line each."""
-        return "\n".join([self.head] * bool(self.head)
-                         + [f"{name} {value}" for name, value, _ in self.lines])
 
     def paintEvent(self, event: QPaintEvent) -> None:
         if not self.head:
