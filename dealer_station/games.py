@@ -47,7 +47,7 @@ PARTS = (
     # (Recall, money: Money | None) -> HTML: the supervisor's recall panel (``money`` is the
     #  table's, for a round whose configuration names none)
     "recall_html",
-    # (ReportBuilder, Recall, MoneyUnit) -> None: the recall report's game section
+    # (ReportBuilder, Recall, Money) -> None: the recall report's game section
     "report_recall",
     # (ReportBuilder, ConfigVersion) -> flowables: the configuration report's body
     "report_config",

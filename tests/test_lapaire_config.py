@@ -11,11 +11,11 @@ import pytest
 from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.money import Money
 from dealer_station.settlement.lapaire_config import (
     CHANGES,
     LaPaireConfig,
     Limits,
-    Money,
     Odds,
     parse_lapaire_config,
 )
@@ -67,10 +67,13 @@ def test_paytables_standard_and_alternative(cfg: LaPaireConfig) -> None:
 
 def test_money_and_threshold(cfg: LaPaireConfig) -> None:
     assert cfg.money.currency == "USD" and cfg.money.minor_units == 100
-    assert cfg.money.format(1250) == "12.50 USD"
-    assert cfg.money.format(-5) == "-0.05 USD"
-    assert Money("JPY", 1, (100,)).format(1250) == "1250 JPY"
-    assert Money("XYZ", 12, (1,)).format(25) == "25 minor units of XYZ"
+    assert cfg.money.chips and list(cfg.money.chips) == sorted(cfg.money.chips)
+    assert cfg.money.text(1250) == "12.50 USD"
+    assert cfg.money.text(-5) == "-0.05 USD"
+    # The station's one way of writing money: thousands separated in every unit.
+    assert Money("JPY", 1, (100,)).text(1250) == "1,250 JPY"
+    assert Money("XYZ", 12, (1,)).text(25) == "25 minor units of XYZ"
+    assert Money("XYZ", 12, (1,)).text(1250) == "1,250 minor units of XYZ"
     assert cfg.warn_house_edge_above == Fraction(15, 100)
     assert cfg.straight.limits == Limits(100, 10000)
 

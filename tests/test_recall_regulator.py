@@ -36,18 +36,19 @@ from dealer_station.audit.users import Users
 from dealer_station.cli.main import main
 from dealer_station.errors import StationError
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.money import Money
 from dealer_station.reports.config_history import build_config_history_report
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.shift import TOTAL, gather
 from dealer_station.reports.source import Period
 from dealer_station.reports.template import ReportBuilder, break_lines, caption, grid
-from dealer_station.reports.text import MoneyUnit, local
+from dealer_station.reports.text import local
 from dealer_station.table.lapaire_recall import LaPaireRecall
 from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.recall_model import WAGERED_MEANING, record_label
 
-USD = MoneyUnit("USD", 100)
+USD = Money("USD", 100)
 
 
 def _round_period(journal: Journal, round_no: int) -> Period:
@@ -135,8 +136,8 @@ def test_audit_meters_prints_money_with_the_tables_currency(
     assert f"table {TABLE}: amounts in USD" in out
     stored = opened.meters(TABLE)
     for key, m in stored.items():
-        row = f"  {kind_label(key):<18} {m.rounds:>8,} {USD.fmt(m.wagered):>16} " \
-              f"{USD.fmt(m.paid):>16} {USD.fmt(m.house_win):>16}"
+        row = f"  {kind_label(key):<18} {m.rounds:>8,} {USD.number(m.wagered):>16} " \
+              f"{USD.number(m.paid):>16} {USD.number(m.house_win):>16}"
         assert row in out, (key, out)
     assert stored[TOTAL].wagered > 100_000            # so a thousands separator shows
     assert f"{stored[TOTAL].wagered:,}".replace(",", "")[:-2] + "." in out.replace(",", "")
@@ -152,7 +153,7 @@ def test_recall_text_prints_money_not_minor_units(
     assert "amounts in USD" in text
     for s in rc.seats:   # type: ignore[attr-defined]
         for w in s.wagers:
-            assert f"#{w.wager_id} {w.name} {USD.fmt(w.amount)}" in text
+            assert f"#{w.wager_id} {w.name} {USD.number(w.amount)}" in text
 
 
 # --- 5. names break where they read; kinds are words ---------------------------------------

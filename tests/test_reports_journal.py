@@ -218,17 +218,17 @@ def check_every_page(path: Path, title: str, table: str = TABLE) -> int:
 # --- what every report shares ----------------------------------------------------------------
 
 def test_money_is_printed_exactly_in_the_tables_unit() -> None:
-    from dealer_station.reports.text import MoneyUnit
+    from dealer_station.money import Money
 
-    usd = MoneyUnit.of({"money": {"currency": "USD", "minor_units": 100}})
-    assert usd.fmt(123456789) == "1,234,567.89"
-    assert usd.fmt(-5) == "-0.05"
-    assert usd.full(100) == "1.00 USD"
-    yen = MoneyUnit.of({"money": {"currency": "JPY", "minor_units": 1}})
-    assert yen.fmt(1500) == "1,500"
-    odd = MoneyUnit.of({"money": {"currency": "XYZ", "minor_units": 12}})
-    assert odd.label == "minor units of XYZ" and odd.fmt(1500) == "1,500"
-    assert MoneyUnit.of({"profiles": {}}).label == "chips"
+    usd = Money.of({"money": {"currency": "USD", "minor_units": 100}})
+    assert usd.number(123456789) == "1,234,567.89"
+    assert usd.number(-5) == "-0.05"
+    assert usd.text(100) == "1.00 USD"
+    yen = Money.of({"money": {"currency": "JPY", "minor_units": 1}})
+    assert yen.number(1500) == "1,500"
+    odd = Money.of({"money": {"currency": "XYZ", "minor_units": 12}})
+    assert odd.label == "minor units of XYZ" and odd.number(1500) == "1,500"
+    assert Money.of({"profiles": {}}).label == "chips"
 
 
 def test_percent_rounds_half_away_from_zero() -> None:

@@ -22,6 +22,7 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.events.wording import event_words
+from dealer_station.money import Money
 from dealer_station.reports.config_history import build_config_history_report, differences
 from dealer_station.reports.events import (
     USER_KINDS,
@@ -31,14 +32,13 @@ from dealer_station.reports.events import (
 )
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
-from dealer_station.reports.text import MoneyUnit
 from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
 from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.settlement.lapaire_math import par_sheet, percent
 from dealer_station.table.lapaire_recall import LaPaireRecall
 from dealer_station.table.recall import recall_round
 
-USD = MoneyUnit("USD", 100)
+USD = Money("USD", 100)
 CORRECTED_ROUND = SIM_ROUNDS + 1
 VOIDED_ROUND = SIM_ROUNDS + 2
 
@@ -63,12 +63,12 @@ def test_recall_of_a_corrected_round_shows_everything_that_proves_it(
     for seat in rc.seats:
         for w in seat.wagers:
             label = f"{KIND_LABELS[w.bet]} {spot_label(w.values)}".strip()
-            assert (f"{seat.seat} #{w.wager_id} {label} {USD.fmt(w.amount)} "
+            assert (f"{seat.seat} #{w.wager_id} {label} {USD.number(w.amount)} "
                     f"{w.stage_label} {w.result_label}") in text
     for s in rc.stages:
-        assert f"{s.stage} {s.card} {s.label}" in text and USD.fmt(s.total_win) in text
+        assert f"{s.stage} {s.card} {s.label}" in text and USD.number(s.total_win) in text
     t = rc.totals
-    assert f"Totals: wagered {USD.full(t.wagered)}, paid {USD.full(t.paid)}" in text
+    assert f"Totals: wagered {USD.text(t.wagered)}, paid {USD.text(t.paid)}" in text
     assert "every result equals what was recorded" in text
     # The journal records that prove it, each with its hash; the last one on the last page.
     records = opened.round_records(TABLE, CORRECTED_ROUND)

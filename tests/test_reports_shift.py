@@ -28,13 +28,14 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import Journal
+from dealer_station.money import Money
 from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label, pace_text
 from dealer_station.reports.source import Period
-from dealer_station.reports.text import MoneyUnit, percent
+from dealer_station.reports.text import percent
 from dealer_station.settlement.lapaire_math import par_sheet
 from dealer_station.table.recall_model import record_label
 
-USD = MoneyUnit("USD", 100)
+USD = Money("USD", 100)
 
 
 def _theoretical(journal: Journal) -> dict[str, tuple[int, Fraction]]:
@@ -97,16 +98,16 @@ def test_rounds_and_figures_per_wager_kind_match_the_journal(whole) -> None:  # 
         staked, win = theo[kind]
         assert staked == m.wagered     # the meters count exactly the wagers settled
         # Returned stakes on their own line: wagered - returned - paid = house win.
-        row = (f"{label} {m.rounds} {USD.fmt(m.wagered)} {USD.fmt(returned)} "
-               f"{USD.fmt(m.paid)} {USD.fmt(m.house_win)} {hold} "
-               f"{percent(win / staked)} {USD.fmt(round_money(win))}")
+        row = (f"{label} {m.rounds} {USD.number(m.wagered)} {USD.number(returned)} "
+               f"{USD.number(m.paid)} {USD.number(m.house_win)} {hold} "
+               f"{percent(win / staked)} {USD.number(round_money(win))}")
         assert row in text, row
     total = meters["total"]
     returned = total.wagered - total.paid - total.house_win
-    assert f"Wagered {USD.full(total.wagered)}" in text
-    assert f"Returned stakes {USD.full(returned)}" in text
-    assert f"Paid to players {USD.full(total.paid)}" in text
-    assert f"House win {USD.full(total.house_win)} (wagered - returned stakes - paid)" in text
+    assert f"Wagered {USD.text(total.wagered)}" in text
+    assert f"Returned stakes {USD.text(returned)}" in text
+    assert f"Paid to players {USD.text(total.paid)}" in text
+    assert f"House win {USD.text(total.house_win)} (wagered - returned stakes - paid)" in text
     assert f"Actual hold {percent(Fraction(total.house_win, total.wagered))}" in text
     # The exact theoretical edge: each wager at its own spot's edge, over the wagers made.
     assert f"Theoretical edge {percent(theo['total'][1] / total.wagered)}" in text
@@ -120,8 +121,8 @@ def test_dealers_meters_and_configuration_versions(whole) -> None:  # type: igno
     journal, _, text = whole
     assert f"sim-dealer/dealer ({SIM_ROUNDS}), dee/dealer (3)" in text
     t = journal.meters(TABLE)["total"]
-    assert (f"Total 0.00 0.00 0.00 {USD.fmt(t.wagered)} {USD.fmt(t.paid)} "
-            f"{USD.fmt(t.house_win)}") in text
+    assert (f"Total 0.00 0.00 0.00 {USD.number(t.wagered)} {USD.number(t.paid)} "
+            f"{USD.number(t.house_win)}") in text
     versions = journal.config_versions(TABLE)
     assert len(versions) == 2
     assert f"{versions[1].version[:16]}... 1 " in text    # one round under the new version
@@ -146,8 +147,8 @@ def test_each_dealers_win_and_pace_are_their_rounds(whole) -> None:  # type: ign
     assert sum(d.house_win for d in dealers.values()) == built.data.total.house_win
     for name, (rounds, wagered, win) in want.items():
         d = dealers[name]
-        assert (f"{name} {rounds:,} {pace_text(d.per_hour)} {USD.fmt(wagered)} "
-                f"{USD.fmt(win)}") in text
+        assert (f"{name} {rounds:,} {pace_text(d.per_hour)} {USD.number(wagered)} "
+                f"{USD.number(win)}") in text
 
 
 def test_every_exception_is_listed_with_who_and_why(whole) -> None:  # type: ignore[no-untyped-def]

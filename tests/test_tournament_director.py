@@ -74,7 +74,7 @@ def test_registration_then_start_through_the_window(qtbot: Any, journal: Journal
         qtbot.keyClicks(reg.entry, name)
         click(qtbot, reg.add_button)
     assert reg.entries.rowCount() == 4
-    assert "$60.00" in reg.money.text()          # 4 x $15.00, shown as money
+    assert "60.00 USD" in reg.money.text()       # 4 x 15.00 USD, shown as money
     click(qtbot, reg.start_button)
     click(qtbot, reg.confirm_start_button)       # asked once more
     t = w.director.t
@@ -362,7 +362,7 @@ def test_a_team_is_registered_with_its_two_players(qtbot: Any, journal: Journal)
     qtbot.keyClicks(reg.member_b, "Eula Doucet")
     click(qtbot, reg.add_button)
     assert w.director.t.entries["Aces"] == ("Ida Savoie", "Eula Doucet")
-    assert "$60.00" in reg.money.text()       # 3 teams x 2 people x $10.00
+    assert "60.00 USD" in reg.money.text()    # 3 teams x 2 people x 10.00 USD
 
 
 def test_closing_registration_is_asked_once_more_and_cancel_leaves_it_open(

@@ -249,14 +249,14 @@ def test_money_is_whole_minor_units() -> None:
     t.create("t", GAMES["euchre"])
     for i in range(7):
         t.register(f"T{i}", [f"a{i}", f"b{i}"])
-    m = t.money()
+    m = t.purse()
     assert m.collected == 7 * 2000                      # $10.00 a person, $20.00 a team
     assert m.prizes == (7000, 4200, 2800) and m.kept == 0
     t = Tournament()
     t.create("t", GAMES["bourre"], entry_fee=1500, prizes=[10000, 5000, 2500])
     for i in range(3):
         t.register(f"P{i}")
-    assert t.money().collected == 4500 and t.money().kept == 4500 - 17500
+    assert t.purse().collected == 4500 and t.purse().kept == 4500 - 17500
 
 
 @pytest.mark.parametrize(("hand", "points"), [

@@ -83,15 +83,15 @@ def test_final_results_with_places_prizes_and_fees(tmp_path: Path, journal: Jour
     built = build_tournament_pdf(journal, "pk", "results", out=tmp_path / "res.pdf")
     whole = "\n".join(text(built.path))
     assert t.places is not None
-    money = t.money()
-    assert money.collected == 14 * 1500
-    assert "$210.00" in whole and "14 × $15.00" in whole          # fees collected
-    assert "$105.00" in whole and "$63.00" in whole and "$42.00" in whole   # 50/30/20 %
-    assert "- $105.00" in whole
+    purse = t.purse()
+    assert purse.collected == 14 * 1500
+    assert "210.00 USD" in whole and "14 × 15.00 USD" in whole    # fees collected
+    assert "105.00 USD" in whole and "63.00 USD" in whole and "42.00 USD" in whole  # 50/30/20 %
+    assert "- 105.00 USD" in whole
     for place, name in enumerate(t.places, 1):
         assert f"{place_text(place)} {name}" in whole
-    assert f"1st {t.places[0]} winner $105.00" in whole
-    assert "Kept (after prizes)" in whole and "$0.00" in whole
+    assert f"1st {t.places[0]} winner 105.00 USD" in whole
+    assert "Kept (after prizes) no refunds 0.00 USD" in whole
     assert "final results" in whole and "Journal verified: intact" in whole
 
 

@@ -17,7 +17,6 @@ from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import theme
 from dealer_station.ui.card_view import CardView
-from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import WagersModel
 
@@ -40,10 +39,10 @@ def six_wagers(seat: int) -> list[Wager]:
 
 
 def test_money_is_shown_with_thousands_separators() -> None:
-    assert amount(MONEY, 123456) == "1,234.56"
-    assert amount(MONEY, -123456789) == "-1,234,567.89"
-    assert amount(MONEY, 5) == "0.05"
-    assert chip(MONEY, 100000) == "1,000"
+    assert MONEY.number(123456) == "1,234.56"
+    assert MONEY.number(-123456789) == "-1,234,567.89"
+    assert MONEY.number(5) == "0.05"
+    assert MONEY.chip_face(100000) == "1,000"
 
 
 def test_every_seat_pay_and_take_spot_by_spot_in_sight_at_full_size(

@@ -229,11 +229,12 @@ def count_chips(qtbot: Any, w: MainWindow, panel: Any, counts: dict[int, str]) -
     denominations = list(panel.fields)
     last = max(denominations.index(d) for d in counts)
     tap(qtbot, panel.fields[denominations[0]])
+    number = panel.book.settings.money.number
     for i, denom in enumerate(denominations[:last + 1]):
         if denom in counts:
             tap_digits(qtbot, w, counts[denom])
         tap_button(qtbot, w, "Done" if i == last else
-                   f"Next: How many {panel._amount(denominations[i + 1])} chips? ›")
+                   f"Next: How many {number(denominations[i + 1])} chips? ›")
     for denom, text in counts.items():
         assert panel.fields[denom].text() == text
 

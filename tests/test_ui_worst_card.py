@@ -21,7 +21,6 @@ from dealer_station.app import Station
 from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
-from dealer_station.ui.formatting import amount
 from dealer_station.ui.lapaire_labels import SHORT_LABELS
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.worst_card import every_spot, worst_rounds
@@ -40,8 +39,8 @@ def expected_lines(view: LaPaireView, stage: int) -> dict[tuple[int, str], str]:
         win_back_lost = sums.setdefault((w.seat, name), [0, 0, 0])
         win_back_lost[0] += r.win
         win_back_lost[1 if r.won else 2] += w.amount
-    return {key: (f"{key[1]} pay {amount(money, win)} + stake {amount(money, back)}"
-                  if win or back else f"take {key[1]} {amount(money, lost)}")
+    return {key: (f"{key[1]} pay {money.number(win)} + stake {money.number(back)}"
+                  if win or back else f"take {key[1]} {money.number(lost)}")
             for key, (win, back, lost) in sums.items()}
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from dealer_station.money import Money
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
 DEFAULT_DENOMINATIONS = (100, 500, 2500, 10000, 50000)
@@ -28,15 +29,11 @@ class AccountingSettings:
     variance_threshold: int = 0
     inventory_tolerance: int = 0
 
-    def money(self, amount: int) -> str:
-        """``125000`` -> ``1,250.00 USD`` (exact, from the integer)."""
-        digits = len(str(self.minor_units)) - 1
-        if self.minor_units != 10**digits:
-            return f"{amount} minor units of {self.currency}"
-        sign = "-" if amount < 0 else ""
-        whole, frac = divmod(abs(amount), self.minor_units)
-        return (f"{sign}{whole:,}.{frac:0{digits}d} {self.currency}" if digits else
-                f"{sign}{whole:,} {self.currency}")
+    @property
+    def money(self) -> Money:
+        """The trays' money, its chips the denominations: amounts on slips, screens and
+        reports are written by it, as every table's are."""
+        return Money(self.currency, self.minor_units, self.denominations)
 
 
 def settings_from(sec: Section) -> AccountingSettings:

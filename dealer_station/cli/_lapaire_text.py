@@ -18,7 +18,7 @@ def format_round(r: LaPaireRecall, *, records: bool = False) -> str:
              f"{when(h.ended_at)}; configuration {h.config_version[:16]}"]
     cards = "  ".join(f"{c.n}:{c.card} ({c.source_label})" for c in r.cards)
     lines.append(f"cards: {cards or '(none dealt)'}")
-    lines.append(f"amounts in {r.money_unit}")
+    lines.append(f"amounts in {r.written_in.label}")
     for seat in r.seats:
         lines.append(f"seat {seat.seat}:")
         for w in seat.wagers:

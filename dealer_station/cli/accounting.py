@@ -155,11 +155,8 @@ def run(args: argparse.Namespace) -> int:
         return _ACTIONS[args.action](args, store.journal, book)
 
 
-def _money(book: TableAccounting, amount: int) -> str:
-    return book.settings.money(amount)
-
-
 def _tray(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    money = book.settings.money.text
     chips = _chips(book, args.chips, args.action)
     book.check(args.action, chips=chips)
     dealer, sup = _signers(args, journal, [("dealer", args.dealer),
@@ -168,29 +165,30 @@ def _tray(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
         r = book.shift_count(chips, dealer, sup)
         print(f"shift count at the end of the {r.payload['shift']} shift of gaming day "
               f"{r.payload['gaming_day']} at table {args.table}: {chips} = "
-              f"{_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
+              f"{money(chips.total)}, signed {dealer.actor} and {sup.actor}")
     elif args.action == "opener":
         records = book.opener(chips, dealer, sup)
         print(f"opener of gaming day {records[0].payload['gaming_day']} at table {args.table}: "
-              f"{chips} = {_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
+              f"{chips} = {money(chips.total)}, signed {dealer.actor} and {sup.actor}")
         for r in records[1:]:
             print(f"EXCEPTION: the opener differs from the previous closer by "
-                  f"{_money(book, int(r.payload['difference']))} (record {r.seq})")
+                  f"{money(int(r.payload['difference']))} (record {r.seq})")
     else:
         r = book.closer(chips, dealer, sup)
         print(f"closer of gaming day {r.payload['gaming_day']} at table {args.table}: {chips} "
-              f"= {_money(book, chips.total)}, signed {dealer.actor} and {sup.actor}")
+              f"= {money(chips.total)}, signed {dealer.actor} and {sup.actor}")
     return 0
 
 
 def _slip(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    money = book.settings.money.text
     chips = _chips(book, args.chips, args.action)
     book.check(args.action, chips=chips, number=args.number)
     dealer, sup = _signers(args, journal, [("dealer", args.dealer),
                                            ("supervisor", args.supervisor)])
     r = book.slip(args.action, chips, dealer, sup, number=args.number, note=args.note)
     print(f"{args.action} slip {r.payload['number']} of {r.payload['year']} at table "
-          f"{args.table}: {chips} = {_money(book, chips.total)}, signed {dealer.actor} and "
+          f"{args.table}: {chips} = {money(chips.total)}, signed {dealer.actor} and "
           f"{sup.actor}")
     return 0
 
@@ -199,6 +197,7 @@ def _buy_in(args: argparse.Namespace, journal: Journal, book: TableAccounting) -
     from dealer_station.audit.users import Users
     from dealer_station.cli.users import _PinSource
 
+    money = book.settings.money.text
     chips = _chips(book, args.chips, "buy-in")
     book.check("buy-in", chips=chips)
     tender = "marker" if args.marker else "cash"
@@ -208,11 +207,12 @@ def _buy_in(args: argparse.Namespace, journal: Journal, book: TableAccounting) -
     pin = _PinSource(args.pin_stdin).read(f"PIN for {args.dealer}: ")
     dealer = Users(journal).authenticate(args.dealer, pin, table_id=args.table)
     book.buy_in(tender, args.amount, chips, dealer, seat=args.seat, marker=args.marker)
-    print(f"buy-in at table {args.table}: {tender} {_money(book, args.amount)} for {chips}")
+    print(f"buy-in at table {args.table}: {tender} {money(args.amount)} for {chips}")
     return 0
 
 
 def _drop(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    money = book.settings.money.text
     try:
         day = date.fromisoformat(args.gaming_day)
     except ValueError:
@@ -231,7 +231,7 @@ def _drop(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
     book.drop(day, args.cash, args.markers, a, b, shift=shift)
     of = f"the {shift} shift of gaming day {day}" if shift else f"gaming day {day}"
     print(f"drop of {of} at table {args.table}: cash "
-          f"{_money(book, args.cash)}, markers {_money(book, args.markers)}, counted by "
+          f"{money(args.cash)}, markers {money(args.markers)}, counted by "
           f"{a.actor} and {b.actor}")
     return 0
 
@@ -255,6 +255,7 @@ def _void(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
 def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
     from dealer_station.audit.journal import JournalTampered
 
+    money = book.settings.money.text
     # The list is read from the chain: said loudly, and exit 1, when its newest records were
     # cut off (a slip written after the anchor may be missing from it).
     cut: str | None = None
@@ -278,7 +279,7 @@ def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) ->
         else:
             state = f"  VOID ({s.void.reason})" if s.void else ""
             print(f"{kind:<6} {year}-{number:05d}  {s.event.gaming_day}  "
-                  f"{_money(book, s.event.total):>16}  {' + '.join(s.event.signers)}{state}")
+                  f"{money(s.event.total):>16}  {' + '.join(s.event.signers)}{state}")
     return 1 if cut else 0
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from dealer_station.audit.db import Database
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.keys import JournalKey
-    from dealer_station.reports.text import MoneyUnit
+    from dealer_station.money import Money
 
 AuditCommand = Callable[["argparse._SubParsersAction[argparse.ArgumentParser]"], None]
 AUDIT_COMMANDS: list[AuditCommand] = []
@@ -507,14 +507,14 @@ def run_meters(args: argparse.Namespace) -> int:
     with open_store(args, write=False) as store:
         for table in _tables(store, args.table):
             meters = store.journal.meters(table)
-            money = table_money(store.journal, table)
-            print(f"table {table}: amounts in {money.label}")
+            money, unit = table_money(store.journal, table)
+            print(f"table {table}: amounts in {unit}")
             print(f"  {'meter':<18} {'rounds':>8} {'wagered':>16} {'paid':>16} "
                   f"{'house win':>16}")
             for key, m in sorted(meters.items(),
                                  key=lambda km: (km[0] == "total", kind_label(km[0]))):
-                print(f"  {kind_label(key):<18} {m.rounds:>8,} {money.fmt(m.wagered):>16} "
-                      f"{money.fmt(m.paid):>16} {money.fmt(m.house_win):>16}")
+                print(f"  {kind_label(key):<18} {m.rounds:>8,} {money.number(m.wagered):>16} "
+                      f"{money.number(m.paid):>16} {money.number(m.house_win):>16}")
             problems = meter_differences(store.journal, table, replay(store.journal, table))
             if problems:
                 ok = False
@@ -525,18 +525,21 @@ def run_meters(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def table_money(journal: Journal, table: str) -> MoneyUnit:
-    """The money a table's meters are counted in: its configuration versions' (minor units
-    of it when versions disagree, so no figure is ever shown in the wrong unit)."""
-    from dealer_station.reports.text import MoneyUnit
+def table_money(journal: Journal, table: str) -> tuple[Money, str]:
+    """How a table's meters are written, and what they are in: its configuration versions'
+    money. When versions disagree the meters sum different units, so no decimal form is
+    right: they are written as recorded, whole minor units ("minor units of USD/chips"), so
+    no figure is ever shown in the wrong unit."""
+    from dealer_station.money import CHIPS, Money
 
-    units = {MoneyUnit.of(v.content) for v in journal.config_versions(table)}
+    units = {Money.of(v.content) for v in journal.config_versions(table)}
     if len(units) == 1:
-        return units.pop()
+        money = units.pop()
+        return money, money.label
     if not units:
-        return MoneyUnit("chips", 1)
-    # Minor units that are no power of ten print as recorded: "minor units of USD/EUR".
-    return MoneyUnit("/".join(sorted({u.currency for u in units})), 0)
+        return CHIPS, CHIPS.label
+    # CHIPS writes whole numbers as they are, thousands separated.
+    return CHIPS, "minor units of " + "/".join(sorted({u.currency or "chips" for u in units}))
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

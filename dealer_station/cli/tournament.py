@@ -447,11 +447,15 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _print_status(t: Tournament) -> None:
+    from dealer_station.tournament.display import MONEY
+
     game = t.rules()
-    money = t.money()
+    purse = t.purse()
     print(f"{t.name}: {game.label}, {len(t.entries)} entries, "
           f"{'finished' if t.finished else 'started' if t.started else 'registration open'}")
-    print(f"  fees collected {money.collected}, prizes {list(money.prizes)}, kept {money.kept}")
+    prizes = ", ".join(MONEY.text(x) for x in purse.prizes) or "none"
+    print(f"  fees collected {MONEY.text(purse.collected)}, prizes {prizes}, "
+          f"kept {MONEY.text(purse.kept)}")
     if t.rounds:
         r = t.current_round
         print(f"  round {r}: {len(t.seating_chart(r))} tables, "

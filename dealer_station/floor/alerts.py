@@ -38,6 +38,7 @@ from dealer_station.events.table import actor_words, fault_words, halt_event_tex
 from dealer_station.events.wording import event_words
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.gaming_day import GamingCalendar, Shift
+from dealer_station.money import CHIPS, Money
 from dealer_station.settlement.lapaire_config import KIND_LABELS
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
@@ -150,37 +151,6 @@ def gaming_day_start(now: datetime, starts: time) -> datetime:
     """The start (local time, aware) of the gaming day ``now`` falls in."""
     calendar = GamingCalendar(starts, (Shift("Day", starts),))
     return calendar.day(calendar.day_of(now)).start
-
-
-# --- money -------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Money:
-    """How a table counts: ``minor_units`` per whole unit of ``currency`` (chips: 1)."""
-
-    currency: str | None
-    minor_units: int
-
-    def text(self, value: int) -> str:
-        digits = len(str(self.minor_units)) - 1
-        if self.currency is None or digits == 0 or self.minor_units != 10 ** digits:
-            return f"{value:,}" + ("" if self.currency else " chips")
-        sign = "-" if value < 0 else ""
-        whole, frac = divmod(abs(value), self.minor_units)
-        return f"{sign}{whole:,}.{frac:0{digits}d} {self.currency}"
-
-
-CHIPS = Money(None, 1)
-
-
-def _money_of(content: Mapping[str, Any] | None) -> Money:
-    money = (content or {}).get("money")
-    if isinstance(money, Mapping):
-        minor = money.get("minor_units")
-        currency = money.get("currency")
-        if isinstance(minor, int) and minor > 0 and isinstance(currency, str):
-            return Money(currency, minor)
-    return CHIPS
 
 
 # --- alerts ------------------------------------------------------------------------------------
@@ -395,7 +365,7 @@ class Pit:
             content = json.loads(row.payload).get("content")
         except (ValueError, AttributeError):
             return CHIPS
-        return _money_of(content if isinstance(content, Mapping) else None)
+        return Money.of(content if isinstance(content, Mapping) else None)
 
     def _devices(self, conn: Any, table_id: str) -> tuple[DeviceState, ...]:
         rows = conn.execute(select(J.c.kind, J.c.payload, J.c.ts)

@@ -40,7 +40,7 @@ def _pct(value: Fraction | None) -> str:
 
 
 def _money_cols(settings: AccountingSettings) -> str:
-    return f"amounts in {settings.currency}"
+    return f"amounts in {settings.money.label}"
 
 
 def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | str,
@@ -57,10 +57,10 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
                       period=period, subject=_money_cols(s), paper=paper,
                       landscape_pages=True)
     w = r.width
-    m = s.money
+    m = s.money.text
 
     def amt(v: int | None) -> str:
-        return "-" if v is None else m(v).rsplit(" ", 1)[0]
+        return "-" if v is None else s.money.number(v)
 
     total_win = sum(d.win or 0 for d in days)
     total_drop = sum(d.drop or 0 for d in days if d.win is not None)
@@ -164,8 +164,8 @@ def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSett
     rows += [[d.table, d.gaming_day.isoformat(), d.shift or "", e] for d in shifts
              for e in d.exceptions if e.startswith("variance")]
     rows.sort(key=lambda row: (row[0], row[1]))
-    r.add(p(f"Variance threshold {s.money(s.variance_threshold)} (a day's and each shift's); "
-            f"opener-to-previous-closer tolerance {s.money(s.inventory_tolerance)} "
+    r.add(p(f"Variance threshold {s.money.text(s.variance_threshold)} (a day's and each shift's); "
+            f"opener-to-previous-closer tolerance {s.money.text(s.inventory_tolerance)} "
             f"(config/accounting.toml).", "small"))
     if rows:
         w = r.width
@@ -225,9 +225,10 @@ def _signers(journal: Journal, actors: Sequence[str], roles: Sequence[str], widt
 
 
 def _chip_rows(chips: Chips, s: AccountingSettings) -> list[list[str]]:
-    rows = [[s.money(d).rsplit(" ", 1)[0], f"{chips.count(d):,}",
-             s.money(d * chips.count(d)).rsplit(" ", 1)[0]] for d in s.denominations]
-    rows.append(["Total", f"{chips.chip_count:,}", s.money(chips.total).rsplit(" ", 1)[0]])
+    number = s.money.number
+    rows = [[number(d), f"{chips.count(d):,}", number(d * chips.count(d))]
+            for d in s.denominations]
+    rows.append(["Total", f"{chips.chip_count:,}", number(chips.total)])
     return rows
 
 

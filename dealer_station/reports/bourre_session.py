@@ -20,6 +20,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Table, Tab
 
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.money import Money
 from dealer_station.reports.bourre_session_data import Hand, Session, gather, hand_misplays
 from dealer_station.reports.cells import fitted
 from dealer_station.reports.charts import lines_per_step
@@ -27,7 +28,7 @@ from dealer_station.reports.pdf_style import FONT, MIN_TEXT_PT, p
 from dealer_station.reports.shift import exception_rows
 from dealer_station.reports.source import Period, config_in_force, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
-from dealer_station.reports.text import MoneyUnit, local, local_short, name_the_player
+from dealer_station.reports.text import local, local_short, name_the_player
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import record_label
 
@@ -93,8 +94,8 @@ def _ended(s: Session, fmt: Any) -> str:
             f"{fmt(s.pot_now)} in the pot after the last settled hand")
 
 
-def _summary(s: Session, money: MoneyUnit, width: float) -> Flowable:
-    fmt = money.fmt
+def _summary(s: Session, money: Money, width: float) -> Flowable:
+    fmt = money.number
     o = s.opened.payload
     settled = s.settled
     voided = [h for h in s.hands if h.voided is not None]
@@ -120,8 +121,8 @@ def _summary(s: Session, money: MoneyUnit, width: float) -> Flowable:
     ], widths=(label, width - label))
 
 
-def _players(s: Session, money: MoneyUnit, width: float) -> Flowable:
-    fmt = money.fmt
+def _players(s: Session, money: Money, width: float) -> Flowable:
+    fmt = money.number
     start = {str(k): int(v) for k, v in s.opened.payload.get("chips", {}).items()}
     end = s.chips_track()[-1][1]
     busted = s.busted()
@@ -184,14 +185,14 @@ def _hand_row(h: Hand, chips: dict[str, int], seats: Sequence[str], fmt: Any) ->
             fmt(int(c.get("pot", 0))), *[fmt(chips.get(seat, 0)) for seat in seats]]
 
 
-def _hands(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
+def _hands(r: ReportBuilder, s: Session, money: Money) -> None:
     seats = s.seats
     after = dict(s.chips_track())
     now = s.chips_track()[0][1]
     rows = []
     for h in s.hands:
         now = after.get(h.number, now)
-        rows.append(_hand_row(h, now, seats, money.fmt))
+        rows.append(_hand_row(h, now, seats, money.number))
     headers = ["Hand", "Dealer", "Pot in", "Pot", "Taken by", "Won", "Penalties (what for)",
                "House", "Next pot", *seats]
     widths, cells = fitted(headers, rows or [["-"] + [""] * (8 + len(seats))], r.width,
@@ -204,7 +205,7 @@ def _hands(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
               len(rows))
 
 
-def _misplays(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
+def _misplays(r: ReportBuilder, s: Session, money: Money) -> None:
     w = r.width
     found = [m for h in s.hands for m in hand_misplays(h)]
     rows = []
@@ -212,7 +213,7 @@ def _misplays(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
         if not m.penalised:
             cost = "none: a retraction (the card went back), no penalty"
         elif m.charged is not None:
-            cost = f"{money.fmt(m.charged)} charged (into the next pot)"
+            cost = f"{money.number(m.charged)} charged (into the next pot)"
         elif m.charged_for:
             cost = f"not charged again: one penalty a hand, charged for {m.charged_for}"
         else:
@@ -244,7 +245,7 @@ def _exceptions(r: ReportBuilder, s: Session) -> None:
                 "small"))
 
 
-def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
+def _session_section(r: ReportBuilder, s: Session, money: Money) -> None:
     w = r.width
     # The session's heading, facts, players and chart stay together.
     top = Table([[[_summary(s, money, w * 0.55), _players(s, money, w * 0.55)],
@@ -260,8 +261,8 @@ def _session_section(r: ReportBuilder, s: Session, money: MoneyUnit) -> None:
     _exceptions(r, s)
 
 
-def _sessions_list(sessions: Sequence[Session], money: MoneyUnit, width: float) -> Flowable:
-    fmt = money.fmt
+def _sessions_list(sessions: Sequence[Session], money: Money, width: float) -> Flowable:
+    fmt = money.number
     rows = []
     for s in sessions:
         winners = ", ".join(str(st["player"]) for st in (s.closed.payload.get("standings", [])
@@ -290,7 +291,7 @@ def build_bourre_session_report(journal: Journal, table: str, period: Period | N
             raise StationError(f"table {table} has no Bourré session in the period"
                                + ("" if period.is_everything else " (try without --from/--to)"))
         version = config_in_force(journal, table, cov.last.ts if cov.last else None)
-        money = MoneyUnit.of(version.content if version else None)
+        money = Money.of(version.content if version else None)
         r = ReportBuilder(kind="bourre-session", title="Bourré sessions", table=table,
                           period=cov.label, subject=f"{len(sessions)} session(s)",
                           paper=paper)

@@ -24,7 +24,7 @@ from typing import Any
 
 from dealer_station.audit.journal import Journal, Record
 from dealer_station.gaming_day import GamingCalendar, Span
-from dealer_station.reports.text import MoneyUnit
+from dealer_station.money import CHIPS, Money
 
 #: The record kinds the card-room figures are read from.
 KINDS = ("session.open", "session.close", "hand.open", "hand.close", "void",
@@ -45,11 +45,15 @@ class Chips:
         return chips * self.chip_value if self.cash else None
 
     @property
+    def unit(self) -> Money:
+        """What the session's amounts are written in: its money, or whole chips."""
+        return Money(self.currency, self.minor_units) if self.cash else CHIPS
+
+    @property
     def words(self) -> str:
         if not self.cash:
             return "tournament chips (no money)"
-        worth = MoneyUnit(self.currency, self.minor_units).full(self.chip_value)
-        return f"cash chips worth {worth} each"
+        return f"cash chips worth {self.unit.text(self.chip_value)} each"
 
 
 @dataclass

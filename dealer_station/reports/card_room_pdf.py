@@ -15,23 +15,19 @@ from reportlab.platypus import PageBreak
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.gaming_day import GamingCalendar
+from dealer_station.money import CHIPS
 from dealer_station.reports.card_room import CardRoomDay, Chips, PotMove, gather_card_room
 from dealer_station.reports.pdf_style import p, rich
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
-from dealer_station.reports.text import MoneyUnit, local, local_short
+from dealer_station.reports.text import local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
-
-
-def _unit(chips: Chips) -> MoneyUnit:
-    return MoneyUnit(chips.currency, chips.minor_units) if chips.cash else MoneyUnit("chips", 1)
 
 
 def _chips_and_money(chips: Chips, n: int) -> str:
     """``26 chips (26.00 USD)``, or ``26 chips`` for tournament chips."""
     amount = chips.money(n)
-    text = f"{n:,} chip{'s' if n != 1 else ''}"
-    return text if amount is None else f"{text} ({_unit(chips).full(amount)})"
+    return CHIPS.text(n) if amount is None else f"{CHIPS.text(n)} ({chips.unit.text(amount)})"
 
 
 def _hours(seconds: int) -> str:
@@ -52,7 +48,7 @@ def _moves(day: CardRoomDay, moves: list[PotMove], what: str) -> list[list[str]]
 def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
     w = r.width
     chips = day.chips
-    money = _unit(chips)
+    money = chips.unit
     hph = day.hands_per_hour
     amount = day.collected_amount
     r.heading(f"Table {day.table}, gaming day {day.day.isoformat()}", level=1)
@@ -67,7 +63,7 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
         ("Time in play", f"{_hours(day.play_seconds)}; "
                          + (f"{hph:,.1f} hands per hour" if hph is not None else "-")),
         ("House collection",
-         f"{money.full(amount)} ({day.collected:,} chips)" if amount is not None else
+         f"{money.text(amount)} ({day.collected:,} chips)" if amount is not None else
          f"{day.collected:,} chips (tournament chips: no money)"),
         ("Pots", f"{len(day.carried_in)} carried in, {len(day.carried_out)} carried out, "
                  f"{len(day.returned)} returned, {len(day.unaccounted)} not recorded"),
@@ -88,7 +84,7 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
                      local_short(s.closed.ts) if s.closed else "under way",
                      f"{len(s.hands):,}", f"{s.started_with:,}", f"{s.pot_in:,}",
                      f"{s.stacks_end:,}", f"{s.pot_end:,}", f"{s.collected:,}",
-                     money.fmt(s.chips.money(s.collected) or 0) if s.chips.cash else "-",
+                     money.number(s.chips.money(s.collected) or 0) if s.chips.cash else "-",
                      s.pot_end_went, status])
     r.add(grid(["Session", "Opened", "Ended", "Hands", "At start", "Pot in",
                 "Stacks at end", "Pot at end", "Collected", f"In {money.label}",

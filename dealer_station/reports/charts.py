@@ -22,8 +22,8 @@ from reportlab.lib import colors
 from reportlab.lib.validators import Auto
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from dealer_station.money import CHIPS, Money
 from dealer_station.reports.pdf_style import FONT, FONT_BOLD, GREY, INK, MIN_TEXT_PT
-from dealer_station.reports.text import MoneyUnit
 
 WIN = colors.HexColor("#2e5d8a")
 LOSS = colors.HexColor("#c0504d")
@@ -93,11 +93,17 @@ def _axis_label(value: float) -> str:
     return f"{value:,.0f}"
 
 
+def axis_unit(money: Money) -> str:
+    """What a chart's axis counts: whole units of the currency (the bars are ``major``
+    amounts), or chips."""
+    return money.currency or CHIPS.label
+
+
 def _title(d: Drawing, text: str, y: float) -> None:
     d.add(String(0, y, text, fontName=FONT_BOLD, fontSize=8.5, fillColor=INK))
 
 
-def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: float,
+def win_by_hour(buckets: Sequence[tuple[str, int]], money: Money, width: float,
                 title: str, height: float = 150, *, measure: str = "house win") -> Drawing:
     """Bars of the house's win per hour (below the line where the house lost); ``measure``
     names what the bars are ("house collection" for a pot game)."""
@@ -140,12 +146,12 @@ def win_by_hour(buckets: Sequence[tuple[str, int]], money: MoneyUnit, width: flo
                strokeWidth=0.6))
     d.add(Line(chart.x, chart.y, chart.x + chart.width, chart.y, strokeColor=GREY,
                strokeWidth=0.3))
-    d.add(String(width, height - 10, f"{measure}, {money.currency}", fontName=FONT,
+    d.add(String(width, height - 10, f"{measure}, {axis_unit(money)}", fontName=FONT,
                  fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d
 
 
-def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: float,
+def handle_by_kind(items: Sequence[tuple[str, int]], money: Money, width: float,
                    title: str, *, measure: str = "wagered") -> Drawing:
     """Horizontal bars of the amount wagered on each wager kind (``measure``: what the
     amounts are, "put in" for the chips of a pot game)."""
@@ -180,7 +186,7 @@ def handle_by_kind(items: Sequence[tuple[str, int]], money: MoneyUnit, width: fl
     chart.barLabels.boxAnchor = "w"
     chart.barLabels.dx = 3
     d.add(chart)
-    d.add(String(width, height - 10, f"{measure}, {money.currency}", fontName=FONT,
+    d.add(String(width, height - 10, f"{measure}, {axis_unit(money)}", fontName=FONT,
                  fontSize=MIN_TEXT_PT, fillColor=GREY, textAnchor="end"))
     return d
 

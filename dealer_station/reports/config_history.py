@@ -17,6 +17,7 @@ from reportlab.platypus import Flowable
 
 from dealer_station import games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
+from dealer_station.money import Money
 from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import (
     Period,
@@ -26,7 +27,7 @@ from dealer_station.reports.source import (
     game_label,
 )
 from dealer_station.reports.template import BuiltReport, ReportBuilder, caption, facts, grid
-from dealer_station.reports.text import MoneyUnit, local, local_short
+from dealer_station.reports.text import local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 
 
@@ -69,15 +70,15 @@ def setting_label(key: str) -> str:
     return key
 
 
-def setting_value(key: str, value: Any, money: MoneyUnit) -> str:
+def setting_value(key: str, value: Any, money: Money) -> str:
     """A setting's value as people read it: money as money, yes/no, spots as on the felt."""
     last = key.rsplit(".", 1)[-1]
     if isinstance(value, bool):
         return "yes" if value else "no"
     if last in MONEY_FIELDS and type(value) is int:
-        return money.full(value)
+        return money.text(value)
     if last in MONEY_FIELDS and isinstance(value, list) and all(type(v) is int for v in value):
-        return ", ".join(money.fmt(v) for v in value) + f" {money.label}"
+        return ", ".join(money.number(v) for v in value) + f" {money.label}"
     if last == "spot" and isinstance(value, list):
         return "; ".join(_spot(s) for s in value) or "none"
     if isinstance(value, str):
@@ -98,8 +99,8 @@ def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[l
     (each side in its own version's money)."""
     before = flatten(old) if old is not None else {}
     after = flatten(new)
-    money_before = MoneyUnit.of(old) if old is not None else MoneyUnit.of(new)
-    money_after = MoneyUnit.of(new)
+    money_before = Money.of(old) if old is not None else Money.of(new)
+    money_after = Money.of(new)
     rows = []
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key, _MISSING), after.get(key, _MISSING)
@@ -122,10 +123,10 @@ def par_sheet_body(r: ReportBuilder, version: ConfigVersion,
 
     w = r.width
     config = parse_lapaire_config(dict(version.content), "<journal>")
-    money = MoneyUnit.of(version.content)
+    money = Money.of(version.content)
     sheet = {row.label: row for row in par_sheet(config)}
     limits = {k.kind: (KIND_LABELS.get(k.kind, k.kind), "yes" if k.offered else "no",
-                       money.fmt(k.limits.minimum), money.fmt(k.limits.maximum))
+                       money.number(k.limits.minimum), money.number(k.limits.maximum))
               for k in config.wagers()}
     warnings = [f"! {row.label}: {row.warning}" for row in sheet.values() if row.warning]
     if previous is not None:
@@ -147,7 +148,7 @@ def par_sheet_body(r: ReportBuilder, version: ConfigVersion,
     return out
 
 
-def _par_sheet_changes(r: ReportBuilder, config: Any, money: MoneyUnit,
+def _par_sheet_changes(r: ReportBuilder, config: Any, money: Money,
                        sheet: Mapping[str, Any],
                        limits: Mapping[str, tuple[str, str, str, str]],
                        previous: ConfigVersion) -> list[Flowable]:
@@ -157,7 +158,7 @@ def _par_sheet_changes(r: ReportBuilder, config: Any, money: MoneyUnit,
 
     w = r.width
     old = parse_lapaire_config(dict(previous.content), "<journal>")
-    old_money = MoneyUnit.of(previous.content)
+    old_money = Money.of(previous.content)
     old_sheet = {row.label: row for row in par_sheet(old)}
 
     def said(row: Any) -> str:
@@ -168,7 +169,7 @@ def _par_sheet_changes(r: ReportBuilder, config: Any, money: MoneyUnit,
             for label in [*old_sheet, *(k for k in sheet if k not in old_sheet)]
             if said(old_sheet.get(label)) != said(sheet.get(label))]
     old_limits = {k.kind: (KIND_LABELS.get(k.kind, k.kind), "yes" if k.offered else "no",
-                           old_money.fmt(k.limits.minimum), old_money.fmt(k.limits.maximum))
+                           old_money.number(k.limits.minimum), old_money.number(k.limits.maximum))
                   for k in old.wagers()}
     limit_rows = [[name, f"{ob} / {omin} to {omax}", f"{nb} / {nmin} to {nmax}"]
                   for kind, (name, nb, nmin, nmax) in limits.items()
@@ -252,7 +253,7 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
             version_id = str(c.payload.get("version", ""))
             v = by_version.get(version_id)
             r.heading(f"Change {n}: {local(c.ts)}", level=1)
-            money = MoneyUnit.of(v.content if v is not None else None)
+            money = Money.of(v.content if v is not None else None)
             r.add(facts([("Who", c.actor),
                          ("Approved by", approver(c) or "no second approval recorded"),
                          ("When", local(c.ts)),
@@ -307,7 +308,7 @@ def approver(change: Record) -> str | None:
     return str(who) if who else None
 
 
-def as_entered(changes: Any, money: MoneyUnit) -> str:
+def as_entered(changes: Any, money: Money) -> str:
     """What the person changing it entered, with the felt's names and money as money: the
     operator screen's ``{"offered": {"poker": false}, "limits": {"straight": {"min": 200,
     "max": 5000}}}`` -> ``3rd Card Poker: withdrawn; Straight-up limits: 2.00 to 50.00 USD``,
@@ -340,11 +341,11 @@ def _felt(key: str) -> str:
     return KIND_LABELS.get(kind, kind.replace("_", " ")) + (f" {spot}" if spot else "")
 
 
-def _limits(lim: Any, money: MoneyUnit) -> str:
+def _limits(lim: Any, money: Money) -> str:
     if isinstance(lim, Mapping) and type(lim.get("min")) is int and type(lim.get("max")) is int:
-        return f"{money.fmt(lim['min'])} to {money.full(lim['max'])}"
+        return f"{money.number(lim['min'])} to {money.text(lim['max'])}"
     if isinstance(lim, list) and len(lim) == 2 and all(type(x) is int for x in lim):
-        return f"{money.fmt(lim[0])} to {money.full(lim[1])}"
+        return f"{money.number(lim[0])} to {money.text(lim[1])}"
     return _show(lim)
 
 

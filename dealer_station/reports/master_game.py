@@ -82,7 +82,7 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
         _add_play(journal, table, mine, calendar, ledger, recompute)
         for d in mine:
-            d.check(settings.variance_threshold, settings.money)
+            d.check(settings.variance_threshold, settings.money.text)
         rows += mine
         if by_shift:
             shifts += _shifts(journal, table, ledger, mine, settings, calendar,
@@ -99,7 +99,7 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
     out: list[TableDay] = []
     by_shift: dict[tuple[date, str], TableDay] = {}
     for day in days:
-        rows = shift_rows(table, ledger, day.gaming_day, calendar, settings.money)
+        rows = shift_rows(table, ledger, day.gaming_day, calendar, settings.money.text)
         # To date before the day, then each known shift's win and drop added in turn.
         win = day.win if day.win is not None and day.drop is not None else 0
         drop = day.drop if day.win is not None and day.drop is not None else 0
@@ -123,7 +123,7 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
                 found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
                                     w.theoretical_win))
     for row in out:
-        row.check(settings.variance_threshold, settings.money)
+        row.check(settings.variance_threshold, settings.money.text)
     return out
 
 
@@ -140,7 +140,7 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
     for c in day.differences:
         e = c.event
         assert isinstance(e, TrayDifference)
-        m = settings.money
+        m = settings.money.text
         row.exceptions.append(f"opener differs from the previous closer by "
                               f"{m(e.difference)} (opener {m(e.opener_total)}, previous "
                               f"closer {m(e.previous_total)}; record {c.seq})")

@@ -17,11 +17,12 @@ from dealer_station import games as registry
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.money import Money
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.shift import Figures, ShiftData, exception_rows, gather
 from dealer_station.reports.source import Period, covered_records, game_label
 from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, grid
-from dealer_station.reports.text import MoneyUnit, local, percent
+from dealer_station.reports.text import local, percent
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 
 TITLE = "Pit report"
@@ -48,9 +49,9 @@ class PitData:
     label: str
     tables: list[ShiftData]
 
-    def totals(self) -> dict[MoneyUnit, Figures]:
+    def totals(self) -> dict[Money, Figures]:
         """Each money's total over the tables that count in it (never chips plus dollars)."""
-        out: dict[MoneyUnit, Figures] = {}
+        out: dict[Money, Figures] = {}
         for t in self.tables:
             out[t.money] = out.get(t.money, Figures()).plus(t.total)
         return out
@@ -82,7 +83,7 @@ def render(data: PitData, out: Path | str, checks: Sequence[TableCheck], *,
     w = r.width
     rows: list[list[str]] = []
     for t in data.tables:
-        f, fmt = t.total, t.money.fmt
+        f, fmt = t.total, t.money.number
         games = ", ".join(game_label(g) for g in t.games) or "-"
         rows.append([t.table, games, f"{t.rounds_settled:,}", f"{t.rounds_voided:,}",
                      fmt(f.wagered), fmt(f.paid), fmt(f.house_win),
@@ -98,7 +99,7 @@ def render(data: PitData, out: Path | str, checks: Sequence[TableCheck], *,
     r.heading("Totals")
     r.add(grid(["In", "Tables", "Rounds", "Wagered", "Paid", "House win", "Hold"],
                [[m.label, f"{sum(1 for t in data.tables if t.money == m):,}",
-                 f"{f.rounds:,}", m.fmt(f.wagered), m.fmt(f.paid), m.fmt(f.house_win),
+                 f"{f.rounds:,}", m.number(f.wagered), m.number(f.paid), m.number(f.house_win),
                  percent(f.hold) if all(_banked(t) for t in data.tables if t.money == m)
                  else "-"] for m, f in totals.items()],
                [w * 0.12, w * 0.08, w * 0.1, w * 0.16, w * 0.16, w * 0.16, w * 0.1],

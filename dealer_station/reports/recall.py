@@ -17,10 +17,11 @@ from reportlab.platypus import Flowable
 from dealer_station import games
 from dealer_station.audit.journal import Journal, Record, RoundInfo
 from dealer_station.errors import StationError
+from dealer_station.money import Money
 from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import Coverage, Period, covered_records, game_label
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
-from dealer_station.reports.text import MoneyUnit, local, local_short
+from dealer_station.reports.text import local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.recall_model import (
     COLLECTED_LABEL,
@@ -91,7 +92,7 @@ def _replay(r: ReportBuilder, rc: Recall) -> None:
                 f"recorded."))
 
 
-def lapaire_section(r: ReportBuilder, rc: LaPaireRecall, money: MoneyUnit) -> None:
+def lapaire_section(r: ReportBuilder, rc: LaPaireRecall, money: Money) -> None:
     """The registry's ``report_recall`` part of La Pair'e: cards, wagers, stages, totals."""
     w = r.width
     fmt = rc.amount
@@ -125,7 +126,7 @@ def lapaire_section(r: ReportBuilder, rc: LaPaireRecall, money: MoneyUnit) -> No
     r.add(p(WAGERED_MEANING, "note"))
 
 
-def bourre_section(r: ReportBuilder, rc: BourreRecall, money: MoneyUnit) -> None:
+def bourre_section(r: ReportBuilder, rc: BourreRecall, money: Money) -> None:
     """The registry's ``report_recall`` part of Bourré: seats, cards, tricks, settlement."""
     w = r.width
     fmt = rc.amount
@@ -148,7 +149,7 @@ def bourre_section(r: ReportBuilder, rc: BourreRecall, money: MoneyUnit) -> None
                 "Chips after"], rows, [w * 0.13, w * 0.15, w * 0.12, w * 0.18, w * 0.1,
                                        w * 0.14, w * 0.15], numeric=(1, 4, 5, 6)))
     r.add(p(f"Trump card: {rc.trump or '-'}; pot before the hand "
-            f"{money.full(rc.pot_before)}; profile {rc.profile}."))
+            f"{money.text(rc.pot_before)}; profile {rc.profile}."))
     r.heading("Cards dealt and drawn, in order")
     cards = [[str(i), str(c.seat), c.card, c.phase_label, c.source_label]
              for i, c in enumerate(rc.cards, 1)]
@@ -196,7 +197,7 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
             raise StationError(f"table {table} round {info.round_no} cannot be recalled from "
                                f"the journal: {e}") from None
         stored = journal.config(table, info.config_version)
-        money = MoneyUnit.of(stored.content if stored else None)
+        money = Money.of(stored.content if stored else None)
         records: list[Record] = journal.round_records(table, info.round_no)
         first, last = (records[0], records[-1]) if records else (None, None)
         period = Coverage(table, Period(), first, last)

@@ -23,6 +23,7 @@ from typing import Any
 from dealer_station import games as registry
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
+from dealer_station.money import Money
 from dealer_station.reports import charts
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.source import (
@@ -36,7 +37,6 @@ from dealer_station.reports.source import (
 )
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import (
-    MoneyUnit,
     local,
     local_short,
     percent,
@@ -127,7 +127,7 @@ class ShiftData:
 
     table: str
     coverage: Coverage
-    money: MoneyUnit
+    money: Money
     games: list[str] = field(default_factory=list)
     rounds_settled: int = 0
     rounds_voided: int = 0
@@ -230,7 +230,7 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     versions = journal.config_versions(table)
     at = cov.last.ts if cov.last else period.until_iso
     in_force = config_in_force(journal, table, at, versions)
-    data = ShiftData(table, cov, MoneyUnit.of(in_force.content if in_force else None),
+    data = ShiftData(table, cov, Money.of(in_force.content if in_force else None),
                      version_info={v.version: v for v in versions})
     if cov.last is None:
         return data
@@ -386,7 +386,7 @@ def _only_unbanked(data: ShiftData) -> bool:
 
 def _theo_win(data: ShiftData, kind: str) -> str:
     found = data.exact.get(kind)
-    return "-" if found is None else data.money.fmt(round_money(found[1]))
+    return "-" if found is None else data.money.number(round_money(found[1]))
 
 
 def _edge_text(data: ShiftData, kind: str) -> str:
@@ -395,7 +395,7 @@ def _edge_text(data: ShiftData, kind: str) -> str:
 
 
 def _figures_rows(data: ShiftData) -> list[list[str]]:
-    fmt = data.money.fmt
+    fmt = data.money.number
     rows = []
     for kind, f in data.kinds.items():
         if kind == TOTAL:
@@ -438,7 +438,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
            paper: str = "A4") -> BuiltReport:
     cov = data.coverage
     money = data.money
-    fmt = money.fmt
+    fmt = money.number
     games = ", ".join(game_label(g) for g in data.games) or "-"
     r = ReportBuilder(kind="shift", title="Table shift report", table=data.table,
                       period=cov.label, subject=games, paper=paper)
@@ -456,17 +456,17 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
         ("Rounds played", rounds),
         ("Game pace", f"{pace_text(data.per_hour)} rounds per hour (first round opened to "
                       f"last closed)"),
-        ("Wagered", money.full(t.wagered)),
-        ("Returned stakes", money.full(t.returned)),
-        ("Paid to players", money.full(t.paid)),
-        ("House win", f"{money.full(t.house_win)} (wagered - returned stakes - paid)"),
+        ("Wagered", money.text(t.wagered)),
+        ("Returned stakes", money.text(t.returned)),
+        ("Paid to players", money.text(t.paid)),
+        ("House win", f"{money.text(t.house_win)} (wagered - returned stakes - paid)"),
         ("Actual hold", "not applicable: a pot game between players; the house's win is its "
                         "collection (see the card-room report)" if _only_unbanked(data)
          else percent(t.hold)),
         ("Theoretical edge", _edge_text(data, TOTAL)),
         ("Theoretical win", "-" if theo is None else
-         f"{money.full(round_money(theo[1]))}; actual - theoretical "
-         f"{money.full(t.house_win - round_money(theo[1]))}"),
+         f"{money.text(round_money(theo[1]))}; actual - theoretical "
+         f"{money.text(t.house_win - round_money(theo[1]))}"),
         ("Exceptions", f"{len(data.exceptions):,} (listed below)"),
     ]
     r.add(facts(summary))
@@ -499,8 +499,8 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
         handle = [(kind_label(k), f.wagered) for k, f in data.kinds.items() if k != TOTAL]
         r.add(charts.handle_by_kind(
             handle, money, w,
-            f"Chips put into the pots ({money.currency})" if pot_game else
-            f"Handle by wager kind ({money.currency})",
+            f"Chips put into the pots ({charts.axis_unit(money)})" if pot_game else
+            f"Handle by wager kind ({charts.axis_unit(money)})",
             measure="put in" if pot_game else "wagered"))
         if any(v for _, v in data.hourly):
             r.heading(f"{data.hourly_title}: figures ({money.label})")

@@ -18,7 +18,8 @@ from dealer_station.audit import schema
 from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
 from dealer_station.errors import StationError
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.reports.text import MoneyUnit, local
+from dealer_station.money import Money
+from dealer_station.reports.text import local
 
 J = schema.journal
 
@@ -173,9 +174,9 @@ def config_in_force(journal: Journal, table: str, at: str | None,
     return by_id[str(chosen.payload["version"])]
 
 
-def money_for(journal: Journal, table: str, at: str | None) -> MoneyUnit:
+def money_for(journal: Journal, table: str, at: str | None) -> Money:
     version = config_in_force(journal, table, at)
-    return MoneyUnit.of(version.content if version else None)
+    return Money.of(version.content if version else None)
 
 
 def pick_table(journal: Journal, table: str | None) -> str:

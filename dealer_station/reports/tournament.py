@@ -28,10 +28,10 @@ from dealer_station.reports.verification import Verification
 from dealer_station.tournament import journaled
 from dealer_station.tournament.bracket import Status
 from dealer_station.tournament.display import (
+    MONEY,
     bracket_layout,
     entry_label,
     members_text,
-    money_text,
     place_text,
     status_text,
     tag_marks,
@@ -254,18 +254,18 @@ def _bracket(r: ReportBuilder, t: Tournament, _round_no: int | None) -> str:
 
 def _results(r: ReportBuilder, t: Tournament, _round_no: int | None) -> str:
     game = t.rules()
-    money = t.money()
+    purse = t.purse()
     w = r.width
     r.add(big(f"{game.label}: final results" if t.finished else
               f"{game.label}: results so far (the tournament is not over)", 16, bold=True))
     rows = t.standings()
     body = []
     for x in rows:
-        prize = (money.prizes[x.place - 1] if x.place is not None
-                 and x.place <= len(money.prizes) else 0)
+        prize = (purse.prizes[x.place - 1] if x.place is not None
+                 and x.place <= len(purse.prizes) else 0)
         body.append([place_text(x.place) or "-", x.entry,
                      members_text(x.members) if game.teams else "", status_text(x.status),
-                     money_text(prize) if prize else ""])
+                     MONEY.text(prize) if prize else ""])
     r.add(grid(["Place", "Entry", "Players" if game.teams else "", "Status", "Prize"], body,
                [w * 0.1, w * 0.28, w * 0.32 if game.teams else w * 0.04, w * 0.15,
                 w * 0.15], numeric=(4,), font_size=11))
@@ -274,13 +274,13 @@ def _results(r: ReportBuilder, t: Tournament, _round_no: int | None) -> str:
     acct: list[list[str]] = [
         ["Entries", f"{len(t.entries)} {'teams' if game.teams else 'players'} "
                     f"({people} people)", ""],
-        ["Entry fee", f"{money_text(t.entry_fee)} a person", ""],
-        ["Fees collected", f"{people} × {money_text(t.entry_fee)}", money_text(money.collected)],
+        ["Entry fee", f"{MONEY.text(t.entry_fee)} a person", ""],
+        ["Fees collected", f"{people} × {MONEY.text(t.entry_fee)}", MONEY.text(purse.collected)],
     ]
-    for i, prize in enumerate(money.prizes, 1):
+    for i, prize in enumerate(purse.prizes, 1):
         who = t.places[i - 1] if t.places and i <= len(t.places) else "to be decided"
-        acct.append([f"Prize, {place_text(i)}", who, f"- {money_text(prize)}"])
-    acct.append(["Kept (after prizes)", "no refunds", money_text(money.kept)])
+        acct.append([f"Prize, {place_text(i)}", who, f"- {MONEY.text(prize)}"])
+    acct.append(["Kept (after prizes)", "no refunds", MONEY.text(purse.kept)])
     money_block.append(grid(["", "", "Amount"], acct, [w * 0.25, w * 0.45, w * 0.2],
                             numeric=(2,), bold_last=True, font_size=10))
     how = ("fixed at creation" if t.fixed_prizes else

@@ -522,13 +522,13 @@ class LaPaireRound:
         already = self._spot_total(wager)
         total = already + wager.amount
         money = self.config.money
-        on = f" (with {money.format(already)} already there)" if already else ""
+        on = f" (with {money.text(already)} already there)" if already else ""
         if total > limits.maximum:
-            raise WagerError(f"{wager.label} for seat {wager.seat}: {money.format(total)}{on} is "
-                             f"over the table maximum {money.format(limits.maximum)}")
+            raise WagerError(f"{wager.label} for seat {wager.seat}: {money.text(total)}{on} is "
+                             f"over the table maximum {money.text(limits.maximum)}")
         if total < limits.minimum:
-            raise WagerError(f"{wager.label} for seat {wager.seat}: {money.format(total)} is "
-                             f"under the table minimum {money.format(limits.minimum)}")
+            raise WagerError(f"{wager.label} for seat {wager.seat}: {money.text(total)} is "
+                             f"under the table minimum {money.text(limits.minimum)}")
 
     def can_place(self, wager: Wager) -> bool:
         try:
@@ -564,9 +564,9 @@ class LaPaireRound:
         minimum = self.config.wager(wager.bet).limits.minimum
         if 0 < left < minimum:
             money = self.config.money
-            raise WagerError(f"removing wager #{wager_id} would leave {money.format(left)} on "
+            raise WagerError(f"removing wager #{wager_id} would leave {money.text(left)} on "
                              f"{wager.label} for seat {wager.seat}, under the table minimum "
-                             f"{money.format(minimum)}: remove the other chips there first")
+                             f"{money.text(minimum)}: remove the other chips there first")
 
     def can_remove(self, wager_id: int) -> bool:
         try:

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from dealer_station.cards import CardError, parse_value
+from dealer_station.money import Money
 from dealer_station.settlement.lapaire_layout import (
     SPOT_EXAMPLES,
     SPOT_SIZE,
@@ -228,27 +229,6 @@ class Paytable:
 
     def as_dict(self) -> dict[str, Odds]:
         return dict(self.pays)
-
-
-@dataclass(frozen=True, slots=True)
-class Money:
-    """The table's unit of money. Amounts everywhere are whole minor units (e.g. cents)."""
-
-    currency: str
-    minor_units: int
-    chips: tuple[int, ...]
-
-    def format(self, amount: int) -> str:
-        """``125000`` -> ``"1,250.00 USD"`` when ``minor_units`` is 100; a table whose minor
-        units are not a power of ten shows them as they are (``"1250 minor units of XYZ"``)."""
-        digits = len(str(self.minor_units)) - 1
-        if self.minor_units != 10**digits:
-            return f"{amount} minor units of {self.currency}"
-        if digits == 0:
-            return f"{amount} {self.currency}"
-        sign = "-" if amount < 0 else ""
-        whole, frac = divmod(abs(amount), self.minor_units)
-        return f"{sign}{whole:,}.{frac:0{digits}d} {self.currency}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,10 +52,10 @@ from dealer_station.hardware.events import (
     DeviceIdentified,
     DeviceStatus,
 )
+from dealer_station.money import CHIPS, Money
 
 if TYPE_CHECKING:
     from dealer_station.cards import Card
-    from dealer_station.settlement.lapaire_config import Money
 
 #: Device states that stop a round: the shoe cannot be trusted until someone looks.
 HALTING_STATUSES = frozenset({"DOOR_OPEN", "JAM", "TAMPER"})
@@ -469,10 +469,10 @@ class TableService:
         raise NotImplementedError
 
     @property
-    def money(self) -> Money | None:
-        """How the table's amounts are shown (from its configuration); None for a game played
-        for chips (Bourré tournament sessions)."""
-        return None
+    def money(self) -> Money:
+        """How the table's amounts are shown (from its configuration); whole chips for a game
+        played for chips (Bourré tournament sessions)."""
+        return CHIPS
 
     def describe_round(self) -> str:
         """One line about the round or hand under way, for the supervisor ("" if none)."""

@@ -33,7 +33,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User, Users
 from dealer_station.errors import StationError
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.settlement.lapaire_config import Money
+from dealer_station.money import CHIPS, Money
 from dealer_station.table.accounting import TableAccounting
 from dealer_station.table.lapaire_sim import play_round, random_wagers, simulated_table
 
@@ -81,11 +81,11 @@ class DaysResult:
     first_day: date | None = None
     last_day: date | None = None
     #: The table's money, in which ``mispaid`` is said to people.
-    money: Money | None = None
+    money: Money = CHIPS
 
     def mispaid_text(self) -> str:
         """``mispaid`` as money (``-3.00 USD``)."""
-        return self.money.format(self.mispaid) if self.money else f"{self.mispaid:,}"
+        return self.money.text(self.mispaid)
 
 
 class Tray:
@@ -299,7 +299,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
             tray.remove(high)
         if not quiet:
             s = closed.close or {}
-            money = table.money.format     # money as money, never minor units
+            money = table.money.text     # money as money, never minor units
             print(f"{day} round {closed.round_no}: wagered {money(int(s.get('wagered') or 0))}"
                   f" paid {money(int(s.get('total_win') or 0))} tray {money(tray.total())}")
     while shift < len(shifts) - 1:

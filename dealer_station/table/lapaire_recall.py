@@ -309,7 +309,7 @@ class LaPaireRecall(Recall):
         if self.pending():
             figures.append(("Not yet settled", self.pending()))
         figures += [(PAID_LABEL, t.paid), (COLLECTED_LABEL, t.lost)]
-        return ", ".join(f"{label.lower()} {self.amount(value)} {self.money_unit}"
+        return ", ".join(f"{label.lower()} {self.written_in.text(value)}"
                          for label, value in figures)
 
     def returned_text(self, wager_ids: Any) -> str:
@@ -319,8 +319,7 @@ class LaPaireRecall(Recall):
         for wager_id in wager_ids:
             w = self.wager(int(wager_id))
             parts.append(f"wager #{wager_id}" if w is None else
-                         f"wager #{wager_id} ({w.name}, {self.amount(w.amount)} "
-                         f"{self.money_unit})")
+                         f"wager #{wager_id} ({w.name}, {self.written_in.text(w.amount)})")
         return ", ".join(parts)
 
     def exception_detail(self, e: ExceptionLine) -> str:

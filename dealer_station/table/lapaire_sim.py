@@ -106,7 +106,7 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
                 closed = table.last_closed
                 assert closed is not None
                 s = closed.close or {}
-                money = table.money.format     # money as money, never minor units
+                money = table.money.text     # money as money, never minor units
                 print(f"round {closed.round_no}: {' '.join(s.get('cards', []))}  wagers "
                       f"{s.get('wagers')}  wagered {money(int(s.get('wagered') or 0))}  paid "
                       f"{money(int(s.get('total_win') or 0))}")

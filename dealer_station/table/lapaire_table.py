@@ -35,6 +35,7 @@ from dealer_station.events.table import (
     device_name,
 )
 from dealer_station.hardware.events import CardRead
+from dealer_station.money import Money
 from dealer_station.settlement.lapaire import (
     LaPaireRound,
     Placement,
@@ -46,7 +47,6 @@ from dealer_station.settlement.lapaire import (
 from dealer_station.settlement.lapaire_config import (
     KIND_LABELS,
     LaPaireConfig,
-    Money,
     parse_lapaire_config,
 )
 from dealer_station.settlement.lapaire_layout import spot_label

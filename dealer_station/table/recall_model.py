@@ -20,7 +20,7 @@ from typing import Any
 from dealer_station import games
 from dealer_station.audit.journal import Record, RoundInfo
 from dealer_station.audit.projections import CLOSING_KINDS
-from dealer_station.settlement.lapaire_config import Money
+from dealer_station.money import CHIPS, Money
 
 # --- the words people read ------------------------------------------------------------------
 
@@ -139,27 +139,6 @@ def result_label(result: str) -> str:
 
 def source_label(source: str | None) -> str:
     return _word(SOURCE_LABELS, source)
-
-
-def amount_text(money: Money | None, value: int) -> str:
-    """``123456`` -> ``1,234.56`` in the table's money (amounts are minor units), exactly, from
-    the integer, as the printed reports write it; without a Money (chips) ``1,234``."""
-    minor = money.minor_units if money is not None else 1
-    digits = len(str(minor)) - 1
-    if minor != 10**digits or digits == 0:
-        return f"{value:,}"
-    sign = "-" if value < 0 else ""
-    whole, frac = divmod(abs(value), minor)
-    return f"{sign}{whole:,}.{frac:0{digits}d}"
-
-
-def money_unit(money: Money | None) -> str:
-    """What amounts are counted in: ``USD``, ``minor units of XYZ``, or ``chips``."""
-    if money is None:
-        return "chips"
-    digits = len(str(money.minor_units)) - 1
-    return money.currency if money.minor_units == 10**digits else \
-        f"minor units of {money.currency}"
 
 
 # --- the recall ------------------------------------------------------------------------------
@@ -357,11 +336,14 @@ class Recall:
         return games.game(self.header.game).unit
 
     @property
-    def money_unit(self) -> str:
-        return money_unit(self.money)
+    def written_in(self) -> Money:
+        """The money this recall's amounts are written in: the round's, else whole chips."""
+        return self.money if self.money is not None else CHIPS
 
     def amount(self, value: int) -> str:
-        return amount_text(self.money, value)
+        """``123456`` -> ``1,234.56``: a figure as the reports and screens write it (the unit
+        is said once, by ``written_in.label``)."""
+        return self.written_in.number(value)
 
     def dealt(self) -> tuple[str, ...]:
         """The cards' codes in the order they came, for a one-line summary."""

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dealer_station.money import Money
 from dealer_station.tournament.bracket import BYE, FINAL, SECOND_FINAL, Bracket, Side, Source
 from dealer_station.tournament.tournament import Tournament
 
-#: The rulebooks are American: fees and prizes are dollars (amounts are kept in cents).
-CURRENCY = "$"
-
-
-def money_text(cents: int) -> str:
-    """``1500`` -> ``$15.00`` (exact, from the integer)."""
-    sign = "-" if cents < 0 else ""
-    whole, frac = divmod(abs(cents), 100)
-    return f"{sign}{CURRENCY}{whole:,}.{frac:02d}"
+#: The rulebooks are American: fees and prizes are US dollars, kept in cents, and written as
+#: every amount at the station is (``MONEY.text(1500)`` -> ``15.00 USD``).
+MONEY = Money("USD", 100)
 
 
 def tag_marks(tags: int, limit: int) -> str:

@@ -209,9 +209,9 @@ def report(t: Tournament) -> dict[str, Any]:
     out["tags"] = {e: t.tags.get(e, 0) for e in t.entries}
     out["eliminated"] = list(t.eliminated)
     out["places"] = list(t.places or ())
-    money = t.money()
-    out["money"] = {"collected": money.collected, "prizes": list(money.prizes),
-                    "kept": money.kept}
+    purse = t.purse()
+    out["money"] = {"collected": purse.collected, "prizes": list(purse.prizes),
+                    "kept": purse.kept}
     return out
 
 

@@ -71,8 +71,8 @@ class StandingRow:
 
 
 @dataclass(frozen=True, slots=True)
-class Money:
-    """Entry fees and prizes, in minor units."""
+class Purse:
+    """The entry fees collected and the prizes paid from them, in minor units (cents)."""
 
     collected: int
     prizes: tuple[int, ...]
@@ -182,13 +182,13 @@ class Tournament:
         return tuple(MatchRow(v, dict(self.scores.get(v.id, {})), v.id in self.forfeits)
                      for v in self.bracket.views())
 
-    def money(self) -> Money:
+    def purse(self) -> Purse:
         if self.fixed_prizes:
             prizes = self.fixed_prizes
         else:
             shares = self.rules().prize_shares if self.game else ()
             prizes = tuple(self.collected * s // 100 for s in shares)
-        return Money(self.collected, prizes, self.collected - sum(prizes))
+        return Purse(self.collected, prizes, self.collected - sum(prizes))
 
     def _round(self, round_no: int) -> RoundState:
         rnd = self.rounds.get(round_no)
@@ -708,7 +708,7 @@ class Tournament:
             "disqualified": list(self.disqualified), "places": self.places,
             "matches": self.matches(), "played": list(self.played),
             "sheets": {m: g.sheet for m, g in self.euchre.items()},
-            "standings": self.standings(), "money": self.money(),
+            "standings": self.standings(), "purse": self.purse(),
         }
 
 
@@ -732,5 +732,5 @@ def _can(verify: Callable[..., None], *args: Any) -> bool:
     return True
 
 
-__all__ = ["BYE", "DIRECTOR", "MatchRow", "Money", "RoundState", "Sink", "StandingRow",
+__all__ = ["BYE", "DIRECTOR", "MatchRow", "Purse", "RoundState", "Sink", "StandingRow",
            "Status", "Tournament"]

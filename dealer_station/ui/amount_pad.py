@@ -16,7 +16,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from dealer_station.errors import StationError
-from dealer_station.settlement.lapaire_config import Money
+from dealer_station.money import Money
 from dealer_station.ui import theme
 
 KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", ".")
@@ -40,20 +40,19 @@ def parse_amount(text: str, money: Money) -> int:
     t = text.strip()
     if not t:
         raise AmountError("no amount typed")
-    digits = len(str(money.minor_units)) - 1
-    if money.minor_units != 10**digits:
-        digits = 0                      # minor units that are not a power of ten: whole ones
+    # Minor units that are not a power of ten have no decimal form: they are typed whole.
+    digits = money.decimals or 0
     whole, point, frac = t.partition(".")
     if not (whole or frac) or not (whole.isdigit() or whole == "") or (
             frac and not frac.isdigit()) or "." in frac:
         raise AmountError(f"{t!r} is not an amount: type digits and at most one point, "
                           f"such as 25 or 12.50")
     if point and digits == 0:
-        raise AmountError(f"{t!r}: amounts at this table are whole {money.currency}")
+        raise AmountError(f"{t!r}: amounts at this table are whole {money.label}")
     if len(frac) > digits:
         raise AmountError(f"{t!r} has more than {digits} digit{'s' if digits > 1 else ''} "
                           f"after the point")
-    value = int(whole or "0") * (10**digits if money.minor_units == 10**digits else 1) + (
+    value = int(whole or "0") * (money.minor_units if digits else 1) + (
         int(frac.ljust(digits, "0")) if digits else 0)
     if value <= 0:
         raise AmountError(f"{t!r} is no amount: a wager is more than 0")

@@ -136,14 +136,15 @@ class ChipsPanel(QWidget):
         chips.setVerticalSpacing(4)
         self.fields: dict[int, TouchNumberField] = {}
         self.values: dict[int, QLabel] = {}
+        number = self.book.settings.money.number     # a denomination, as its tray label says
         for i, denom in enumerate(self.book.settings.denominations, start=1):
-            chip = QLabel(self._amount(denom))
+            chip = QLabel(number(denom))
             chip.setStyleSheet(f"font-size: {FIELD_PX - 4}px; font-weight: bold; "
                                f"color: {theme.GOLD};")
             chips.addWidget(chip, i, 0, alignment=Qt.AlignmentFlag.AlignRight)
-            field = TouchNumberField(f"How many {self._amount(denom)} chips?",
+            field = TouchNumberField(f"How many {number(denom)} chips?",
                                      placeholder="0 chips", max_length=5)
-            field.setAccessibleName(f"Chips of {self._amount(denom)}")
+            field.setAccessibleName(f"Chips of {number(denom)}")
             field.setMaximumWidth(170)
             field.setMinimumHeight(COUNT_PX)
             # Style sheet heights are the content's: padding and border come on top.
@@ -245,9 +246,6 @@ class ChipsPanel(QWidget):
 
     # -- state -----------------------------------------------------------------------------
 
-    def _amount(self, minor: int) -> str:
-        return self.book.settings.money(minor).rsplit(" ", 1)[0]
-
     def choose(self, action: str) -> None:
         self.action = action
         _, what, button = ACTIONS[action]
@@ -313,13 +311,13 @@ class ChipsPanel(QWidget):
         """The chips typed (ChipsError, in words, for a count that is not whole chips)."""
         return chips_from_counts({d: f.text() for d, f in self.fields.items()},
                                  self.book.settings.denominations, what=self.action_name(),
-                                 allow_empty=True, shown=self._amount)
+                                 allow_empty=True, shown=self.book.settings.money.number)
 
     def action_name(self) -> str:
         return ACTIONS[self.action][0].lower()
 
     def update_total(self) -> None:
-        money = self.book.settings.money
+        money = self.book.settings.money.text
         for d, f in self.fields.items():
             typed = f.text().strip()
             self.values[d].setText(money(d * int(typed)) if typed.isascii() and
@@ -354,7 +352,7 @@ class ChipsPanel(QWidget):
     def _state(self, ledger: Ledger) -> None:
         """Where the tray stands: the gaming day and shift, what was counted in it, and the
         day's win."""
-        money = self.book.settings.money
+        money = self.book.settings.money.text
         today = self.book.today()
         day = ledger.days.get(today)
         opening = ledger.opening_count(today)
@@ -376,7 +374,7 @@ class ChipsPanel(QWidget):
     def day_win_html(self, ledger: Ledger) -> str:
         """The day's win: what the rounds the station settled won (as recorded at the closer,
         else summed now), and the count room's win and hold once the drop is counted."""
-        money = self.book.settings.money
+        money = self.book.settings.money.text
         today = self.book.today()
         day = ledger.days.get(today)
         lines = []
@@ -418,7 +416,7 @@ class ChipsPanel(QWidget):
         for (kind, year, number), s in ledger.slips.items():
             state = " VOID" if s.void is not None else ""
             rows.append((s.seq, kind.capitalize() + state, f"{year}-{number:05d}",
-                         self.book.settings.money(s.event.total),
+                         self.book.settings.money.text(s.event.total),
                          self.signed_by(s.event.signers, names), (kind, year, number)))
         for day in ledger.days.values():
             counts = [("Opener", day.opener), ("Closer", day.closer)] + [
@@ -427,7 +425,7 @@ class ChipsPanel(QWidget):
                 if c is not None:
                     e = c.event
                     rows.append((c.seq, label, day.gaming_day.isoformat(),
-                                 self.book.settings.money(getattr(e, "total", 0)),
+                                 self.book.settings.money.text(getattr(e, "total", 0)),
                                  self.signed_by(getattr(e, "signers", ()), names), None))
         rows.sort(key=lambda r: r[0], reverse=True)
         rows = rows[:SLIPS_SHOWN]
@@ -454,7 +452,7 @@ class ChipsPanel(QWidget):
             self.message.say("Not done: sign in first.", "bad")
             return
         what = self.action_name()
-        money = self.book.settings.money
+        money = self.book.settings.money.text
         try:
             chips = self.counts()
             if chips.total == 0:
@@ -500,7 +498,7 @@ class ChipsPanel(QWidget):
         self.refresh()
 
     def _write(self, chips: Chips, dealer: User, supervisor: User) -> str:
-        book, money = self.book, self.book.settings.money(chips.total)
+        book, money = self.book, self.book.settings.money.text(chips.total)
         signed = f"signed by {dealer.name} and {supervisor.name}"
         if self.action in ("fill", "credit"):
             r = book.slip(self.action, chips, dealer, supervisor, number=None,
@@ -512,7 +510,7 @@ class ChipsPanel(QWidget):
             said = f"Opener of gaming day {records[0].payload['gaming_day']}: {money}, {signed}."
             for extra in records[1:]:
                 said += (f" EXCEPTION: it differs from the previous closer by "
-                         f"{book.settings.money(int(extra.payload['difference']))}.")
+                         f"{book.settings.money.text(int(extra.payload['difference']))}.")
             return said
         if self.action == "shift-count":
             r = book.shift_count(chips, dealer, supervisor)

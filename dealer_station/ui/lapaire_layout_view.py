@@ -54,7 +54,6 @@ from dealer_station.settlement.lapaire_layout import (
     sort_values,
 )
 from dealer_station.ui import theme
-from dealer_station.ui.formatting import chip as chip_text
 from dealer_station.ui.lapaire_felt_geometry import (
     _BAND_BOTTOM,
     _BAND_TOP,
@@ -646,7 +645,7 @@ class LaPaireLayoutView(QWidget):
 
     def _chip_pixmap(self, seat: int, value: int, lost: bool, top: bool,
                      scale: float) -> QPixmap:
-        text = chip_text(self.config.money, value) if top else ""
+        text = self.config.money.chip_face(value) if top else ""
         side = 2 * (_CHIP_R + 6) * scale
 
         def draw(painter: QPainter) -> None:

@@ -56,7 +56,6 @@ from dealer_station.ui.amount_pad import AmountError, AmountPad, parse_amount, p
 from dealer_station.ui.card_view import CardView, warm_when_idle
 from dealer_station.ui.chip_button import CHIP_PX, ChipButton
 from dealer_station.ui.fixed_text import FixedLinesLabel
-from dealer_station.ui.formatting import amount, chip
 from dealer_station.ui.lapaire_felt_geometry import SpotKey
 from dealer_station.ui.lapaire_labels import fixed_lines, seat_list, short_spot_name, spot_name
 from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView
@@ -291,7 +290,7 @@ class LaPaireScreen(QWidget):
         self.chip_buttons = []
         money = self.config.money
         for i, value in enumerate(money.chips[: len(CHIP_KEYS)]):
-            b = ChipButton(value, chip(money, value))
+            b = ChipButton(value, money.chip_face(value))
             self.chip_group.addButton(b, i)
             self.chip_buttons.append(b)
             self.chip_row.insertWidget(i, b)
@@ -361,7 +360,7 @@ class LaPaireScreen(QWidget):
         typed = self.pad.typed
         if not typed:
             how = "1 chip of" if self.pad.counting else "chip"
-            self.next_amount.setText(f"Next wager:\n{how} {amount(money, self.chip_value)}")
+            self.next_amount.setText(f"Next wager:\n{how} {money.number(self.chip_value)}")
             return
         try:
             value = self._next_value()
@@ -370,10 +369,10 @@ class LaPaireScreen(QWidget):
             self.next_amount.setText(f"Typed: {typed}\n(not {what} yet)")
             return
         if self.pad.counting:
-            self.next_amount.setText(f"Next: {typed} × {amount(money, self.chip_value)}\n"
-                                     f"= {amount(money, value)}")
+            self.next_amount.setText(f"Next: {typed} × {money.number(self.chip_value)}\n"
+                                     f"= {money.number(value)}")
         else:
-            self.next_amount.setText(f"Next wager:\n{amount(money, value)} typed")
+            self.next_amount.setText(f"Next wager:\n{money.number(value)} typed")
 
     def _next_value(self) -> int:
         """The amount the next touch places: the amount typed, or the chips counted times the
@@ -438,7 +437,7 @@ class LaPaireScreen(QWidget):
             return
         self.layout_view.clear_callout()
         self.pad.clear()          # a typed amount is for one wager; the chip stays chosen
-        self.say(f"Seat {self.seat}: {amount(self.config.money, wager.amount)} on "
+        self.say(f"Seat {self.seat}: {self.config.money.number(wager.amount)} on "
                  f"{spot_name(bet, wager.values)}", "good")
 
     def rebet(self, seat: int) -> None:
@@ -458,7 +457,7 @@ class LaPaireScreen(QWidget):
         self.layout_view.clear_callout()
         total = sum(p.wager.amount for p in placed)
         self.say(f"Seat {seat}: rebet {len(placed)} wager{'s' if len(placed) != 1 else ''}, "
-                 f"{amount(self.config.money, total)}, as in its last round", "good")
+                 f"{self.config.money.number(total)}, as in its last round", "good")
 
     def _offer_rebets(self, v: LaPaireView) -> None:
         """A rebet plate on each seat that has a last round and nothing on the layout yet."""
@@ -468,7 +467,7 @@ class LaPaireScreen(QWidget):
         money = self.config.money
         for seat, plate in self.rebet_plates.items():
             last = v.rebets.get(seat, ())
-            plate.offer(amount(money, sum(w.amount for w in last))
+            plate.offer(money.number(sum(w.amount for w in last))
                         if last and can_bet and seat not in playing else None)
 
     def remove_from(self, bet: str, values: tuple[str, ...]) -> None:
@@ -484,7 +483,7 @@ class LaPaireScreen(QWidget):
             self.refuse(key, str(exc))
             return
         self.layout_view.clear_callout()
-        self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
+        self.say(f"Seat {w.seat}: took back {self.config.money.number(w.amount)} from "
                  f"{spot_name(w.bet, w.values)}", "good")
 
     def remove_selected(self) -> None:
@@ -505,7 +504,7 @@ class LaPaireScreen(QWidget):
             self.refuse(key, str(exc))
             return
         if w is not None:
-            self.say(f"Seat {w.seat}: took back {amount(self.config.money, w.amount)} from "
+            self.say(f"Seat {w.seat}: took back {self.config.money.number(w.amount)} from "
                      f"{spot_name(w.bet, w.values)}", "good")
 
     def confirm(self) -> None:
@@ -547,13 +546,13 @@ class LaPaireScreen(QWidget):
             self.say("", "info")
         for closed in update.of(RoundClosed):
             self.say(f"Round {view.last_round_no} complete: paid "
-                     f"{amount(money, closed.total_win)}, collected "
-                     f"{amount(money, closed.total_lost)}. Place wagers for the next round.",
+                     f"{money.number(closed.total_win)}, collected "
+                     f"{money.number(closed.total_lost)}. Place wagers for the next round.",
                      "good", about_round=view.last_round_no)
         for voided in update.of(RoundVoided):
             back = sum(view.wagers[i].amount for i in voided.returned if i in view.wagers)
             self.say(f"Round {view.last_round_no} voided ({voided.reason}): "
-                     + (f"{amount(money, back)} in wagers not yet settled returned"
+                     + (f"{money.number(back)} in wagers not yet settled returned"
                         if voided.returned else "every wager had settled, none returned")
                      + (", settled cards stand." if voided.cards else "."), "bad",
                      about_round=view.last_round_no)
@@ -586,9 +585,9 @@ class LaPaireScreen(QWidget):
                 if t is None:
                     b.set_total("")
                     continue
-                text = amount(money, t.staked)
+                text = money.number(t.staked)
                 if t.win or t.lost:
-                    text += f"\n{'+' if t.net >= 0 else '−'}{amount(money, abs(t.net))}"
+                    text += f"\n{'+' if t.net >= 0 else '−'}{money.number(abs(t.net))}"
                 b.set_total(text)
         # The payouts first: a card that puts them in the list's room then spares the list
         # fitting its columns to rows nobody sees (they are fitted as the list comes back).
@@ -672,7 +671,7 @@ class LaPaireScreen(QWidget):
         if pending:
             lines.append(("in play", pending, theme.MUTED))
         self.totals.show_totals(f"Round {v.shown_round}",
-                                [(name, amount(money, value), colour)
+                                [(name, money.number(value), colour)
                                  for name, value, colour in lines])
 
     def _status_text(self, v: LaPaireView) -> None:
@@ -750,9 +749,9 @@ class LaPaireScreen(QWidget):
             for (bet, values), (win, back, lost) in spots[seat].items():
                 name = short_spot_name(bet, values)
                 if win or back:
-                    items.append(SpotPayout(name, amount(money, win), amount(money, back)))
+                    items.append(SpotPayout(name, money.number(win), money.number(back)))
                 else:
-                    items.append(SpotPayout(name, take=amount(money, lost)))
+                    items.append(SpotPayout(name, take=money.number(lost)))
             rows.append(SeatPayout(seat, tuple(items)))
         self.payouts.show_stage(head, rows, key=key)
 

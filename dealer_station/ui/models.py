@@ -21,11 +21,11 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor
 
 from dealer_station.audit.journal import Meter
-from dealer_station.settlement.lapaire_config import Money
+from dealer_station.money import CHIPS, Money
 from dealer_station.settlement.lapaire_math import ParSheetRow, percent
-from dealer_station.table.recall_model import Recall, amount_text
+from dealer_station.table.recall_model import Recall
 from dealer_station.ui import theme
-from dealer_station.ui.formatting import amount, local_time
+from dealer_station.ui.formatting import local_time
 from dealer_station.ui.recall_view import STATUS_COLOURS
 
 Row = TypeVar("Row")
@@ -157,14 +157,14 @@ class WagersModel(RowsModel[WagerRow]):
         if col == self.WAGER:
             return row.label
         if col == self.STAKE:
-            return amount(self.money, row.amount)
+            return self.money.number(row.amount)
         if col == self.STAGE:
             return str(row.stage)
         if col == self.RESULT:
             text = self.RESULT_TEXT.get(row.result, row.result)
-            return f"{text} {amount(self.money, row.win)}" if row.result == "win" else text
+            return f"{text} {self.money.number(row.win)}" if row.result == "win" else text
         if col == self.PAY:
-            return amount(self.money, row.win) if row.result == "win" else ""
+            return self.money.number(row.win) if row.result == "win" else ""
         return ""
 
     def colour(self, row: WagerRow, col: int) -> str | None:
@@ -191,12 +191,13 @@ class RecallModel(RowsModel[Recall]):
     HEADERS = ("Round", "Status", "Cards", "Wagered", "Paid", "Dealer", "Ended")
     NUMERIC = frozenset({ROUND, WAGERED, PAID})
 
-    def __init__(self, money: Money | None = None, parent: Any = None) -> None:
+    def __init__(self, money: Money = CHIPS, parent: Any = None) -> None:
         super().__init__(parent)
         self.money = money   # the table's, for a round whose configuration names none
 
     def _amount(self, row: Recall, value: int) -> str:
-        return amount_text(row.money or self.money, value)
+        """In the round's money, or the table's for a round whose configuration names none."""
+        return (row.money if row.money is not None else self.money).number(value)
 
     def text(self, row: Recall, col: int) -> str:
         if col == self.ROUND:
@@ -229,15 +230,12 @@ class MetersModel(RowsModel[Meter]):
     HEADERS = ("Meter", "Rounds", "Wagered", "Paid", "House win", "Hold")
     NUMERIC = frozenset({ROUNDS, WAGERED, PAID, HOUSE_WIN, HOLD})
 
-    def __init__(self, money: Money | None = None, parent: Any = None, *,
+    def __init__(self, money: Money = CHIPS, parent: Any = None, *,
                  banked: bool = True) -> None:
         super().__init__(parent)
         self.money = money
         #: A hold is shown for a banked game only (a pot game's house earns its collection).
         self.banked = banked
-
-    def _amount(self, value: int) -> str:
-        return amount(self.money, value) if self.money else str(value)
 
     def text(self, row: Meter, col: int) -> str:
         if col == self.METER:
@@ -247,11 +245,11 @@ class MetersModel(RowsModel[Meter]):
         if col == self.ROUNDS:
             return str(row.rounds)
         if col == self.WAGERED:
-            return self._amount(row.wagered)
+            return self.money.number(row.wagered)
         if col == self.PAID:
-            return self._amount(row.paid)
+            return self.money.number(row.paid)
         if col == self.HOUSE_WIN:
-            return self._amount(row.house_win)
+            return self.money.number(row.house_win)
         if col == self.HOLD:
             if not row.wagered or not self.banked:
                 return "-"

@@ -31,13 +31,13 @@ from dealer_station.audit.users import User
 from dealer_station.errors import StationError
 from dealer_station.events.lapaire import RoundClosed, RoundOpened, RoundVoided
 from dealer_station.events.table import ConfigChanged
+from dealer_station.money import Money
 from dealer_station.settlement.lapaire_config import (
     BET_KINDS,
     CHANGES,
     HAND_LABELS,
     KIND_LABELS,
     LaPaireConfig,
-    Money,
     SpotWager,
 )
 from dealer_station.settlement.lapaire_layout import spot_label
@@ -48,7 +48,6 @@ from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, parse_amount
 from dealer_station.ui.choice_buttons import ChoiceButtons, TouchCheckBox
-from dealer_station.ui.formatting import amount
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import ParSheetModel
 from dealer_station.ui.reasons import ReasonSheet, ask_reason
@@ -85,7 +84,7 @@ def problem_text(exc: StationError) -> str:
     return f"{exc.key}: {exc.reason}" if exc.key else exc.reason
 
 
-class MoneyField(TouchAmountField):
+class LimitField(TouchAmountField):
     """A limit: a whole number of minor units, shown as money ("1,250.00"). Touched, it opens
     the keypad with a point, which types it as money ("25", "12.50") and refuses, on the
     keypad, what is not (a third decimal, nothing, over the largest limit)."""
@@ -108,7 +107,7 @@ class MoneyField(TouchAmountField):
     def setValue(self, value: int) -> None:
         changed = value != self._value
         self._value = value
-        self.setText(amount(self.money, value))
+        self.setText(self.money.number(value))
         if changed:
             self.valueChanged.emit(value)
 
@@ -119,7 +118,7 @@ class MoneyField(TouchAmountField):
         except AmountError as exc:
             return str(exc)[:1].upper() + str(exc)[1:] + "."
         if value > MAX_LIMIT:
-            return f"At most {amount(self.money, MAX_LIMIT)}."
+            return f"At most {self.money.number(MAX_LIMIT)}."
         return None
 
     def open_input(self) -> InputSheet:
@@ -139,7 +138,7 @@ class MoneyField(TouchAmountField):
         if self.problem(self.text()) is None:
             self.setValue(parse_amount(self.text().replace(",", ""), self.money))
         else:
-            self.setText(amount(self.money, self._value))
+            self.setText(self.money.number(self._value))
 
 
 def _spot_options(config: LaPaireConfig) -> list[tuple[str, str]]:
@@ -287,12 +286,12 @@ class OperatorScreen(QWidget):
             h = QLabel(text)
             h.setObjectName("muted")
             lgrid.addWidget(h, 0, c)
-        self.limit_boxes: dict[str, tuple[MoneyField, MoneyField]] = {}
+        self.limit_boxes: dict[str, tuple[LimitField, LimitField]] = {}
         money = self.table.config.money
         for r, kind in enumerate(BET_KINDS, start=1):
             lgrid.addWidget(QLabel(KIND_LABELS[kind]), r, 0)
-            lo = MoneyField(money, f"{KIND_LABELS[kind]}: the least a seat may wager")
-            hi = MoneyField(money, f"{KIND_LABELS[kind]}: the most a seat may wager")
+            lo = LimitField(money, f"{KIND_LABELS[kind]}: the least a seat may wager")
+            hi = LimitField(money, f"{KIND_LABELS[kind]}: the most a seat may wager")
             lo.setAccessibleName(f"{kind} minimum")
             hi.setAccessibleName(f"{kind} maximum")
             lo.valueChanged.connect(self.edited)
@@ -438,8 +437,8 @@ class OperatorScreen(QWidget):
             if hi.value() < lo.value():
                 # Said here in money: the file's check would say it in minor units.
                 raise ConfigError(CHANGES, f"limits.{kind}",
-                                  f"the most ({amount(base.money, hi.value())}) must be at "
-                                  f"least the least ({amount(base.money, lo.value())})")
+                                  f"the most ({base.money.number(hi.value())}) must be at "
+                                  f"least the least ({base.money.number(lo.value())})")
         offered: dict[str, bool] = {}
         for kind, cb in self.kind_boxes.items():
             if cb.isChecked() != base.wager(kind).offered:
@@ -478,8 +477,8 @@ class OperatorScreen(QWidget):
         if "poker_paytable" in what:
             items.append(f"poker paytable: <b>{what['poker_paytable']}</b>")
         for kind, lim in what.get("limits", {}).items():
-            items.append(f"{KIND_LABELS[kind]} limits: <b>{amount(money, lim['min'])} – "
-                         f"{amount(money, lim['max'])}</b>")
+            items.append(f"{KIND_LABELS[kind]} limits: <b>{money.number(lim['min'])} – "
+                         f"{money.number(lim['max'])}</b>")
         return "; ".join(items)
 
     # -- actions ---------------------------------------------------------------------------
@@ -577,8 +576,8 @@ class OperatorScreen(QWidget):
         for kind, lim in what.get("limits", {}).items():
             now = base.wager(kind).limits
             rows.append((f"{KIND_LABELS[kind]} limits",
-                         f"{amount(money, now.minimum)} – {amount(money, now.maximum)}",
-                         f"{amount(money, lim['min'])} – {amount(money, lim['max'])}"))
+                         f"{money.number(now.minimum)} – {money.number(now.maximum)}",
+                         f"{money.number(lim['min'])} – {money.number(lim['max'])}"))
         was = {(r.bet, r.values): r for r in before}
         now_rows = {(r.bet, r.values): r for r in after}
         edges: list[tuple[str, str, str]] = []

@@ -12,7 +12,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from dealer_station import games
-from dealer_station.settlement.lapaire_config import Money
+from dealer_station.money import Money
 from dealer_station.table.recall_model import (
     COLLECTED_LABEL,
     DIFFERENCE_LABEL,
@@ -53,7 +53,7 @@ def lapaire_html(r: LaPaireRecall, money: Money | None = None) -> str:
            f"<br>started {local_time(h.started_at)} · ended "
            f"{local_time(h.ended_at)}<br>configuration "
            f"<code>{escape(h.config_version[:16])}</code> · amounts in "
-           f"{escape(r.money_unit)}</p>"]
+           f"{escape(r.written_in.label)}</p>"]
     cards = []
     for c in r.cards:
         source = (f"<span style='color:{theme.WARN}'>[{escape(c.source_label)} by "

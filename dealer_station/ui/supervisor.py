@@ -36,6 +36,7 @@ from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
 from dealer_station.events.table import device_name, fault_words
+from dealer_station.money import Money
 from dealer_station.table.base import CORRECTABLE_FAULTS, TableService, TableView, Update
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
@@ -312,7 +313,7 @@ class SupervisorScreen(QWidget):
 
     # -- recall ----------------------------------------------------------------------------
 
-    def _money(self) -> Any:
+    def _money(self) -> Money:
         return self.table.money
 
     def _build_recall_tab(self) -> None:

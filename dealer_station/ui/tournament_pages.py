@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 
 from dealer_station.errors import StationError
 from dealer_station.tournament.display import (
+    MONEY,
     members_text,
-    money_text,
     place_text,
     status_text,
     tag_marks,
@@ -157,23 +157,23 @@ class Registration(QWidget):
         for i, (entry, members) in enumerate(t.entries.items()):
             cells = [_item(str(i + 1), theme.MUTED, right=True), _item(entry, bold=True),
                      _item(members_text(members)),
-                     _item(money_text(t.entry_fee * len(members)), right=True)]
+                     _item(MONEY.text(t.entry_fee * len(members)), right=True)]
             for c, it in enumerate(cells):
                 self.entries.setItem(i, c, it)
         self.entries.resizeColumnsToContents()
         self.entries.setColumnHidden(2, not teams)
         self.entries.horizontalHeader().setSectionResizeMode(
             2 if teams else 1, QHeaderView.ResizeMode.Stretch)
-        m = t.money()
-        fee = money_text(t.entry_fee)
-        per = f"{fee} a person, {money_text(t.entry_fee * 2)} a team" if teams else \
+        m = t.purse()
+        fee = MONEY.text(t.entry_fee)
+        per = f"{fee} a person, {MONEY.text(t.entry_fee * 2)} a team" if teams else \
             f"{fee} a person"
-        prizes = ", ".join(f"{place_text(i)} {money_text(x)}" for i, x in
+        prizes = ", ".join(f"{place_text(i)} {MONEY.text(x)}" for i, x in
                            enumerate(m.prizes, 1)) or "none"
         self.money.setText(
             f"<b>{game.label}</b> · {len(t.entries)} {'teams' if teams else 'players'}<br>"
-            f"Entry fee: {per}<br>Collected: <b>{money_text(m.collected)}</b><br>"
-            f"Prizes: {prizes}<br>Kept after prizes: {money_text(m.kept)}")
+            f"Entry fee: {per}<br>Collected: <b>{MONEY.text(m.collected)}</b><br>"
+            f"Prizes: {prizes}<br>Kept after prizes: {MONEY.text(m.kept)}")
         self._enable()
 
     def _enable(self) -> None:
