@@ -267,12 +267,26 @@ def _default_id(role: str) -> str:
     return "SHOE1" if role == "shoe" else "READER1"
 
 
+#: Every emulator a test started: conftest kills what is still running when its file ends.
+STARTED: list[subprocess.Popen[str]] = []
+
+
+def kill_leftovers() -> None:
+    """Kill the emulators a test left running (it failed before it stopped them)."""
+    while STARTED:
+        proc = STARTED.pop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+
+
 def start_emulator(role: str, *args: str) -> subprocess.Popen[str]:
     """Start ``dealer-station emulate`` and wait until it has printed its port."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "dealer_station", "emulate", role, *args],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         cwd=ROOT, bufsize=1)
+    STARTED.append(proc)
     assert proc.stdout is not None
     first = proc.stdout.readline()
     if " on /dev/" not in first:

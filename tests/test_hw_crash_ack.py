@@ -103,9 +103,11 @@ def test_sigkill_between_frame_and_commit_loses_and_doubles_no_card(tmp_path: Pa
     subprocess.run([sys.executable, "-m", "dealer_station", "users", "add", "olga", "--name",
                     "Olga", "--role", "operator", "--pin-stdin", "--db", db, "--key", str(key)],
                    input="2468\n2468\n", capture_output=True, text=True, cwd=ROOT, check=True)
+    stations: list[subprocess.Popen[str]] = []
     try:
         for _ in range(KILLS):
             station = _station(link, db, key)
+            stations.append(station)
             _wait_ready(station)
             # Cards stream in; kill mid-stream, after a random number of them (counted,
             # not timed: a loaded machine only takes longer).
@@ -116,6 +118,7 @@ def test_sigkill_between_frame_and_commit_loses_and_doubles_no_card(tmp_path: Pa
             station.wait(10)
             assert station.returncode == -signal.SIGKILL
         final = _station(link, db, key, "--exit-after", "1.5")
+        stations.append(final)
         said = _wait_ready(final)
         try:
             final.wait(60)
@@ -125,8 +128,18 @@ def test_sigkill_between_frame_and_commit_loses_and_doubles_no_card(tmp_path: Pa
             said.ended.wait(10)     # the rest of what it said, up to its end
         assert final.returncode == 0, "".join(said)
     finally:
+        # Nothing outlives the test, whatever failed: a station left running, or an emulator
+        # dealing flat out (--interval 0), would load the machine for every later test.
+        for proc in stations:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
         emulator.send_signal(signal.SIGINT)
-        emulator.wait(10)
+        try:
+            emulator.wait(10)
+        except subprocess.TimeoutExpired:
+            emulator.kill()
+            emulator.wait(10)
 
     acked = unwrapped([(int(seq), code) for code, seq in ACKED.findall("".join(output))])
     assert len(acked) > 3 * KILLS, f"too few cards went through: {len(acked)}"

@@ -9,7 +9,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from dealer_station.app import Station
@@ -48,6 +48,14 @@ def make_app() -> QApplication:
         app.setApplicationName("Dealer Station")
     theme.apply(app)
     return app
+
+
+def delete_later_now(app: QApplication) -> None:
+    """Delete what ``deleteLater()`` was asked of now. Outside a running event loop (a
+    scene drawn for a screenshot, a test) nothing else deletes it: every closed window would
+    stay, and each later style change would restyle all of them."""
+    app.processEvents()
+    app.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def settle_memory() -> None:

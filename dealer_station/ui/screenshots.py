@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 
 from dealer_station.app import Station, fast_hasher, open_station
 from dealer_station.ui import theme
-from dealer_station.ui.app import make_app
+from dealer_station.ui.app import delete_later_now, make_app
 from dealer_station.ui.main_window import MainWindow
 
 SETTLE_SECONDS = 5.0
@@ -63,7 +63,7 @@ def scene(game: str = "lapaire") -> Iterator[tuple[QApplication, Station, MainWi
             window.close()
             station.close()
             window.deleteLater()
-            app.processEvents()
+            delete_later_now(app)
 
 
 def _save(app: QApplication, window: MainWindow, path: Path) -> Path:
@@ -265,7 +265,7 @@ def production_scene() -> Iterator[tuple[QApplication, Station, MainWindow, Any]
             shoe.close()
             wire.close()
             window.deleteLater()
-            app.processEvents()
+            delete_later_now(app)
 
 
 def worst_card_scenes(out: Path) -> list[Path]:

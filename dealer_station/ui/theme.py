@@ -99,8 +99,14 @@ QToolTip {{ background: {PANEL_HI}; color: {TEXT}; border: 1px solid {GOLD};
 """
 
 
+_APPLIED = "dealer_station_theme"
+
+
 def apply(app: QApplication) -> None:
-    """Install the station's font, palette and style sheet on ``app``."""
+    """Install the station's font, palette and style sheet on ``app``, once: setting them
+    again (even the same ones) makes Qt restyle every widget that exists, seconds a time."""
+    if app.property(_APPLIED) == STYLE:
+        return
     font = QFont("DejaVu Sans")
     font.setPixelSize(BASE_PX)
     app.setFont(font)
@@ -113,6 +119,7 @@ def apply(app: QApplication) -> None:
     pal.setColor(QPalette.ColorRole.ButtonText, QColor(TEXT))
     app.setPalette(pal)
     app.setStyleSheet(STYLE)
+    app.setProperty(_APPLIED, STYLE)
 
 
 def fit_font(base: QFont, text: str, width: float, bold: bool, px: int) -> QFont:
