@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer_station import games
 from dealer_station.table.base import DEFAULT_TABLE, TableService
+from dealer_station.table.parts import TABLE
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -115,7 +116,7 @@ def make_table(journal: Journal, game: str, table_id: str, *, config_path: str |
                dealer: str) -> TableService:
     """The live table for ``game``, on the journal's latest configuration unless a file is
     named (then that file's configuration is recorded as a new version if it differs)."""
-    table: TableService = games.game(game).part("table")(
+    table: TableService = games.game(game).part(TABLE)(
         journal, table_id, config_path=config_path, dealer=dealer)
     return table
 

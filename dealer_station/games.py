@@ -14,53 +14,48 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar, cast
 
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK, DeckSpec
 from dealer_station.errors import StationError
 
-#: The parts an entry names. Each is a callable; its signature is documented with the entry.
+#: The parts an entry may name, each a callable. How each is called is the ``Part`` key its
+#: callers declare in their own layer (table/parts.py, reports/parts.py, ui/parts.py,
+#: cli/_parts.py), typed there by a Protocol: the registry imports none of those layers.
 PARTS = (
-    # (journal, table_id, *, config_path: str | None, dealer: str,
-    #  prefer_journal_config: bool) -> TableService
-    "table",
-    # (journal, table_id, count, *, seed, config_path, quiet[, profile]) -> how many were
-    #  played (``profile``: a game with rule profiles names the one to play)
-    "simulate",
-    # (journal, table_id, rounds_per_day, *, days, mispay_rate, seed, config_path, quiet)
-    #  -> DaysResult: whole gaming days with the chip tray's accounting (banked games)
-    "simulate_days",
-    # (journal, table_id, since, until) -> [RoundWin]: each round's computed and theoretical
-    #  win, for the master game report (banked games)
-    "wins",
-    # (config_path: Path | None) -> (record dict) -> result dict; a bad file raises
-    "settler",
-    # () -> Codec: the game's journal record kinds as typed events (events/)
-    "events",
-    # (journal, RoundInfo, records) -> its Recall (table/recall_model.py), the game's own
-    #  subclass; ``to_json()`` is what ``recall --json`` prints
-    "recall",
-    # (records, configs) -> (status, differences, meter deltas): audit replay
-    "replay",
-    # (Recall, *, records: bool) -> str: the command line's recall text
-    "recall_text",
-    # (Recall, money: Money | None) -> HTML: the supervisor's recall panel (``money`` is the
-    #  table's, for a round whose configuration names none)
-    "recall_html",
-    # (ReportBuilder, Recall, Money) -> None: the recall report's game section
-    "report_recall",
-    # (ReportBuilder, ConfigVersion) -> flowables: the configuration report's body
-    "report_config",
-    # (configuration content) -> {wager kind: (lowest, highest) house edge}; {} if none
-    "house_edges",
-    # (station, TableEvents, SignInSession) -> (dealer screen, operator screen, demo panel)
-    "screens",
-    # (out folder) -> the PNG files saved: its screenshots in docs/screens
-    "screenshots",
-    # (config_path, profile: str | None) -> content: what `floor publish` sends, after
-    #  printing what the operator must see first
-    "publish",
+    "table",          # open the game's table service
+    "simulate",       # play simulated rounds through the real table
+    "simulate_days",  # optional: whole gaming days with a chip tray (banked games)
+    "wins",           # optional: each round's computed and theoretical win (banked games)
+    "settler",        # the ``settle`` command's settler
+    "events",         # the game's record kinds as typed events
+    "recall",         # a round's recall
+    "replay",         # audit replay of a round's records
+    "recall_text",    # the command line's recall text
+    "recall_html",    # the supervisor's recall panel
+    "report_recall",  # the recall report's game section
+    "report_config",  # the configuration report's body
+    "house_edges",    # optional: lowest and highest house edge per wager kind (banked games)
+    "screens",        # the dealer's and operator's screens and the demo panel
+    "screenshots",    # its screenshots in docs/screens
+    "publish",        # what ``floor publish`` sends
 )
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class Part(Generic[P]):
+    """A kind of part a game supplies, as its callers ask for it: ``name`` is its key in a
+    registry entry, ``P`` (a Protocol of the caller's layer) how it is called. ``optional``:
+    a capability only some games have; asked for with :meth:`Game.supplies`."""
+
+    name: str
+    optional: bool = False
+
+    def __post_init__(self) -> None:
+        if self.name not in PARTS:
+            raise ValueError(f"unknown game part {self.name!r}")
 
 
 @dataclass(frozen=True)
@@ -87,13 +82,26 @@ class Game:
     def units(self) -> str:
         return self.unit + "s"
 
-    def part(self, name: str) -> Any:
-        """The part ``name`` (see PARTS), imported now if it was not yet."""
-        where = dict(self.parts).get(name)
+    def part(self, kind: Part[P]) -> P:
+        """The part ``kind``, imported now if it was not yet; a StationError if the game
+        has none (ask for an optional one with :meth:`supplies`)."""
+        found = self.supplies(kind)
+        if found is None:
+            raise StationError(f"{self.label} has no {kind.name!r} part")
+        return found
+
+    def supplies(self, kind: Part[P]) -> P | None:
+        """The part ``kind`` if this game has it, else None."""
+        where = dict(self.parts).get(kind.name)
         if where is None:
-            raise StationError(f"{self.label} has no {name!r} part")
+            return None
         module, _, attr = where.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        found = getattr(importlib.import_module(module), attr)
+        if not callable(found):
+            raise StationError(f"{self.label}'s {kind.name!r} part ({where}) is not callable")
+        # The entry names it; Part's type says how it is called (tests/test_game_registry.py
+        # checks every entry's signature against it).
+        return cast(P, found)
 
 
 def _parts(**where: str) -> tuple[tuple[str, str], ...]:
@@ -142,9 +150,8 @@ REGISTRY: dict[str, Game] = {
         parts=_parts(
             table=_T + "bourre_table:open_bourre_table",
             simulate=_T + "bourre_sim:simulate",
-            # A pot game: no chip tray at the table (its card room's accounting is its own).
-            simulate_days=_T + "accounting:no_gaming_days",
-            wins=_T + "accounting:no_wins",
+            # A pot game: no chip tray at the table (its card room's accounting is its own),
+            # no house edge, no computed win: no simulate_days, wins or house_edges.
             settler="dealer_station.gameconfig:bourre_settler",
             events="dealer_station.events.bourre:codec",
             recall=_T + "bourre_recall:bourre_recall",
@@ -153,7 +160,6 @@ REGISTRY: dict[str, Game] = {
             recall_html=_U + "recall_view:text_html",
             report_recall=_R + "recall:bourre_section",
             report_config=_R + "config_history:profile_body",
-            house_edges="dealer_station.settlement.bourre_rules:no_house_edges",
             screens=_U + "bourre_screen:bourre_screens",
             screenshots=_U + "screenshots:bourre_scenes",
             publish="dealer_station.cli._publish:bourre_content",

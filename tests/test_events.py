@@ -22,6 +22,7 @@ from dealer_station.audit.keys import create_key
 from dealer_station.events import Codec, Event, EventError, Unregistered
 from dealer_station.events.base import VERSION_KEY
 from dealer_station.events.lapaire import CardDealt, RoundVoided, WagerPlaced
+from dealer_station.events.parts import EVENTS
 from dealer_station.events.table import COMMON, RoundHalted
 from dealer_station.table.bourre_sim import simulate_bourre
 from dealer_station.table.lapaire_sim import simulate_lapaire
@@ -41,7 +42,7 @@ def _records(db_file: Path) -> list[tuple[str, int, str, dict[str, Any]]]:
 def _codec_of(rows: list[tuple[str, int, str, dict[str, Any]]], table: str) -> Codec:
     opened = next((p["game"] for t, _, k, p in rows if t == table and "game" in p
                    and k in ("round.open", "session.open", "startup")), None)
-    return games.game(opened).part("events")() if opened else Codec(COMMON)
+    return games.game(opened).part(EVENTS)() if opened else Codec(COMMON)
 
 
 def round_trip(rows: list[tuple[str, int, str, dict[str, Any]]]) -> Counter[str]:
@@ -85,7 +86,7 @@ def test_every_record_written_now_reads_back_exactly(tmp_path: Path) -> None:
 
 
 def test_a_payload_that_is_not_what_its_kind_says_is_refused_by_name() -> None:
-    codec = games.game("lapaire").part("events")()
+    codec = games.game("lapaire").part(EVENTS)()
     good = {"n": 1, "card": "KH", "source": "shoe", "device_seq": 7}
     assert codec.decode("card", good) == CardDealt(1, "KH", "shoe", 7)
     with pytest.raises(EventError, match=r"a card record has no 'source'"):
@@ -147,8 +148,8 @@ def test_old_versions_are_upcast_and_new_ones_carry_their_version() -> None:
 
 
 def test_each_game_names_its_codec_and_shares_the_common_kinds() -> None:
-    lapaire = games.game("lapaire").part("events")()
-    bourre = games.game("bourre").part("events")()
+    lapaire = games.game("lapaire").part(EVENTS)()
+    bourre = games.game("bourre").part(EVENTS)()
     for cls in COMMON:
         assert lapaire.classes[cls.KIND] is cls and bourre.classes[cls.KIND] is cls
     # Each game's void says what that game's void means.

@@ -25,6 +25,7 @@ from dealer_station.cli.main import main
 from dealer_station.floor.forwarder import FloorUnreachable, Forwarder
 from dealer_station.floor.receiver import ChainRefused, floor_head
 from dealer_station.floor.status import table_statuses
+from dealer_station.table.parts import SIMULATE
 
 pytestmark = pytest.mark.postgres
 
@@ -32,7 +33,7 @@ NO_FLOOR = "postgresql+psycopg://postgres@127.0.0.1:9/nowhere"   # nothing liste
 
 
 def play(journal: Journal, table: str, rounds: int, seed: int, game: str = "lapaire") -> None:
-    games.game(game).part("simulate")(journal, table, rounds, seed=seed, config_path=None,
+    games.game(game).part(SIMULATE)(journal, table, rounds, seed=seed, config_path=None,
                                       quiet=True)
 
 

@@ -29,6 +29,7 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import load_key
 from dealer_station.games import game
+from dealer_station.table.parts import TABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "landed-1506783"
@@ -252,7 +253,7 @@ def test_each_table_opens_cleanly_and_shuts_down(tmp_path: Path, table_id: str,
     db = open_database(db_url)
     try:
         journal = Journal(db, load_key(key))
-        table = game(name).part("table")(journal, table_id, dealer="dealer/dealer")
+        table = game(name).part(TABLE)(journal, table_id, dealer="dealer/dealer")
         try:
             assert table.projection_problems == []
             assert table.halt is None and not table.in_round()

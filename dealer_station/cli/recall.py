@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer_station import games
 from dealer_station.cli.audit import local_time, open_store, store_options
+from dealer_station.table.parts import RECALL_TEXT
 
 if TYPE_CHECKING:
     from dealer_station.table.recall_model import Recall, RecordLine
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
 def format_round(r: Recall, *, records: bool = False) -> str:
     """A recalled round or hand as text (the registry's ``recall_text`` part of its game)."""
-    text: str = games.game(r.header.game).part("recall_text")(r, records=records)
+    text: str = games.game(r.header.game).part(RECALL_TEXT)(r, records=records)
     return text
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dealer_station import games
+from dealer_station.cli._parts import SETTLER
 from dealer_station.errors import StationError
 
 Settler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -48,11 +49,11 @@ class _Dispatcher:
         self._errors: dict[str, str] = {}
         for g in games.REGISTRY.values():
             if g.settle_loads_at_start:
-                self._settlers[g.name] = g.part("settler")(config_paths.get(g.name))
+                self._settlers[g.name] = g.part(SETTLER)(config_paths.get(g.name))
 
     def _load(self, g: games.Game) -> None:
         try:
-            self._settlers[g.name] = g.part("settler")(self._paths.get(g.name))
+            self._settlers[g.name] = g.part(SETTLER)(self._paths.get(g.name))
         except ImportError:
             self._errors[g.name] = f"{g.label} settlement is not available in this installation"
         except StationError as exc:

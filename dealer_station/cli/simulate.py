@@ -8,7 +8,6 @@ finishes the round the journal left open, exactly where it stopped.
 from __future__ import annotations
 
 import argparse
-import inspect
 import os
 import time
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ from dealer_station import games
 from dealer_station.cli._witness_opts import add_witness_options, report, witness_configs
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.table.base import DEFAULT_TABLE
+from dealer_station.table.parts import SIMULATE, SIMULATE_DAYS
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal
@@ -104,12 +104,11 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
 
     table = args.table
     game = games.game(args.game)
-    part = game.part("simulate")
-    extra = {}
-    if args.profile:
-        if "profile" not in inspect.signature(part).parameters:
-            raise StationError(f"--profile: {game.label} has no rule profiles to choose from")
-        extra["profile"] = args.profile
+    simulate = game.part(SIMULATE)
+    whole_days = game.supplies(SIMULATE_DAYS) if args.gaming_days is not None else None
+    if args.gaming_days is not None and whole_days is None:
+        raise StationError(f"--gaming-days simulates a banked table's chip tray; {game.label} "
+                           f"has none (its card room keeps its own accounting)")
     forwarder = Forwarder(journal, args.floor, table) if args.floor else None
     if forwarder is not None:
         forwarder.start()
@@ -124,12 +123,12 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
     start = time.perf_counter()
     days_note = ""
     try:
-        if args.gaming_days is not None:
-            if extra:
+        if whole_days is not None:
+            if args.profile:
                 raise StationError("--profile and --gaming-days do not go together: whole "
                                    "gaming days are played with the table's accounting, for a "
                                    "banked game")
-            days = game.part("simulate_days")(
+            days = whole_days(
                 journal, table, args.rounds, days=args.gaming_days,
                 mispay_rate=args.mispay_rate, seed=args.seed, config_path=args.config,
                 quiet=args.quiet)
@@ -138,8 +137,8 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
                          f"{days.first_day} to {days.last_day}, "
                          f"mispaid {days.mispaid_text()}")
         else:
-            played = part(journal, table, args.rounds, seed=args.seed,
-                          config_path=args.config, quiet=args.quiet, **extra)
+            played = simulate(journal, table, args.rounds, seed=args.seed,
+                              config_path=args.config, quiet=args.quiet, profile=args.profile)
     finally:
         if forwarder is not None:
             forwarder.stop()

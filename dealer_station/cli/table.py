@@ -19,6 +19,7 @@ from dealer_station import games
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.cli.users import _PinSource
 from dealer_station.errors import StationError
+from dealer_station.table.parts import TABLE
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal, Record
@@ -219,6 +220,6 @@ def _act(args: argparse.Namespace, journal: Journal, game: str) -> int:
 def _open_table(journal: Journal, table_id: str, game: str, *, dealer: str) -> TableService:
     """The table's service as the journal leaves it (its configuration from the journal), or
     a clear refusal if a station holds the table."""
-    table: TableService = games.game(game).part("table")(
+    table: TableService = games.game(game).part(TABLE)(
         journal, table_id, config_path=None, dealer=dealer)
     return table

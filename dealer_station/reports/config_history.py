@@ -18,6 +18,7 @@ from reportlab.platypus import Flowable
 from dealer_station import games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
 from dealer_station.money import Money
+from dealer_station.reports.parts import REPORT_CONFIG
 from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import (
     Period,
@@ -298,7 +299,7 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
 
 def _version_body(r: ReportBuilder, v: ConfigVersion,
                   previous: ConfigVersion | None = None) -> list[Flowable]:
-    body: list[Flowable] = games.game(v.game).part("report_config")(r, v, previous)
+    body: list[Flowable] = games.game(v.game).part(REPORT_CONFIG)(r, v, previous)
     return body
 
 

@@ -18,6 +18,7 @@ from dealer_station import games
 from dealer_station.audit.journal import Journal, Record, RoundInfo
 from dealer_station.errors import StationError
 from dealer_station.money import Money
+from dealer_station.reports.parts import REPORT_RECALL
 from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import Coverage, Period, covered_records, game_label
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
@@ -220,7 +221,7 @@ def build_recall_report(journal: Journal, table: str, round_no: int | None = Non
         if rc.void_reason:
             summary.append((rc.status_label, rich(f"<b>{_esc(rc.void_reason)}</b>")))
         r.add(facts(summary))
-        game.part("report_recall")(r, rc, money)
+        game.part(REPORT_RECALL)(r, rc, money)
         _exceptions(r, rc)
         _replay(r, rc)
         r.heading(f"Journal records of this {unit} ({len(rc.records)})")

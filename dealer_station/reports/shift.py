@@ -25,6 +25,7 @@ from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
 from dealer_station.money import Money
 from dealer_station.reports import charts
+from dealer_station.reports.parts import HOUSE_EDGES
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.source import (
     Coverage,
@@ -45,6 +46,7 @@ from dealer_station.reports.text import (
     zone_name,
 )
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
+from dealer_station.table.parts import WINS
 from dealer_station.table.recall_model import detail_text, record_label
 
 OPEN_KINDS = ("round.open", "hand.open")
@@ -176,8 +178,8 @@ def _edges(content: Mapping[str, Any], game: str) -> dict[str, tuple[Fraction, F
     found = registry.REGISTRY.get(game)
     if found is None:
         return {}
-    edges: dict[str, tuple[Fraction, Fraction]] = found.part("house_edges")(content)
-    return edges
+    edges = found.supplies(HOUSE_EDGES)
+    return edges(content) if edges is not None else {}
 
 
 class _LocalHours:
@@ -333,12 +335,12 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
     try:
         for game in games:
             found = registry.REGISTRY.get(game)
-            if found is None:
+            wins = found.supplies(WINS) if found is not None else None
+            if wins is None:
                 continue
             # The report's own verification (on every page) proves these records, as it does
             # the closing records its other figures come from.
-            for w in found.part("wins")(journal, table, period.since, period.until,
-                                        check_hashes=False):
+            for w in wins(journal, table, period.since, period.until, check_hashes=False):
                 for kind, staked, theo in w.by_kind_scaled:
                     for key in (kind, TOTAL):
                         stakes[key] += staked

@@ -420,9 +420,3 @@ def parse_bourre_profiles(data: dict[str, Any], file: str) -> dict[str, BourrePr
         raise ConfigError(file, "profiles", "no Bourré profile is defined (add a "
                                             "[profiles.tournament] table)")
     return profiles
-
-
-def no_house_edges(content: Mapping[str, Any]) -> dict[str, Any]:
-    """The registry's ``house_edges`` part: Bourré is not banked, so it has none (the house
-    earns its collection instead)."""
-    return {}

@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from typing import Any
 
 from sqlalchemy import Connection, func, select
 
@@ -47,6 +46,7 @@ from dealer_station.events.accounting import (
 )
 from dealer_station.events.base import Event
 from dealer_station.gaming_day import GamingCalendar
+from dealer_station.table.parts import Wins
 
 J = schema.journal
 SUPERVISING = ("supervisor", "operator")
@@ -88,16 +88,14 @@ def table_game(journal: Journal, table_id: str) -> str | None:
     return game if isinstance(game, str) else None
 
 
-def table_wins(journal: Journal, table_id: str) -> Callable[..., list[Any]] | None:
-    """The ``wins`` part of the table's game, if it has one."""
+def table_wins(journal: Journal, table_id: str) -> Wins | None:
+    """The ``wins`` part of the table's game, if it has one (a banked game)."""
     from dealer_station import games
+    from dealer_station.table.parts import WINS
 
     game = table_game(journal, table_id)
     found = games.REGISTRY.get(game) if game is not None else None
-    if found is None or "wins" not in dict(found.parts):
-        return None
-    wins: Callable[..., list[Any]] = found.part("wins")
-    return wins
+    return found.supplies(WINS) if found is not None else None
 
 
 #: How often an action is decided again when another process wrote meanwhile.
@@ -397,14 +395,3 @@ class TableAccounting:
             return [(SlipVoided(kind, number, year, slip.seq, why), supervisor.actor)]
 
         return self._write(decide)[0]
-
-
-def no_wins(*_: Any, **__: Any) -> list[Any]:
-    """The ``wins`` part of a game the house does not bank: nothing to compute."""
-    return []
-
-
-def no_gaming_days(*_: Any, **__: Any) -> Any:
-    """The ``simulate_days`` part of a game without a chip tray at the table."""
-    raise AccountingRefused("--gaming-days simulates a banked table's chip tray; this game "
-                            "has none (its card room keeps its own accounting)")

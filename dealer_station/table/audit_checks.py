@@ -8,13 +8,16 @@ the stored meters.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from dealer_station import games
 from dealer_station.audit.journal import Journal, MeterDelta, Record
 from dealer_station.errors import StationError
+from dealer_station.table.parts import REPLAY
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -29,7 +32,7 @@ class ReplayReport:
     def ok(self) -> bool:
         return not self.differences
 
-    def add_meters(self, deltas: dict[str, MeterDelta]) -> None:
+    def add_meters(self, deltas: Mapping[str, MeterDelta]) -> None:
         for key, d in deltas.items():
             acc = self.meters.setdefault(key, [0, 0, 0, 0])
             acc[0] += d.rounds
@@ -53,17 +56,21 @@ def rounds_of(journal: Journal, table_id: str) -> Iterator[list[Record]]:
 
 
 class _Configs:
+    """The table's configuration versions as a replay reads them (table/parts.py's
+    StoredConfigs), each parsed once."""
+
     def __init__(self, journal: Journal, table_id: str) -> None:
         self.journal, self.table_id = journal, table_id
         self.cache: dict[str, Any] = {}
 
-    def get(self, version: str, parse: Any) -> Any:
+    def get(self, version: str, parse: Callable[[Mapping[str, Any], str], T]) -> T:
         if version not in self.cache:
             stored = self.journal.config(self.table_id, version)
             if stored is None:
                 raise LookupError(f"configuration version {version[:12]} is not in the journal")
             self.cache[version] = parse(stored.content, "<journal>")
-        return self.cache[version]
+        found: T = self.cache[version]
+        return found
 
 
 def replay(journal: Journal, table_id: str) -> ReplayReport:
@@ -74,7 +81,7 @@ def replay(journal: Journal, table_id: str) -> ReplayReport:
         game = first.payload.get("game") if first.kind in ("round.open", "hand.open") else None
         report.rounds += 1
         try:
-            replayer = games.game(game).part("replay")
+            replayer = games.game(game).part(REPLAY)
             status, diffs, deltas = replayer(records, configs)
             report.add_meters(deltas)
         except (StationError, ValueError, LookupError, KeyError) as exc:

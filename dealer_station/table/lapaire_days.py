@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 import threading
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -33,8 +32,8 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User, Users
 from dealer_station.errors import StationError
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.money import CHIPS, Money
 from dealer_station.table.accounting import TableAccounting
+from dealer_station.table.days import DaysResult
 from dealer_station.table.lapaire_sim import play_round, random_wagers, simulated_table
 
 if TYPE_CHECKING:
@@ -69,23 +68,6 @@ class SimClock:
         with self._lock:
             # Never backwards: records keep their order in time.
             self.moment = max(self.moment, moment.astimezone(UTC))
-
-
-@dataclass
-class DaysResult:
-    days: int = 0
-    rounds: int = 0
-    #: Minor units of ``money``: positive when the dealer paid out more than was settled.
-    mispaid: int = 0
-    mispays: int = 0
-    first_day: date | None = None
-    last_day: date | None = None
-    #: The table's money, in which ``mispaid`` is said to people.
-    money: Money = CHIPS
-
-    def mispaid_text(self) -> str:
-        """``mispaid`` as money (``-3.00 USD``)."""
-        return self.money.text(self.mispaid)
 
 
 class Tray:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.errors import StationError
 from dealer_station.events.lapaire import StageSettled
 from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.settlement.lapaire import Wager
@@ -148,7 +149,11 @@ def play_round(table: LaPaireTable, shoe: Any, rng: random.Random, settled: thre
 
 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
-             config_path: str | None = None, quiet: bool = False) -> int:
+             config_path: str | None = None, quiet: bool = False,
+             profile: str | None = None) -> int:
     """The registry's ``simulate`` part: ``count`` rounds."""
+    if profile is not None:
+        raise StationError(f"--profile: La Pair'e has no rule profiles to choose from "
+                           f"(got {profile!r})")
     return simulate_lapaire(journal, table_id, rounds=count, seed=seed, config_path=config_path,
                             quiet=quiet)

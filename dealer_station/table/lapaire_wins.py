@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import json.scanner
-from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from math import lcm
@@ -25,37 +24,11 @@ from dealer_station.audit.keys import JournalKey
 from dealer_station.audit.raw_rows import raw_rows
 from dealer_station.settlement.lapaire_config import parse_lapaire_config
 from dealer_station.settlement.lapaire_math import par_sheet
+from dealer_station.table.wins import RoundWin
 
 J = schema.journal
 CLOSE_KINDS = ("round.close", "void")
 READ_KINDS = ("round.open", "wager.place", "stage.settle", *CLOSE_KINDS)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundWin:
-    round_no: int
-    opened: str
-    closed: str
-    dealer: str
-    status: str
-    wagered: int
-    paid: int
-    computed_win: int
-    theoretical_win: Fraction
-    #: Per wager kind: (stakes settled, theoretical win x ``den``), whole numbers, so that a
-    #: month of rounds is summed without a Fraction per round and kind.
-    by_kind_scaled: tuple[tuple[str, int, int], ...] = ()
-    den: int = 1
-
-    @property
-    def by_kind(self) -> tuple[tuple[str, int, Fraction], ...]:
-        """Per wager kind: (stakes settled, theoretical win)."""
-        return tuple((k, staked, Fraction(t, self.den)) for k, staked, t in self.by_kind_scaled)
-
-    @property
-    def returned(self) -> int:
-        """Stakes of winning wagers, handed back with the win."""
-        return self.wagered - self.paid - self.computed_win
 
 
 class EdgeBook:

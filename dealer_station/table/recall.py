@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dealer_station import games
 from dealer_station.audit.journal import Journal, RoundInfo
+from dealer_station.table.parts import RECALL
 from dealer_station.table.recall_model import Recall
 
 
 def recall_round(journal: Journal, info: RoundInfo) -> Recall:
     records = journal.round_records(info.table_id, info.round_no)
-    recalled: Recall = games.game(info.game).part("recall")(journal, info, records)
+    recalled: Recall = games.game(info.game).part(RECALL)(journal, info, records)
     return recalled
 
 

@@ -47,6 +47,7 @@ from dealer_station.ui import theme
 from dealer_station.ui.banner import BannerRoom, HaltBanner
 from dealer_station.ui.devices_bar import DevicesBar
 from dealer_station.ui.login import LoginPanel
+from dealer_station.ui.parts import SCREENS
 from dealer_station.ui.session import DEFAULT_LOCK_AFTER, SignInSession
 from dealer_station.ui.signals import TableEvents
 from dealer_station.ui.supervisor import IntegrityTiltScreen, SupervisorScreen
@@ -72,7 +73,7 @@ def _game_screens(station: Station, events: TableEvents, session: SignInSession
     """(dealer screen, operator screen, demo panel) for the station's game (the registry's
     ``screens`` part)."""
     screens: tuple[QWidget, QWidget, QWidget | None] = games.game(station.game).part(
-        "screens")(station, events, session)
+        SCREENS)(station, events, session)
     return screens
 
 

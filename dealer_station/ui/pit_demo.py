@@ -33,6 +33,7 @@ from dealer_station.audit.keys import JournalKey
 from dealer_station.audit.users import User, Users
 from dealer_station.floor.forwarder import Forwarder
 from dealer_station.floor.receiver import ChainRefused, LocalState, receive
+from dealer_station.table.parts import SIMULATE
 
 PIN = "2468"
 
@@ -72,7 +73,7 @@ def _table(tmp: Path, table_id: str, key: JournalKey,
 
 
 def play(table: DemoTable, rounds: int, seed: int, game: str = "lapaire") -> None:
-    games.game(game).part("simulate")(table.journal, table.table_id, rounds, seed=seed,
+    games.game(game).part(SIMULATE)(table.journal, table.table_id, rounds, seed=seed,
                                       config_path=None, quiet=True)
 
 

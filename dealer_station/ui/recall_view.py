@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from dealer_station import games
 from dealer_station.money import Money
+from dealer_station.table.parts import RECALL_TEXT
 from dealer_station.table.recall_model import (
     COLLECTED_LABEL,
     DIFFERENCE_LABEL,
@@ -22,6 +23,7 @@ from dealer_station.table.recall_model import (
 )
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import card_text, local_time
+from dealer_station.ui.parts import RECALL_HTML
 
 if TYPE_CHECKING:   # a game's own modules are loaded by the registry, on first use
     from dealer_station.table.lapaire_recall import LaPaireRecall
@@ -37,7 +39,7 @@ def recall_html(r: Recall, money: Money | None = None) -> str:
     found = games.REGISTRY.get(r.header.game)
     if found is None:
         return text_html(r, money)
-    html: str = found.part("recall_html")(r, money)
+    html: str = found.part(RECALL_HTML)(r, money)
     return html
 
 
@@ -142,7 +144,7 @@ def exceptions_html(r: Recall) -> str:
 def text_html(r: Recall, money: Money | None = None) -> str:
     """A recalled round or hand as its command-line text, for a game without a panel."""
     try:
-        text = str(games.game(r.header.game).part("recall_text")(r, records=True))
+        text = str(games.game(r.header.game).part(RECALL_TEXT)(r, records=True))
     except Exception:  # a game whose text form is not available: show the data itself
         import json
         text = json.dumps(r.to_json(), indent=2, ensure_ascii=False, default=str)

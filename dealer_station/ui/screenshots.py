@@ -508,9 +508,10 @@ def take_screenshots(out: Path, chosen: tuple[str, ...] | None = None) -> list[P
     """The screenshots of each chosen game (default every game), each the registry's
     ``screenshots`` part of that game."""
     from dealer_station import games
+    from dealer_station.ui.parts import SCREENSHOTS
 
     out.mkdir(parents=True, exist_ok=True)
     saved: list[Path] = []
     for name in chosen if chosen is not None else games.names():
-        saved.extend(games.game(name).part("screenshots")(out))
+        saved.extend(games.game(name).part(SCREENSHOTS)(out))
     return saved

@@ -1,0 +1,45 @@
+"""The parts of a game the reports call through the registry (games.py), typed as they call
+them (see table/parts.py for the tables' own)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Protocol
+
+from dealer_station.games import Part
+
+if TYPE_CHECKING:
+    from reportlab.platypus import Flowable
+
+    from dealer_station.audit.journal import ConfigVersion
+    from dealer_station.money import Money
+    from dealer_station.reports.template import ReportBuilder
+    from dealer_station.table.recall_model import Recall
+
+
+class RecallSection(Protocol):
+    """The recall report's section of the game's own (its cards, wagers or tricks)."""
+
+    def __call__(self, r: ReportBuilder, rc: Recall, money: Money, /) -> None: ...
+
+
+class ConfigBody(Protocol):
+    """The configuration report's body for one version (and what changed since
+    ``previous``)."""
+
+    def __call__(self, r: ReportBuilder, version: ConfigVersion,
+                 previous: ConfigVersion | None = None, /) -> list[Flowable]: ...
+
+
+class HouseEdges(Protocol):
+    """Per wager kind, the lowest and highest house edge of its offered spots (a banked
+    game; a pot game has none)."""
+
+    def __call__(self, content: Mapping[str, Any], /
+                 ) -> dict[str, tuple[Fraction, Fraction]]: ...
+
+
+REPORT_RECALL: Part[RecallSection] = Part("report_recall")
+REPORT_CONFIG: Part[ConfigBody] = Part("report_config")
+HOUSE_EDGES: Part[HouseEdges] = Part("house_edges", optional=True)
