@@ -22,10 +22,10 @@ display needed).
    every figure measured is time beyond the wire time. Target: p99 at most 20 ms beyond the
    wire time (one 60 Hz frame plus a durable commit).
    Measured twice: on the usual round above, and on the worst cards the table's
-   configuration allows (``dealer_station/ui/worst_card.py``: seven seats, every spot that
-   wins on the card at the table maximum and a losing spot of every kind; the round with
-   the most winning spots and the round with the largest amounts, in turn, their cards sent
-   by the emulator's ``card`` command). On those the payout list runs to pages.
+   configuration allows (``dealer_station/ui/lapaire_worst_card.py``: seven seats, every
+   spot that wins on the card at the table maximum and a losing spot of every kind; the
+   round with the most winning spots and the round with the largest amounts, in turn, their
+   cards sent by the emulator's ``card`` command). On those the payout list runs to pages.
 2. Start-up to a ready window: opening the table on its journal (SQLite, configuration,
    recovery), starting the simulated devices, building the window and showing it. Target:
    under 2 s.
@@ -58,8 +58,8 @@ from dealer_station.hardware import protocol as p
 from dealer_station.hardware.config import DeviceConfig
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.app import make_app, settle_memory
+from dealer_station.ui.lapaire_worst_card import WorstRound, worst_rounds
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.worst_card import WorstRound, worst_rounds
 
 ROUNDS = 170                 # three cards a round: 510 cards
 WORST_ROUNDS = 60            # the worst rounds, in turn: 180 cards

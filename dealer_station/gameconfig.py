@@ -7,9 +7,8 @@ that the rules can be checked without touching a disk.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from dealer_station.tomlconfig import load_toml
 
@@ -61,22 +60,3 @@ def load_bourre_profiles(path: Path | str | None = None) -> dict[str, BourreProf
 
     p = Path(path) if path is not None else config_dir() / BOURRE_FILE
     return parse_bourre_profiles(load_toml(p), str(p))
-
-
-def lapaire_settler(path: Path | str | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The registry's ``settler`` part: settles records on the table file ``path`` (default
-    config/lapaire.toml); a file that cannot be read raises at once."""
-    from dealer_station.settlement.lapaire_json import settle_lapaire_record
-
-    config = load_lapaire_config(path)
-    return lambda record: settle_lapaire_record(record, config)
-
-
-def bourre_settler(path: Path | str | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """The registry's ``settler`` part: settles hands on the profiles of ``path`` (default
-    config/bourre.toml); a file that cannot be read raises at once."""
-    from dealer_station.settlement.bourre_json import settle_bourre_record
-
-    profiles = load_bourre_profiles(path)
-    return lambda record: settle_bourre_record(record, profiles)
-

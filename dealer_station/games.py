@@ -35,9 +35,12 @@ PARTS = (
     "recall_html",    # the supervisor's recall panel
     "report_recall",  # the recall report's game section
     "report_config",  # the configuration report's body
+    "config_words",   # optional: the felt's names for its settings in the configuration report
     "house_edges",    # optional: lowest and highest house edge per wager kind (banked games)
+    "wager_labels",   # optional: its wager kinds in the felt's order, with their names
     "screens",        # the dealer's and operator's screens and the demo panel
     "screenshots",    # its screenshots in docs/screens
+    "demo_halts",     # optional: the demo pit's table whose shoe stops its rounds
     "publish",        # what ``floor publish`` sends
 )
 
@@ -125,18 +128,21 @@ REGISTRY: dict[str, Game] = {
             simulate=_T + "lapaire_sim:simulate",
             simulate_days=_T + "lapaire_days:simulate_days",
             wins=_T + "lapaire_wins:round_wins",
-            settler="dealer_station.gameconfig:lapaire_settler",
+            settler="dealer_station.cli._lapaire_settle:lapaire_settler",
             events="dealer_station.events.lapaire:codec",
             recall=_T + "lapaire_recall:lapaire_recall",
             replay=_T + "lapaire_rounds:replay_round",
             recall_text="dealer_station.cli._lapaire_text:format_round",
-            recall_html=_U + "recall_view:lapaire_html",
-            report_recall=_R + "recall:lapaire_section",
-            report_config=_R + "config_history:par_sheet_body",
+            recall_html=_U + "lapaire_recall_view:lapaire_html",
+            report_recall=_R + "lapaire_recall_report:lapaire_section",
+            report_config=_R + "lapaire_config_report:par_sheet_body",
+            config_words=_R + "lapaire_config_report:config_words",
             house_edges="dealer_station.settlement.lapaire_math:house_edges",
+            wager_labels="dealer_station.settlement.lapaire_config:wager_labels",
             screens=_U + "lapaire_screen:lapaire_screens",
-            screenshots=_U + "screenshots:lapaire_scenes",
-            publish="dealer_station.cli._publish:lapaire_content",
+            screenshots=_U + "lapaire_screenshots:lapaire_scenes",
+            demo_halts=_U + "lapaire_pit_demo:halted_and_voided",
+            publish="dealer_station.cli._lapaire_publish:lapaire_content",
         )),
     "bourre": Game(
         name="bourre", label="Bourré", deck=BOURRE_DECK, unit="hand", id_key="hand_id",
@@ -152,17 +158,17 @@ REGISTRY: dict[str, Game] = {
             simulate=_T + "bourre_sim:simulate",
             # A pot game: no chip tray at the table (its card room's accounting is its own),
             # no house edge, no computed win: no simulate_days, wins or house_edges.
-            settler="dealer_station.gameconfig:bourre_settler",
+            settler="dealer_station.cli._bourre_settle:bourre_settler",
             events="dealer_station.events.bourre:codec",
             recall=_T + "bourre_recall:bourre_recall",
             replay=_T + "bourre_rounds:replay_hand",
             recall_text="dealer_station.cli._bourre_text:format_hand",
             recall_html=_U + "recall_view:text_html",
-            report_recall=_R + "recall:bourre_section",
-            report_config=_R + "config_history:profile_body",
+            report_recall=_R + "bourre_recall_report:bourre_section",
+            report_config=_R + "bourre_config_report:profile_body",
             screens=_U + "bourre_screen:bourre_screens",
-            screenshots=_U + "screenshots:bourre_scenes",
-            publish="dealer_station.cli._publish:bourre_content",
+            screenshots=_U + "bourre_screenshots:bourre_scenes",
+            publish="dealer_station.cli._bourre_publish:bourre_content",
         )),
 }
 

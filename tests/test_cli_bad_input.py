@@ -354,7 +354,7 @@ def test_database_failure_reasons() -> None:
 
 def test_a_bug_outside_the_journal_still_shows_its_traceback(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import dealer_station.cli.parsheet as parsheet
+    import dealer_station.cli.lapaire_parsheet as parsheet
 
     def broken(_args: Any) -> int:
         raise KeyError("a defect")

@@ -19,6 +19,7 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
     report_journal,
 )
 
+from dealer_station import games
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.events.wording import event_words
@@ -30,6 +31,7 @@ from dealer_station.reports.events import (
     event_kinds,
     people,
 )
+from dealer_station.reports.parts import CONFIG_WORDS
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
 from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
@@ -171,8 +173,10 @@ def test_config_differences_name_every_setting() -> None:
     assert differences(old, new) == [["a.b", "1", "2"], ["added", "(not set)", "x"],
                                      ["gone", "yes", "(removed)"]]
     money = {"money": {"currency": "USD", "minor_units": 100}}
+    words = games.game("lapaire").part(CONFIG_WORDS)   # the felt's names for its settings
     assert differences({**money, "wagers": {"any_pair": {"max": 5000, "offered": True}}},
-                       {**money, "wagers": {"any_pair": {"max": 2500, "offered": False}}}) \
+                       {**money, "wagers": {"any_pair": {"max": 2500, "offered": False}}},
+                       words) \
         == [["Any Pair'e: maximum", "50.00 USD", "25.00 USD"],
             ["Any Pair'e: offered", "yes", "no"]]
 

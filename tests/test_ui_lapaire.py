@@ -18,8 +18,8 @@ from ui_support import (
 )
 
 from dealer_station.app import Station
+from dealer_station.ui.lapaire_models import WagersModel
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.models import WagersModel
 
 
 def kinds(station: Station) -> list[str]:

@@ -14,13 +14,8 @@ from dealer_station.table.lapaire_recall import DealtCard, LaPaireRecall, Seat, 
 from dealer_station.table.recall_model import RecallHeader
 from dealer_station.ui import theme
 from dealer_station.ui.events_tab import EventsModel, worded
-from dealer_station.ui.models import (
-    MetersModel,
-    ParSheetModel,
-    RecallModel,
-    WagerRow,
-    WagersModel,
-)
+from dealer_station.ui.lapaire_models import ParSheetModel, WagerRow, WagersModel
+from dealer_station.ui.models import MetersModel, RecallModel
 
 CONFIG = load_lapaire_config()
 

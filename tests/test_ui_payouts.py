@@ -17,8 +17,8 @@ from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import theme
 from dealer_station.ui.card_view import CardView
+from dealer_station.ui.lapaire_models import WagersModel
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.models import WagersModel
 
 MONEY = load_lapaire_config().money
 

@@ -22,8 +22,8 @@ from dealer_station.settlement.lapaire_layout import spot_label
 from dealer_station.table.lapaire_view import LaPaireView
 from dealer_station.ui import theme
 from dealer_station.ui.lapaire_labels import SHORT_LABELS
+from dealer_station.ui.lapaire_worst_card import every_spot, worst_rounds
 from dealer_station.ui.main_window import MainWindow
-from dealer_station.ui.worst_card import every_spot, worst_rounds
 
 DEALER = "dealer/dealer"
 

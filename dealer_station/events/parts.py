@@ -1,7 +1,9 @@
-"""The game's part that gives its record kinds as typed events (games.py's ``events``)."""
+"""The game's parts that say its records (games.py's ``events`` and ``wager_labels``): below
+the tables, the floor and the reports alike, so each of them may ask for them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 from dealer_station.events.base import Codec
@@ -14,4 +16,12 @@ class Codecs(Protocol):
     def __call__(self) -> Codec: ...
 
 
+class WagerLabels(Protocol):
+    """The game's wager kinds (the ``bet`` of its records, the kinds of its meters) in the
+    felt's order, each with its name on the felt."""
+
+    def __call__(self) -> Mapping[str, str]: ...
+
+
 EVENTS: Part[Codecs] = Part("events")
+WAGER_LABELS: Part[WagerLabels] = Part("wager_labels", optional=True)

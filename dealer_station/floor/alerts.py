@@ -34,12 +34,12 @@ from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_n
 from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
+from dealer_station.events.parts import WAGER_LABELS
 from dealer_station.events.table import actor_words, fault_words, halt_event_text
 from dealer_station.events.wording import event_words
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.money import CHIPS, Money
-from dealer_station.settlement.lapaire_config import KIND_LABELS
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
 J = schema.journal
@@ -236,14 +236,25 @@ def _record_alert(rec: Record, game: str | None, resolved: Mapping[int, Record])
                  rec.round_no)
 
 
+def _wager_labels() -> dict[str, str]:
+    """Every game's wager kinds with their names on the felt, from the registry."""
+    out: dict[str, str] = {}
+    for g in games.REGISTRY.values():
+        labels = g.supplies(WAGER_LABELS)
+        if labels is not None:
+            out.update(labels())
+    return out
+
+
 def _payout_alerts(rec: Record, money: Money, limit: int) -> list[Alert]:
     out = []
+    labels = _wager_labels()
     for r in rec.payload.get("results") or ():
         win = r.get("win")
         if not isinstance(win, int) or win <= limit:
             continue
         values = r.get("values") or ()
-        bet = KIND_LABELS.get(str(r.get("bet", "")), str(r.get("bet", "")).replace("_", " "))
+        bet = labels.get(str(r.get("bet", "")), str(r.get("bet", "")).replace("_", " "))
         on = f" {'/'.join(str(v) for v in values)}" if values else ""
         what = (f"Round {rec.round_no}, stage {rec.payload.get('stage')}: seat {r.get('seat')} "
                 f"paid {money.text(win)} on {bet}{on} (above {money.text(limit)})")

@@ -18,7 +18,7 @@ from reportlab.platypus import Flowable
 from dealer_station import games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
 from dealer_station.money import Money
-from dealer_station.reports.parts import REPORT_CONFIG
+from dealer_station.reports.parts import CONFIG_WORDS, REPORT_CONFIG, ConfigWords
 from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import (
     Period,
@@ -42,7 +42,8 @@ def flatten(value: Any, prefix: str = "") -> dict[str, Any]:
     return {prefix: value}
 
 
-def _show(value: Any) -> str:
+def show_value(value: Any) -> str:
+    """A stored value as its JSON, for a setting no word of the report names."""
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
@@ -56,16 +57,14 @@ FIELD_WORDS = {"min": "minimum", "max": "maximum", "offered": "offered", "pays":
 MONEY_FIELDS = frozenset({"min", "max", "chips"})
 
 
-def setting_label(key: str) -> str:
-    """``wagers.any_pair.min`` -> ``Any Pair'e: minimum``; ``poker_paytables.standard.flush``
-    -> ``Poker paytable standard: Flush`` (the felt's names, not the file's keys)."""
-    from dealer_station.settlement.lapaire_config import HAND_LABELS, KIND_LABELS
-
+def setting_label(key: str, words: ConfigWords | None = None) -> str:
+    """A setting's key in words: the game's own (``words``, its ``config_words`` part:
+    ``wagers.any_pair.min`` -> ``Any Pair'e: minimum``), else the shared ones
+    (``money.currency`` -> ``Money: currency``), else the key itself."""
+    own = words(key) if words is not None else None
+    if own is not None:
+        return own
     parts = key.split(".")
-    if len(parts) == 3 and parts[0] == "wagers":
-        return f"{KIND_LABELS.get(parts[1], parts[1])}: {FIELD_WORDS.get(parts[2], parts[2])}"
-    if len(parts) == 3 and parts[0] == "poker_paytables":
-        return f"Poker paytable {parts[1]}: {HAND_LABELS.get(parts[2], parts[2])}"
     if len(parts) == 2 and parts[0] in ("money", "par_sheet"):
         return f"{parts[0].replace('_', ' ').capitalize()}: {FIELD_WORDS.get(parts[1], parts[1])}"
     return key
@@ -84,20 +83,22 @@ def setting_value(key: str, value: Any, money: Money) -> str:
         return "; ".join(_spot(s) for s in value) or "none"
     if isinstance(value, str):
         return value
-    return _show(value)
+    return show_value(value)
 
 
 def _spot(spot: Any) -> str:
     if not isinstance(spot, Mapping):
-        return _show(spot)
+        return show_value(spot)
     values = "-".join(str(v) for v in spot.get("values") or ())
     offered = "" if spot.get("offered", True) else ", not offered"
     return f"{values} pays {spot.get('pays', '?')}{offered}"
 
 
-def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[list[str]]:
-    """Rows of [setting, before, after] for every setting that differs, in words and money
-    (each side in its own version's money)."""
+def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any],
+                words: ConfigWords | None = None) -> list[list[str]]:
+    """Rows of [setting, before, after] for every setting that differs, in words (the game's
+    own ``words``, see :func:`setting_label`) and money (each side in its own version's
+    money)."""
     before = flatten(old) if old is not None else {}
     after = flatten(new)
     money_before = Money.of(old) if old is not None else Money.of(new)
@@ -106,104 +107,13 @@ def differences(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> list[l
     for key in sorted(set(before) | set(after)):
         a, b = before.get(key, _MISSING), after.get(key, _MISSING)
         if a != b:
-            rows.append([setting_label(key),
+            rows.append([setting_label(key, words),
                          "(not set)" if a is _MISSING else setting_value(key, a, money_before),
                          "(removed)" if b is _MISSING else setting_value(key, b, money_after)])
     return rows
 
 
 _MISSING = object()
-
-
-def par_sheet_body(r: ReportBuilder, version: ConfigVersion,
-                   previous: ConfigVersion | None = None) -> list[Flowable]:
-    """The registry's ``report_config`` part of La Pair'e: the version's par sheet and limits
-    whole, or (``previous`` given) only the rows that differ from that version's."""
-    from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
-    from dealer_station.settlement.lapaire_math import par_sheet, percent
-
-    w = r.width
-    config = parse_lapaire_config(dict(version.content), "<journal>")
-    money = Money.of(version.content)
-    sheet = {row.label: row for row in par_sheet(config)}
-    limits = {k.kind: (KIND_LABELS.get(k.kind, k.kind), "yes" if k.offered else "no",
-                       money.number(k.limits.minimum), money.number(k.limits.maximum))
-              for k in config.wagers()}
-    warnings = [f"! {row.label}: {row.warning}" for row in sheet.values() if row.warning]
-    if previous is not None:
-        return _par_sheet_changes(r, config, money, sheet, limits, previous) + [
-            p(text, "alert") for text in warnings]
-    rows = [[row.label, row.payout, f"{float(row.probability):.6f}", percent(row.rtp, 3),
-             percent(row.house_edge, 3), "!" if row.warning else ""] for row in sheet.values()]
-    out: list[Flowable] = [
-        caption(f"Par sheet (exact, per unit staked, 54-card deck); poker paytable "
-                f"{config.poker.paytable!r}; money {money.label}."),
-        grid(["Spot", "Payout", "Probability", "RTP", "House edge", ""], rows,
-             [w * 0.25, w * 0.33, w * 0.12, w * 0.11, w * 0.12, w * 0.04],
-             numeric=(2, 3, 4), wrap=(0, 1)),
-        caption(f"Table limits ({money.label}):"),
-        grid(["Wager", "Offered", "Minimum", "Maximum"], [list(v) for v in limits.values()],
-             [w * 0.25, w * 0.1, w * 0.15, w * 0.15], numeric=(2, 3)),
-    ]
-    out += [p(text, "alert") for text in warnings]
-    return out
-
-
-def _par_sheet_changes(r: ReportBuilder, config: Any, money: Money,
-                       sheet: Mapping[str, Any],
-                       limits: Mapping[str, tuple[str, str, str, str]],
-                       previous: ConfigVersion) -> list[Flowable]:
-    """The par sheet rows and limits that differ from ``previous``'s, before and after."""
-    from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
-    from dealer_station.settlement.lapaire_math import par_sheet, percent
-
-    w = r.width
-    old = parse_lapaire_config(dict(previous.content), "<journal>")
-    old_money = Money.of(previous.content)
-    old_sheet = {row.label: row for row in par_sheet(old)}
-
-    def said(row: Any) -> str:
-        return "not offered" if row is None else \
-            f"{row.payout}; edge {percent(row.house_edge, 3)}"
-
-    rows = [[label, said(old_sheet.get(label)), said(sheet.get(label))]
-            for label in [*old_sheet, *(k for k in sheet if k not in old_sheet)]
-            if said(old_sheet.get(label)) != said(sheet.get(label))]
-    old_limits = {k.kind: (KIND_LABELS.get(k.kind, k.kind), "yes" if k.offered else "no",
-                           old_money.number(k.limits.minimum), old_money.number(k.limits.maximum))
-                  for k in old.wagers()}
-    limit_rows = [[name, f"{ob} / {omin} to {omax}", f"{nb} / {nmin} to {nmax}"]
-                  for kind, (name, nb, nmin, nmax) in limits.items()
-                  for (_n, ob, omin, omax) in [old_limits.get(kind, (name, "no", "-", "-"))]
-                  if (ob, omin, omax) != (nb, nmin, nmax)]
-    out: list[Flowable] = []
-    if rows:
-        out += [caption(f"Par sheet: the {len(rows)} spot(s) that changed from version "
-                        f"{previous.version[:16]} (poker paytable {config.poker.paytable!r}); "
-                        f"every other spot is as printed for that version:"),
-                grid(["Spot", "Before: payout; house edge", "After: payout; house edge"],
-                     rows, [w * 0.3, w * 0.35, w * 0.35], wrap=(0, 1, 2))]
-    else:
-        out.append(p(f"Par sheet: no spot's payout or house edge changed from version "
-                     f"{previous.version[:16]}.", "note"))
-    if limit_rows:
-        out += [caption(f"Table limits that changed ({money.label}; offered / minimum to "
-                        f"maximum):"),
-                grid(["Wager", "Before", "After"], limit_rows, [w * 0.3, w * 0.35, w * 0.35])]
-    else:
-        out.append(p("Table limits: none changed.", "note"))
-    return out
-
-
-def profile_body(r: ReportBuilder, version: ConfigVersion,
-                 previous: ConfigVersion | None = None) -> list[Flowable]:
-    """A rule profile's settings: whole, or (``previous`` given) only what the difference
-    table above already lists."""
-    if previous is not None:
-        return [p("Profile: every setting that changed is listed above.", "note")]
-    w = r.width
-    rows = [[k, _show(v)] for k, v in flatten(version.content).items()]
-    return [grid(["Setting", "Value"], rows, [w * 0.5, w * 0.5], wrap=(0, 1))]
 
 
 def build_config_history_report(journal: Journal, table: str, period: Period | None = None,
@@ -261,7 +171,8 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                          ("Why", str(c.payload.get("reason", ""))),
                          ("Game", game_label(str(c.payload.get("game", "")))),
                          ("Version", _mono(version_id)),
-                         ("What (as entered)", as_entered(c.payload.get("changes"), money)),
+                         ("What (as entered)", as_entered(c.payload.get("changes"), money,
+                                                        _words(c.payload.get("game")))),
                          ("Journal record", f"{c.seq:,}, hash {c.hash}")]))
             if v is None:
                 r.add(p(f"Version {version_id[:16]} is not among the stored configuration "
@@ -271,7 +182,8 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                 r.add(p("The same configuration as before was recorded again (for example at "
                         "a start-up); nothing differs.", "note"))
             else:
-                diff = differences(previous.content if previous else None, v.content)
+                diff = differences(previous.content if previous else None, v.content,
+                                   _words(v.game))
                 if previous is not None:
                     r.add(caption(f"What differs from the version before ({len(diff)} "
                                   f"setting(s); amounts in {money.label}):", "body"))
@@ -303,43 +215,53 @@ def _version_body(r: ReportBuilder, v: ConfigVersion,
     return body
 
 
+def _words(game: object) -> ConfigWords | None:
+    """The felt's names for ``game``'s settings, if it has names of its own (an unknown game
+    has none: its keys print as stored)."""
+    found = games.REGISTRY.get(game) if isinstance(game, str) else None
+    return found.supplies(CONFIG_WORDS) if found is not None else None
+
+
 def approver(change: Record) -> str | None:
     """Who approved a change as a second person (``approved_by`` in its record), if anyone."""
     who = change.payload.get("approved_by")
     return str(who) if who else None
 
 
-def as_entered(changes: Any, money: Money) -> str:
-    """What the person changing it entered, with the felt's names and money as money: the
-    operator screen's ``{"offered": {"poker": false}, "limits": {"straight": {"min": 200,
-    "max": 5000}}}`` -> ``3rd Card Poker: withdrawn; Straight-up limits: 2.00 to 50.00 USD``,
-    and free text as entered (``{"poker": "withdrawn"}`` -> ``3rd Card Poker: withdrawn``)."""
+def as_entered(changes: Any, money: Money, words: ConfigWords | None = None) -> str:
+    """What the person changing it entered, with the felt's names (the game's ``words``) and
+    money as money: the operator screen's ``{"offered": {"poker": false}, "limits":
+    {"straight": {"min": 200, "max": 5000}}}`` -> ``3rd Card Poker: withdrawn; Straight-up
+    limits: 2.00 to 50.00 USD``, and free text as entered (``{"poker": "withdrawn"}`` -> ``3rd
+    Card Poker: withdrawn``)."""
     if not isinstance(changes, Mapping) or not changes:
         return "-"
     parts: list[str] = []
     for k in sorted(changes):
         v = changes[k]
         if k == "offered" and isinstance(v, Mapping):
-            parts += [f"{_felt(spot)}: {'offered' if on else 'withdrawn'}"
+            parts += [f"{_felt(spot, words)}: {'offered' if on else 'withdrawn'}"
                       for spot, on in sorted(v.items())]
         elif k == "limits" and isinstance(v, Mapping):
-            parts += [f"{_felt(kind)} limits: {_limits(lim, money)}"
+            parts += [f"{_felt(kind, words)} limits: {_limits(lim, money)}"
                       for kind, lim in sorted(v.items())]
         elif k == "poker_paytable":
             parts.append(f"3rd Card Poker paytable: {v}")
         elif isinstance(v, bool):
-            parts.append(f"{_felt(k)}: {'offered' if v else 'withdrawn'}")
+            parts.append(f"{_felt(k, words)}: {'offered' if v else 'withdrawn'}")
         else:
-            parts.append(f"{_felt(k)}: {v if isinstance(v, str) else _show(v)}")
+            parts.append(f"{_felt(k, words)}: {v if isinstance(v, str) else show_value(v)}")
     return "; ".join(parts)
 
 
-def _felt(key: str) -> str:
-    """``any_pair`` -> ``Any Pair'e``; ``split 7-JK`` -> ``Split 7-JK``."""
-    from dealer_station.settlement.lapaire_config import KIND_LABELS
-
+def _felt(key: str, words: ConfigWords | None) -> str:
+    """``any_pair`` -> ``Any Pair'e`` (the game's own ``words``); ``split 7-JK`` -> ``Split
+    7-JK``; else the key with spaces for its underscores."""
+    own = words(str(key), entered=True) if words is not None else None
+    if own is not None:
+        return own
     kind, _, spot = str(key).partition(" ")
-    return KIND_LABELS.get(kind, kind.replace("_", " ")) + (f" {spot}" if spot else "")
+    return kind.replace("_", " ") + (f" {spot}" if spot else "")
 
 
 def _limits(lim: Any, money: Money) -> str:
@@ -347,7 +269,7 @@ def _limits(lim: Any, money: Money) -> str:
         return f"{money.number(lim['min'])} to {money.text(lim['max'])}"
     if isinstance(lim, list) and len(lim) == 2 and all(type(x) is int for x in lim):
         return f"{money.number(lim[0])} to {money.text(lim[1])}"
-    return _show(lim)
+    return show_value(lim)
 
 
 def _mono(text: str) -> Flowable:

@@ -32,6 +32,15 @@ class ConfigBody(Protocol):
                  previous: ConfigVersion | None = None, /) -> list[Flowable]: ...
 
 
+class ConfigWords(Protocol):
+    """The felt's name for a key of the game's own configuration, or None where the game has
+    none (the report words it): a stored setting (``wagers.any_pair.min`` -> ``Any Pair'e:
+    minimum``) or, ``entered``, a key of what the operator entered (``any_pair`` -> ``Any
+    Pair'e``)."""
+
+    def __call__(self, key: str, /, *, entered: bool = False) -> str | None: ...
+
+
 class HouseEdges(Protocol):
     """Per wager kind, the lowest and highest house edge of its offered spots (a banked
     game; a pot game has none)."""
@@ -42,4 +51,5 @@ class HouseEdges(Protocol):
 
 REPORT_RECALL: Part[RecallSection] = Part("report_recall")
 REPORT_CONFIG: Part[ConfigBody] = Part("report_config")
+CONFIG_WORDS: Part[ConfigWords] = Part("config_words", optional=True)
 HOUSE_EDGES: Part[HouseEdges] = Part("house_edges", optional=True)

@@ -10,7 +10,7 @@ found in the database.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.platypus import Flowable
 
@@ -24,18 +24,8 @@ from dealer_station.reports.source import Coverage, Period, covered_records, gam
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import local, local_short
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
-from dealer_station.table.recall_model import (
-    COLLECTED_LABEL,
-    DIFFERENCE_LABEL,
-    PAID_LABEL,
-    WAGERED_MEANING,
-    Recall,
-    RecordLine,
-)
+from dealer_station.table.recall_model import DIFFERENCE_LABEL, Recall, RecordLine
 
-if TYPE_CHECKING:   # a game's own modules are loaded by the registry, on first use
-    from dealer_station.table.bourre_recall import BourreRecall
-    from dealer_station.table.lapaire_recall import LaPaireRecall
 
 def find_round(journal: Journal, table: str, round_no: int | None) -> RoundInfo:
     """The round asked for, or the table's latest."""
@@ -91,96 +81,6 @@ def _replay(r: ReportBuilder, rc: Recall) -> None:
         r.add(p(f"The {rc.unit}'s recorded inputs were settled again with configuration "
                 f"version {rc.header.config_version[:16]}...: every result equals what was "
                 f"recorded."))
-
-
-def lapaire_section(r: ReportBuilder, rc: LaPaireRecall, money: Money) -> None:
-    """The registry's ``report_recall`` part of La Pair'e: cards, wagers, stages, totals."""
-    w = r.width
-    fmt = rc.amount
-    r.heading("Cards in order")
-    cards = [[str(c.n), c.card, c.stage_label, c.source_label, c.actor, c.reason or ""]
-             for c in rc.cards]
-    r.add(grid(["Card", "Dealt", "Stage", "Source", "Entered by", "Reason (corrections)"],
-               cards or [["-", "none dealt", "", "", "", ""]],
-               [w * 0.07, w * 0.08, w * 0.15, w * 0.15, w * 0.2, w * 0.35], wrap=(2, 3, 4, 5)))
-    r.heading(f"Wagers per seat ({money.label})")
-    rows = []
-    for seat in rc.seats:
-        for wg in seat.wagers:
-            rows.append([str(seat.seat), f"#{wg.wager_id}", wg.name, fmt(wg.amount),
-                         wg.stage_label, wg.result_label,
-                         fmt(wg.win) if wg.result == "win" else "", wg.placed_by or ""])
-    r.add(grid(["Seat", "Wager", "Bet", "Stake", "Stage", "Result", PAID_LABEL, "Placed by"],
-               rows or [["-", "", "no wagers", "", "", "", "", ""]],
-               [w * 0.06, w * 0.08, w * 0.2, w * 0.11, w * 0.14, w * 0.13, w * 0.11,
-                w * 0.17], numeric=(3, 6), wrap=(2, 4, 5, 7)))
-    r.heading(f"Settlement by stage ({money.label})")
-    stage_rows = [[str(s.stage), s.card, s.label, s.poker or "", fmt(s.total_win),
-                   fmt(s.total_lost), s.confirmed_label]
-                  for s in rc.stages]
-    r.add(grid(["Card", "Dealt", "Stage", "Poker hand", PAID_LABEL, COLLECTED_LABEL,
-                "Payout"],
-               stage_rows or [["-", "", "", "", "", "", ""]],
-               [w * 0.07, w * 0.08, w * 0.15, w * 0.2, w * 0.13, w * 0.13, w * 0.24],
-               numeric=(4, 5), wrap=(2, 3, 6)))
-    r.add(p(f"Totals: {rc.totals_text()}."))
-    r.add(p(WAGERED_MEANING, "note"))
-
-
-def bourre_section(r: ReportBuilder, rc: BourreRecall, money: Money) -> None:
-    """The registry's ``report_recall`` part of Bourré: seats, cards, tricks, settlement."""
-    w = r.width
-    fmt = rc.amount
-    res = rc.result
-    discards = dict(rc.discards)
-    tricks = dict(rc.tricks)
-    penalties = dict(res.penalties) if res else {}
-    chips_after = dict(res.chips) if res else {}
-    chips_before = dict(rc.chips_before)
-    r.heading(f"Seats ({money.label})")
-    rows = []
-    for seat in rc.seats:
-        rows.append([str(seat) + (" (dealer)" if seat == rc.dealer_seat else ""),
-                     fmt(chips_before.get(seat, 0)), rc.decision_label(seat),
-                     " ".join(discards.get(seat, ())) or "-",
-                     str(tricks.get(seat, 0)),
-                     fmt(penalties.get(seat, 0)) if res else "-",
-                     fmt(chips_after.get(seat, 0)) if res else "-"])
-    r.add(grid(["Seat", "Chips before", "Decision", "Discarded", "Tricks", "Penalty",
-                "Chips after"], rows, [w * 0.13, w * 0.15, w * 0.12, w * 0.18, w * 0.1,
-                                       w * 0.14, w * 0.15], numeric=(1, 4, 5, 6)))
-    r.add(p(f"Trump card: {rc.trump or '-'}; pot before the hand "
-            f"{money.text(rc.pot_before)}; profile {rc.profile}."))
-    r.heading("Cards dealt and drawn, in order")
-    cards = [[str(i), str(c.seat), c.card, c.phase_label, c.source_label]
-             for i, c in enumerate(rc.cards, 1)]
-    r.add(grid(["#", "Seat", "Card", "Phase", "Source"], cards or [["-", "", "", "", ""]],
-               [w * 0.08, w * 0.1, w * 0.1, w * 0.12, w * 0.2], numeric=(0,)))
-    r.heading("Play, trick by trick")
-    plays = []
-    for pl in rc.plays:
-        mis = pl.misplay
-        plays.append([str(pl.trick), str(pl.seat), pl.card, pl.play_label,
-                      "" if pl.trick_winner is None else f"seat {pl.trick_winner}",
-                      f"{mis.label}: {mis.reason}" if mis else ""])
-    r.add(grid(["Trick", "Seat", "Card", "Play", "Trick won by", "Misplay"],
-               plays or [["-", "", "", "", "", ""]],
-               [w * 0.08, w * 0.08, w * 0.08, w * 0.13, w * 0.14, w * 0.49], wrap=(5,)))
-    if res:
-        r.heading(f"Settlement ({money.label})")
-        lines = [("Winner", f"seat {res.winner}" if res.winner else "none: the pot carries"),
-                 ("Pot at the end", fmt(res.pot_end)),
-                 ("Won", fmt(res.won)),
-                 ("Bourré", ", ".join(f"seat {s}" for s in res.bourre) or "none"),
-                 ("Reneges", "; ".join(f"seat {m.seat} trick {m.trick} {m.card}: "
-                                       f"{m.reason}" for m in res.reneges)
-                  or "none"),
-                 ("Penalties (into the next pot)",
-                  ", ".join(f"seat {k}: {fmt(v)}" for k, v in res.penalties) or "none"),
-                 ("Next pot", fmt(res.pot)),
-                 ("House collection", fmt(res.house)),
-                 ("Eliminated", ", ".join(f"seat {s}" for s in res.eliminated) or "none")]
-        r.add(facts(lines))
 
 
 def build_recall_report(journal: Journal, table: str, round_no: int | None = None, *,

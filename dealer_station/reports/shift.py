@@ -23,6 +23,7 @@ from typing import Any
 from dealer_station import games as registry
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
+from dealer_station.events.parts import WAGER_LABELS
 from dealer_station.money import Money
 from dealer_station.reports import charts
 from dealer_station.reports.parts import HOUSE_EDGES
@@ -59,18 +60,26 @@ TOTAL = "total"
 MAX_HOURLY_BARS = 48
 
 
-def kind_label(kind: str) -> str:
-    from dealer_station.settlement.lapaire_config import KIND_LABELS
+def _wager_labels() -> dict[str, str]:
+    """Every game's wager kinds (its meters) in the felt's order, with their names, from the
+    registry: the report names no game's wagers itself."""
+    out: dict[str, str] = {}
+    for g in registry.REGISTRY.values():
+        labels = g.supplies(WAGER_LABELS)
+        if labels is not None:
+            out.update(labels())
+    return out
 
+
+def kind_label(kind: str) -> str:
     if kind == TOTAL:
         return "Total"
-    return registry.meter_label(kind) or KIND_LABELS.get(kind, kind)
+    return registry.meter_label(kind) or _wager_labels().get(kind, kind)
 
 
 def _kind_order(kind: str) -> tuple[int, str]:
-    from dealer_station.settlement.lapaire_config import BET_KINDS
-
-    return (BET_KINDS.index(kind) if kind in BET_KINDS else len(BET_KINDS), kind)
+    order = list(_wager_labels())
+    return (order.index(kind) if kind in order else len(order), kind)
 
 
 @dataclass

@@ -46,6 +46,14 @@ KIND_LABELS: dict[str, str] = {
     "red": "First Card Red", "black": "First Card Black", "lapaire": "La Pair'e Card",
     "any_pair": "Any Pair'e", "poker": "3rd Card Poker",
 }
+
+
+def wager_labels() -> dict[str, str]:
+    """The registry's ``wager_labels`` part: the wager kinds in the felt's order, each with
+    its name on the felt (the shift report's meters and the pit's payout alerts say them)."""
+    return {kind: KIND_LABELS[kind] for kind in BET_KINDS}
+
+
 #: Poker hands from best to worst; a paytable pays any subset of them.
 POKER_HANDS: tuple[str, ...] = (
     "two_jokers", "mini_royal", "straight_flush", "three_of_a_kind", "straight", "flush", "pair",

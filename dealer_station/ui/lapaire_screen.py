@@ -60,8 +60,8 @@ from dealer_station.ui.lapaire_felt_geometry import SpotKey
 from dealer_station.ui.lapaire_labels import fixed_lines, seat_list, short_spot_name, spot_name
 from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView
 from dealer_station.ui.lapaire_ledger import Ledger
+from dealer_station.ui.lapaire_models import WagerRow, WagersModel
 from dealer_station.ui.lapaire_seats import SeatButton, SeatRow
-from dealer_station.ui.models import WagerRow, WagersModel
 from dealer_station.ui.rebet_plate import RebetPlate
 from dealer_station.ui.round_totals import RoundTotals
 from dealer_station.ui.session import SignInSession
@@ -765,7 +765,7 @@ def lapaire_screens(station: Station, events: TableEvents, session: SignInSessio
     """The registry's ``screens`` part: the dealer's felt, the operator's screen, and the
     demo panel when the devices are simulated."""
     from dealer_station.ui.demo_panel import DemoPanel
-    from dealer_station.ui.operator_screen import OperatorScreen
+    from dealer_station.ui.lapaire_operator_screen import OperatorScreen
 
     table: Any = station.table
     shoe = station.simulator("shoe")

@@ -1,6 +1,7 @@
-"""Thin table models over the domain's plain data, one per list a screen shows.
+"""Thin table models over the domain's plain data, one per list a screen shows (a game's
+own lists, such as La Pair'e's wagers, have theirs in the game's own modules).
 
-Each model has named column constants (``WagersModel.SEAT``...) and holds a list of rows it is
+Each model has named column constants (``MetersModel.METER``...) and holds a list of rows it is
 given; it computes nothing but text and colour. ``set_rows`` replaces the rows (a reset: the
 lists are short and a reset keeps the views simple and correct), or, when the same rows come
 back with new values, says they changed.
@@ -9,7 +10,6 @@ back with new values, says they changed.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 from PySide6.QtCore import (
@@ -22,7 +22,7 @@ from PySide6.QtGui import QColor
 
 from dealer_station.audit.journal import Meter
 from dealer_station.money import CHIPS, Money
-from dealer_station.settlement.lapaire_math import ParSheetRow, percent
+from dealer_station.reports.text import percent
 from dealer_station.table.recall_model import Recall
 from dealer_station.ui import theme
 from dealer_station.ui.formatting import local_time
@@ -118,70 +118,6 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         return None
 
 
-# --- La Pair'e wagers -------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class WagerRow:
-    """One wager on the layout as the engine reports it."""
-
-    wager_id: int
-    seat: int
-    label: str
-    amount: int
-    stage: int
-    result: str        # pending, win, lose, returned
-    win: int
-    placed_by: str = ""
-
-
-class WagersModel(RowsModel[WagerRow]):
-    """The wagers of the round, a row for each spot a seat has chips on (its chips there
-    summed; ``wager_id`` is its last chip's, the one Delete takes back). The dealer's screen
-    shows Seat, Wager, Stake and Result: the result says what to pay ("pay 60.00")."""
-
-    ID, SEAT, WAGER, STAKE, STAGE, RESULT, PAY = range(7)
-    HEADERS = ("#", "Seat", "Wager", "Stake", "Card", "Result", "Pay")
-    NUMERIC = frozenset({ID, STAKE, PAY})
-    RESULT_TEXT: ClassVar[dict[str, str]] = {
-        "pending": "—", "win": "pay", "lose": "lost", "returned": "returned"}
-
-    def __init__(self, money: Money, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.money = money
-
-    def text(self, row: WagerRow, col: int) -> str:
-        if col == self.ID:
-            return str(row.wager_id)
-        if col == self.SEAT:
-            return str(row.seat)
-        if col == self.WAGER:
-            return row.label
-        if col == self.STAKE:
-            return self.money.number(row.amount)
-        if col == self.STAGE:
-            return str(row.stage)
-        if col == self.RESULT:
-            text = self.RESULT_TEXT.get(row.result, row.result)
-            return f"{text} {self.money.number(row.win)}" if row.result == "win" else text
-        if col == self.PAY:
-            return self.money.number(row.win) if row.result == "win" else ""
-        return ""
-
-    def colour(self, row: WagerRow, col: int) -> str | None:
-        if col in (self.RESULT, self.PAY):
-            return {"win": theme.GOOD, "lose": theme.BAD, "returned": theme.WARN}.get(
-                row.result)
-        if col == self.SEAT:
-            return theme.SEAT_COLOURS[(row.seat - 1) % len(theme.SEAT_COLOURS)]
-        return None
-
-    def tooltip(self, row: WagerRow, col: int) -> str | None:
-        return f"placed by {row.placed_by}" if row.placed_by else None
-
-    def key(self, row: WagerRow) -> int:
-        return row.wager_id
-
-
 # --- recall, events, meters -------------------------------------------------------------------
 
 class RecallModel(RowsModel[Recall]):
@@ -264,35 +200,3 @@ class MetersModel(RowsModel[Meter]):
 
     def key(self, row: Meter) -> str:
         return row.meter
-
-
-class ParSheetModel(RowsModel[ParSheetRow]):
-    WAGER, PAYS, WIN_CHANCE, RTP, HOUSE_EDGE, WARNING = range(6)
-    HEADERS = ("Wager", "Pays", "Wins", "Return", "House edge", "Warning")
-    NUMERIC = frozenset({WIN_CHANCE, RTP, HOUSE_EDGE})
-
-    def text(self, row: ParSheetRow, col: int) -> str:
-        if col == self.WAGER:
-            return row.label
-        if col == self.PAYS:
-            return row.payout
-        if col == self.WIN_CHANCE:
-            return percent(row.probability, 3)
-        if col == self.RTP:
-            return percent(row.rtp)
-        if col == self.HOUSE_EDGE:
-            return percent(row.house_edge)
-        if col == self.WARNING:
-            return row.warning or ""
-        return ""
-
-    def colour(self, row: ParSheetRow, col: int) -> str | None:
-        if row.warning and col in (self.HOUSE_EDGE, self.WARNING):
-            return theme.WARN
-        return None
-
-    def tooltip(self, row: ParSheetRow, col: int) -> str | None:
-        return row.payout if col == self.PAYS else None
-
-    def key(self, row: ParSheetRow) -> tuple[str, tuple[str, ...]]:
-        return (row.bet, row.values)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from dealer_station.app import Station
     from dealer_station.money import Money
     from dealer_station.table.recall_model import Recall
+    from dealer_station.ui.pit_demo import DemoTable
     from dealer_station.ui.session import SignInSession
     from dealer_station.ui.signals import TableEvents
 
@@ -38,6 +39,14 @@ class RecallHtml(Protocol):
     def __call__(self, r: Recall, money: Money | None = None, /) -> str: ...
 
 
+class DemoHalts(Protocol):
+    """The demo pit's table whose shoe stops its rounds: one voided by a supervisor, the next
+    left stopped by an error the shoe reports (``hasher``: the users' PIN hasher)."""
+
+    def __call__(self, table: DemoTable, hasher: object, /) -> None: ...
+
+
 SCREENS: Part[Screens] = Part("screens")
 SCREENSHOTS: Part[Screenshots] = Part("screenshots")
 RECALL_HTML: Part[RecallHtml] = Part("recall_html")
+DEMO_HALTS: Part[DemoHalts] = Part("demo_halts", optional=True)

@@ -7,7 +7,8 @@ tables by hand.
 * ``T1`` La Pair'e, simulated rounds earlier today (large payouts, a hold out of the band);
 * ``T2`` Bourré, simulated hands (reneges);
 * ``T3`` La Pair'e, a shoe jam halts the round and a supervisor voids it (halt, void); the
-  next round is halted by an error the shoe reports (device fault, halt), still unresolved;
+  next round is halted by an error the shoe reports (device fault, halt), still unresolved
+  (the game's own scene: the registry's ``demo_halts`` part);
 * ``T4`` La Pair'e, forwarded, then its local journal cut short: the floor refuses it;
 * ``T5`` La Pair'e, forwarded, then dealing on while its forwarder only reaches the floor to
   say how far it is (the floor copy is behind).
@@ -34,6 +35,7 @@ from dealer_station.audit.users import User, Users
 from dealer_station.floor.forwarder import Forwarder
 from dealer_station.floor.receiver import ChainRefused, LocalState, receive
 from dealer_station.table.parts import SIMULATE
+from dealer_station.ui.parts import DEMO_HALTS
 
 PIN = "2468"
 
@@ -104,39 +106,6 @@ def _wait(what: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.01)
 
 
-def halted_and_voided(table: DemoTable, hasher: object) -> None:
-    """A La Pair'e round stopped by a shoe jam, then voided by a supervisor; the next round
-    stopped by an error the shoe reports (a device fault), not yet resolved."""
-    from dealer_station.cards import LAPAIRE_DECK
-    from dealer_station.gameconfig import load_lapaire_config
-    from dealer_station.hardware.backends import open_device
-    from dealer_station.settlement.lapaire import Wager
-    from dealer_station.table.lapaire_table import LaPaireTable
-
-    users = Users(table.journal, hasher=hasher)  # type: ignore[arg-type]
-    add_users(table.journal, users)
-    t = LaPaireTable(table.journal, table.table_id, load_lapaire_config(), dealer="dee/dealer")
-    shoe = open_device("shoe", "simulated", device_id="S1", deck=LAPAIRE_DECK,
-                       on_event=t.on_device_event, cards=["KH", "5D", "9C", "2S", "3S"])
-    t.attach("shoe", shoe)
-    try:
-        _wait(lambda: t.device_state.get("shoe") == "READY")
-        sup = users.authenticate("sue", PIN, table_id=table.table_id)
-        t.place(Wager(1, "straight", ("K",), 2500))
-        t.place(Wager(3, "split", ("9", "10"), 1000))
-        assert shoe.simulator is not None
-        shoe.simulator.set_status("JAM")
-        _wait(lambda: t.halt is not None)
-        t.void(sup, "shoe jammed mid-deal; wagers returned, shoe replaced")
-        # The next round: the shoe reports an error of its own mid-round (a device fault),
-        # which stops the round; nobody has resolved it yet.
-        t.place(Wager(2, "straight", ("7",), 500))
-        shoe.simulator.report_error("E17", "card path sensor dirty")
-        _wait(lambda: t.halt is not None)
-    finally:
-        shoe.close()
-
-
 def cut_short_and_refused(table: DemoTable, floor_url: str) -> None:
     """Forwarded, then records deleted from the local file: the floor refuses the chain."""
     table.forward(floor_url)
@@ -193,7 +162,7 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
         tables += [t1, t2, t3, t4, t5]
         for t in (t1, t2, t5):
             t.forward(floor_url)
-        halted_and_voided(t3, hasher)
+        games.game("lapaire").part(DEMO_HALTS)(t3, hasher)
         t3.forward(floor_url)
         cut_short_and_refused(t4, floor_url)
         play(t5, 6, seed=10)                  # dealt on, not yet at the floor

@@ -3,6 +3,9 @@
 For every offered spot: win probability, payout, return to player, house edge and standard
 deviation per unit staked, computed exactly over the 54-card deck. Spots whose house edge is
 negative or above the table's ``warn_house_edge_above`` are flagged.
+
+A La Pair'e command, so a module of La Pair'e's own (its file name holds the game's name);
+the command is still ``parsheet``.
 """
 
 from __future__ import annotations

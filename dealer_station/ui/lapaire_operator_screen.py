@@ -48,8 +48,8 @@ from dealer_station.tomlconfig import ConfigError
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, parse_amount
 from dealer_station.ui.choice_buttons import ChoiceButtons, TouchCheckBox
+from dealer_station.ui.lapaire_models import ParSheetModel
 from dealer_station.ui.message import MessageLabel
-from dealer_station.ui.models import ParSheetModel
 from dealer_station.ui.reasons import ReasonSheet, ask_reason
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
