@@ -18,12 +18,25 @@ from dealer_station.audit import schema
 from dealer_station.audit.journal import Fact, JournalError, Record, table_ids
 from dealer_station.audit.pins import PinHashing
 from dealer_station.audit.user_model import User, UserMismatch
+from dealer_station.events.base import Codec
+from dealer_station.events.station import (
+    LockedOut,
+    PinSet,
+    RoleChanged,
+    SignedIn,
+    SignInFailed,
+    UserAdded,
+    UserDeactivated,
+    UserUnlocked,
+)
 
 U = schema.users
 J = schema.journal
 
-USER_KINDS = ("user.add", "user.pin", "user.role", "user.deactivate", "user.unlock", "login",
-              "login.failed", "lockout")
+USER_EVENTS = (UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, SignedIn,
+               SignInFailed, LockedOut)
+USER_CODEC = Codec(USER_EVENTS)
+USER_KINDS = tuple(e.KIND for e in USER_EVENTS)
 """The record kinds that establish a user's state (their payload names the ``user_id``)."""
 
 _COLUMNS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
@@ -99,43 +112,44 @@ class _State:
 
 
 def _derive(user_id: str, records: Iterable[Record]) -> _State | None:
-    """Fold a user's authentic records (in order) into the state they establish."""
+    """Fold a user's authentic records (in order) into the state they establish, each read as
+    its typed event (events/station.py)."""
     state: _State | None = None
     for rec in records:
-        p = rec.payload
+        e = USER_CODEC.decode(rec.kind, rec.payload)
         src = _Source(rec.table_id, rec.seq, rec.kind)
-        if rec.kind == "user.add":
+        if isinstance(e, UserAdded):
             if state is None:
-                state = _State(user_id, str(p.get("name", "")), str(p.get("role", "")), True,
-                               rec.ts, _opt_str(p.get("pin_mac")))
+                state = _State(user_id, e.name, e.role, True, rec.ts, e.pin_mac)
                 state.sources = dict.fromkeys(
                     ("row", "name", "role", "active", "created_at", "pin_hash",
                      "failed_attempts", "locked_until"), src)
             continue
         if state is None:
             continue  # e.g. a failed sign-in under this id before the user was added
-        if rec.kind == "user.pin":
-            state.pin_mac = _opt_str(p.get("pin_mac"))
+        if isinstance(e, PinSet):
+            state.pin_mac = e.pin_mac
             state.sources["pin_hash"] = src
-        elif rec.kind == "user.role":
-            state.role = str(p.get("role", ""))
+        elif isinstance(e, RoleChanged):
+            state.role = e.role
             state.sources["role"] = src
-        elif rec.kind == "user.deactivate":
+        elif isinstance(e, UserDeactivated):
             state.active = False
             state.sources["active"] = src
-        elif rec.kind in ("user.unlock", "login"):
+        elif isinstance(e, UserUnlocked | SignedIn):
             state.failures = 0
             state.locked_until = None
             state.sources["failed_attempts"] = state.sources["locked_until"] = src
-            if rec.kind == "login" and "pin_mac" in p:
-                state.pin_mac = _opt_str(p.get("pin_mac"))
+            if isinstance(e, SignedIn) and "pin_mac" in e.more:
+                # A PIN bound to the key at this sign-in (hashed again at the station's cost).
+                state.pin_mac = _opt_str(e.more["pin_mac"])
                 state.sources["pin_hash"] = src
-        elif rec.kind == "login.failed":
-            if p.get("reason") == "wrong PIN":
+        elif isinstance(e, SignInFailed):
+            if e.reason == "wrong PIN":
                 state.failures += 1
                 state.sources["failed_attempts"] = src
-        elif rec.kind == "lockout":
-            state.locked_until = _opt_str(p.get("until"))
+        elif isinstance(e, LockedOut):
+            state.locked_until = e.until
             state.sources["locked_until"] = src
     return state
 
