@@ -84,3 +84,25 @@ def test_the_shipped_samples_are_checked_with_the_public_keys_beside_them(
     for name in ("events.pdf", "shift.pdf", "bourre-session.pdf"):
         said = run(script, samples / name, samples / "station.pub", samples / "witness.pub")
         assert said.startswith("ok: ") and said.endswith(", 0 not yet"), (name, said)
+
+
+def test_a_stream_whose_compressed_data_ends_in_a_carriage_return_is_read(
+        tmp_path: Path) -> None:
+    """One report in 256 or so had a compressed stream whose last byte is \\r, which the
+    verifier once took for the line end before ``endstream``: it lost the byte and found "no
+    records attached". Such a stream, and one with a real \\r\\n line end, are both read."""
+    import runpy
+    import zlib
+
+    # The last byte of zlib's data is the low byte of 1 + the sum of the text's bytes (its
+    # Adler-32): each "a" more adds 97, so some length in 256 ends in \r.
+    found = next(text for n in range(256)
+                 if zlib.compress((text := f'{{"actor": "x", "pad": "{"a" * n}"}}').encode()
+                                  )[-1:] == b"\r")
+    data = zlib.compress(found.encode())
+    pdf = tmp_path / "streams.pdf"
+    pdf.write_bytes(b"%%PDF-1.7\n1 0 obj\n<< /Length %d >>\nstream\n" % len(data) + data
+                    + b"\nendstream\nendobj\n2 0 obj\n<<>>\nstream\r\n"
+                    + zlib.compress(b'{"actor": "y"}') + b"\r\nendstream\nendobj\n")
+    attachments = runpy.run_path(str(verifier(tmp_path)), run_name="verifier")["attachments"]
+    assert list(attachments(pdf)) == [found, '{"actor": "y"}']
