@@ -1,4 +1,4 @@
-"""The measures issue 25 asks for, read from the source
+"""How far the code is from its architecture (docs/architecture.md), read from the source
 (run: python3 scripts/architecture_measures.py):
 
 - a record's kind compared with a kind's name (or a ``*KINDS`` constant) outside ``events/``;
