@@ -216,3 +216,13 @@ def test_a_capability_the_game_lacks_is_refused_by_name(
     assert main(["simulate", "--rounds", "1", *argv, *store]) == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err, err
+
+
+def test_no_two_games_share_a_file_or_an_option() -> None:
+    """``settle`` takes every game's file by its own option, and the configuration folder
+    holds each game's file by name: two games with one would collide (a third game's entry
+    once did, on ``--config``)."""
+    entries = list(games.REGISTRY.values())
+    for attr in ("name", "label", "config_file", "config_option"):
+        values = [getattr(g, attr) for g in entries]
+        assert len(set(values)) == len(values), (attr, values)
