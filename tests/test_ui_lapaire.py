@@ -85,7 +85,8 @@ def test_a_complete_round_placed_removed_settled_and_confirmed(
     assert "Seat 1: Straight K pay 60.00 + stake 5.00 · Red pay 5.00 + stake 5.00" in \
         screen.payouts.text()
     assert "Seat 2: Split 2-8 take 1.00" in screen.payouts.text()
-    wins = [r for r in screen.model.rows if r.result == "win"]
+    # The payouts cover the wagers list; its rows as it comes back:
+    wins = [r for r in screen.wager_rows if r.result == "win"]
     assert {(r.label, r.win) for r in wins} == {("Straight K", 6000), ("Red", 500)}
     assert screen.model.data(screen.model.index(0, WagersModel.RESULT)) == "pay 60.00"
     assert "Pay card 1" in screen.status.text()
@@ -214,7 +215,7 @@ def test_a_misread_card_is_corrected_by_the_supervisor(
     click(qtbot, window.nav["dealer"])
     qtbot.waitUntil(lambda: screen.card_views[0].card is not None, timeout=WAIT_MS)
     assert screen.card_views[0].card.code == "QS"
-    assert any(r.result == "win" for r in screen.model.rows)
+    assert any(r.result == "win" for r in screen.wager_rows)
 
 
 def test_a_supervisor_voids_the_round(qtbot: Any, window: MainWindow,

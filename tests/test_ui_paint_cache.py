@@ -4,9 +4,10 @@ card came before, a seat button's face in each of its states."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtGui import QImage, QPainter, QPen
+from PySide6.QtGui import QImage, QPainter
 from ui_support import sign_in
 
 from dealer_station.cards import JOKER, LAPAIRE_DECK, Card, parse_card
@@ -45,23 +46,24 @@ def _felt(qtbot: Any) -> Any:
 
 
 def _drawn_afresh(view: Any) -> QImage:
-    """The felt as it looks with every spot drawn directly, not copied."""
-    def direct(p: QPainter, s: Any, line: QPen) -> None:
+    """The felt as it looks with every spot and zone drawn directly, not copied."""
+    def direct(p: QPainter, s: Any, look: Any, paint: Callable[[QPainter], None]) -> None:
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)
         p.setTransform(view._transform())
-        view._paint_spot(p, s, line)
+        paint(p)
         p.restore()
 
-    view._copy_spot = direct
+    view._copy = direct
     try:
         return view.grab().toImage()
     finally:
-        del view._copy_spot
+        del view._copy
 
 
 def test_the_felts_spots_copied_look_as_drawn_in_every_look_of_a_round(qtbot: Any) -> None:
+    """Cells, boxes and the splits', threes' and corners' zones: won, lost, untouched."""
     view = _felt(qtbot)
     keys = [s.key for s in view.spots]
     chips = {k: {seat: 100 * seat for seat in range(1, 4)} for k in keys}

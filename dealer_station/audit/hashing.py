@@ -29,6 +29,17 @@ class CanonicalJsonError(StationError, ValueError):
     """A payload that has no single canonical form (floats, non-text keys, NaN)."""
 
 
+def _plain_json(value: Any) -> bool:
+    """Whether ``value`` holds only text-keyed objects, lists and non-float scalars: the
+    quick check every record takes; :func:`_reject_floats` then says where it does not."""
+    kind = type(value)
+    if kind is dict:
+        return all(type(k) is str and _plain_json(v) for k, v in value.items())
+    if kind is list or kind is tuple:
+        return all(_plain_json(v) for v in value)
+    return kind is int or kind is str or kind is bool or value is None
+
+
 def _reject_floats(value: Any, path: str = "$") -> None:
     if isinstance(value, float):
         raise CanonicalJsonError(f"{path}: floats are not allowed in the journal (money is "
@@ -45,7 +56,8 @@ def _reject_floats(value: Any, path: str = "$") -> None:
 
 def canonical_json(value: Any) -> str:
     """The one text form of a payload: sorted keys, no spaces, UTF-8, no floats."""
-    _reject_floats(value)
+    if not _plain_json(value):
+        _reject_floats(value)
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
 

@@ -57,14 +57,14 @@ class Event:
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.metadata.get("rest"):
+        for name, rest, omit_none in _layout(type(self)):
+            value = getattr(self, name)
+            if rest:
                 out.update({k: _plain(v) for k, v in value.items()})
-            elif value is None and f.metadata.get("omit_none"):
+            elif value is None and omit_none:
                 continue
             else:
-                out[f.name] = _plain(value)
+                out[name] = _plain(value)
         if self.VERSION > 1:
             out[VERSION_KEY] = self.VERSION
         return out
@@ -171,11 +171,32 @@ class Codec:
 
 def _plain(value: Any) -> Any:
     """A field's value as JSON data (tuples become lists)."""
+    kind = type(value)
+    # The common cases by exact type first: a card's stage holds hundreds of values, and
+    # asking the abstract Mapping about each costs more than the rest of the conversion.
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
+    if kind is dict or isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
     return value
+
+
+def _layout(cls: type[Event]) -> tuple[tuple[str, bool, bool], ...]:
+    """Each field of an event class: its name, whether it holds the rest of the payload, and
+    whether it is left out when None (asked once a class, not on every record)."""
+    found = _LAYOUTS.get(cls)
+    if found is None:
+        found = _LAYOUTS[cls] = tuple(
+            (f.name, bool(f.metadata.get("rest")), bool(f.metadata.get("omit_none")))
+            for f in dataclasses.fields(cls))
+    return found
+
+
+_LAYOUTS: dict[type[Event], tuple[tuple[str, bool, bool], ...]] = {}
 
 
 @functools.cache

@@ -25,8 +25,9 @@ another spot, and the gold frame of a card dealt is drawn over everything.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from PySide6.QtCore import QPoint, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -139,6 +140,7 @@ class LaPaireLayoutView(QWidget):
                 shown.append(s)
         self.spots = shown
         self._base = None
+        self._drawn = None
         self._pictures.clear()
         if self._cursor not in {s.key for s in shown}:
             self._cursor = None
@@ -156,12 +158,16 @@ class LaPaireLayoutView(QWidget):
     def set_round(self, chips: Mapping[SpotKey, Mapping[int, int]],
                   outcomes: Mapping[SpotKey, bool], marks: Mapping[str, int],
                   pair_mark: str | None, poker_hand: str | None) -> None:
-        self.chips = {k: dict(v) for k, v in chips.items()}
+        kept = {k: dict(v) for k, v in chips.items()}
+        if kept != self.chips:
+            # Where each chip goes depends on the chips alone (and the seat selected): a
+            # card, which settles them and moves none, keeps the places worked out.
+            self.chips = kept
+            self._drawn = None
         self.outcomes = dict(outcomes)
         self.marks = dict(marks)
         self.pair_mark = pair_mark
         self.poker_hand = poker_hand
-        self._drawn = None
         self.update()
 
     def set_seat(self, seat: int) -> None:
@@ -398,9 +404,15 @@ class LaPaireLayoutView(QWidget):
                 self.poker_hand if s.bet == "poker" else None)
 
     def _copy_spot(self, p: QPainter, s: Spot, line: QPen) -> None:
-        """Spot ``s`` as :meth:`_paint_spot` draws it, from a picture of it kept per look: on
-        a whole pixel of the widget, the spot drawn inside the picture exactly where it
-        falls between pixels, so the copy is what drawing it there would have made."""
+        """Spot ``s`` as :meth:`_paint_spot` draws it, from a picture of it kept per look."""
+        self._copy(p, s, ("spot", self._look(s)), lambda q: self._paint_spot(q, s, line))
+
+    def _copy(self, p: QPainter, s: Spot, look: tuple[object, ...],
+              paint: Callable[[QPainter], None]) -> None:
+        """What ``paint`` draws of spot ``s`` (in the felt's coordinates), from a picture of
+        it kept per ``look``: on a whole pixel of the widget, the spot drawn inside the
+        picture exactly where it falls between pixels, so the copy is what drawing it there
+        would have made. ``p`` paints in the widget's own coordinates."""
         where = (s.key, self.width(), self.height())
         box = self._spot_boxes.get(where)
         if box is None:
@@ -415,10 +427,9 @@ class LaPaireLayoutView(QWidget):
             q.setRenderHint(QPainter.RenderHint.TextAntialiasing)
             q.translate(-x0, -y0)
             q.setTransform(self._transform(), True)
-            self._paint_spot(q, s, line)
+            paint(q)
 
-        key = ("spot", s.key, self._look(s), id(self.config), self.width(), self.height(),
-               self.font().key())
+        key = (s.key, look, id(self.config), self.width(), self.height(), self.font().key())
         p.drawPixmap(QPoint(x0, y0),
                      self._pictures.get(key, w, h, self.devicePixelRatioF(), draw))
 
@@ -606,25 +617,18 @@ class LaPaireLayoutView(QWidget):
         p.drawText(below, Qt.AlignmentFlag.AlignCenter, sub)
 
     def _paint_zones(self, p: QPainter) -> None:
-        """Edges and points are only drawn when they matter: hover, cursor or a result."""
+        """Edges and points are only drawn when they matter: hover, cursor or a result (each
+        copied from a picture of it: a heavy card lights tens of them)."""
+        p.save()
+        p.resetTransform()
         for s in self.spots:
             if s.bet not in ("split", "three", "corner"):
                 continue
             won = self.outcomes.get(s.key)
             if s.key != self._hover and won is None:
                 continue
-            if won is False:     # lost: dim, as its chips are, never a bright highlight
-                p.setPen(QPen(QColor("#888888"), 1.5, Qt.PenStyle.DotLine))
-                p.setBrush(QColor(0, 0, 0, 70))
-            else:
-                colour = QColor(theme.GOOD if won else "#ffffff")
-                colour.setAlpha(120 if won is None else 200)
-                p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(colour)
-            if s.round:
-                p.drawEllipse(s.rect)
-            else:
-                p.drawRoundedRect(s.rect, 8, 8)
+            self._copy(p, s, ("zone", won), functools.partial(_paint_zone, s, won))
+        p.restore()
 
     def _paint_chips(self, p: QPainter) -> None:
         # Each chip is drawn once at the felt's scale and then copied: a round of 35 wagers
@@ -716,3 +720,20 @@ class LaPaireLayoutView(QWidget):
         shown = QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight,
                                                inner.width())
         p.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, shown)
+
+
+def _paint_zone(s: Spot, won: bool | None, p: QPainter) -> None:
+    """A split's edge or a three's or corner's point: won, lost (dim, as its chips are, never
+    a bright highlight) or under the finger (``won`` None)."""
+    if won is False:
+        p.setPen(QPen(QColor("#888888"), 1.5, Qt.PenStyle.DotLine))
+        p.setBrush(QColor(0, 0, 0, 70))
+    else:
+        colour = QColor(theme.GOOD if won else "#ffffff")
+        colour.setAlpha(120 if won is None else 200)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(colour)
+    if s.round:
+        p.drawEllipse(s.rect)
+    else:
+        p.drawRoundedRect(s.rect, 8, 8)

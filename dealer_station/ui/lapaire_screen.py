@@ -266,7 +266,10 @@ class LaPaireScreen(QWidget):
         self.payouts.seen_changed.connect(self._confirm_state)
         self.ledger = Ledger(self.top_row, self.wagers_view, self.payouts)
         self._columns_fitted = False
-        self.ledger.before_list = self._fit_columns
+        #: The view the wagers list's rows were last made from (they are made again only
+        #: where the list is in view: behind the payouts nobody reads it).
+        self._rows_from: LaPaireView | None = None
+        self.ledger.before_list = self._list_back
         right.addWidget(self.ledger, 1)
 
         self.confirm_button = QPushButton("Paid — confirm")
@@ -590,7 +593,7 @@ class LaPaireScreen(QWidget):
                     text += f"\n{'+' if t.net >= 0 else '−'}{money.number(abs(t.net))}"
                 b.set_total(text)
         # The payouts first: a card that puts them in the list's room then spares the list
-        # fitting its columns to rows nobody sees (they are fitted as the list comes back).
+        # making its rows for nobody to see (they are made as the list comes back).
         if "stage" in sections:
             self._stage_text(v)
         if "wagers" in sections:
@@ -618,8 +621,32 @@ class LaPaireScreen(QWidget):
                                    poker.label if poker is not None else None)
 
     def _wager_rows(self, v: LaPaireView) -> None:
+        """The wagers list's rows from ``v``, once the list is in view: while a card's
+        payouts cover it, its rows are made as it comes back (:meth:`_list_back`), not in
+        the time between the card and its payouts on screen."""
+        if self.ledger.showing_payouts or v is self._rows_from:
+            return
+        self._make_rows(v)
+        self._fit_columns()
+
+    def _list_back(self) -> None:
+        """The wagers list is coming back into view: its rows as the table is now."""
+        if self.view is not self._rows_from:
+            self._make_rows(self.view)
+        self._fit_columns()
+
+    @property
+    def wager_rows(self) -> list[WagerRow]:
+        """The wagers list's rows as the table is now (made now if the payouts cover the
+        list and it has not been brought up to date)."""
+        if self.view is not self._rows_from:
+            self._make_rows(self.view)
+        return list(self.model.rows)
+
+    def _make_rows(self, v: LaPaireView) -> None:
         """A row for each spot a seat has chips on, its chips there summed (they settle
         together), in the order the seat first bet them."""
+        self._rows_from = v
         rows: dict[tuple[int, SpotKey], WagerRow] = {}
         for wager_id, w in sorted(v.wagers.items(), key=lambda kv: (kv[1].seat, kv[0])):
             r = v.results.get(wager_id)
@@ -638,8 +665,6 @@ class LaPaireScreen(QWidget):
                                  result, was.win + (r.win if r is not None else 0), by)
         self.model.set_rows(list(rows.values()))
         self._columns_fitted = False
-        if not self.ledger.showing_payouts:
-            self._fit_columns()
 
     def _fit_columns(self) -> None:
         """Each narrow column as wide as its widest text (amounts are never cut short).

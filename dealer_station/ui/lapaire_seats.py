@@ -3,7 +3,7 @@ after settling, in table text), side by side in a row of fixed height."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.ui import theme
-from dealer_station.ui.paint_cache import Pictures, paint_button_face
+from dealer_station.ui.paint_cache import Pictures, Texts, paint_button_face
 from dealer_station.ui.rebet_plate import PLATE_PX, RebetPlate
 
 #: The seat row's height: a seat's button with its name, the stake and the net after
@@ -75,10 +75,9 @@ class SeatButton(QPushButton):
             colour = "#151515" if dark else theme.TEXT
             if i == 2 and not dark:
                 colour = theme.BAD if line.startswith("−") else theme.GOOD
-            p.setFont(_fitted(self.font(), line, box.width(), bold))
             p.setPen(QColor(colour))
-            p.drawText(QRectF(box.left(), top + i * line_h, box.width(), line_h),
-                       Qt.AlignmentFlag.AlignCenter, line)
+            _TEXTS.draw(p, QRectF(box.left(), top + i * line_h, box.width(), line_h), line,
+                        _fitted(self.font(), line, box.width(), bold), centre=True)
 
 
 def _fitted(base: QFont, text: str, width: float, bold: bool) -> QFont:
@@ -94,6 +93,9 @@ def _fitted(base: QFont, text: str, width: float, bold: bool) -> QFont:
 
 
 _FITTED: dict[tuple[str, str, float, bool], QFont] = {}
+#: The seats' lines, laid out once a text and font (a seat's name and stake stay card after
+#: card).
+_TEXTS = Texts()
 
 
 class SeatRow(QWidget):

@@ -81,10 +81,11 @@ class Texts:
         self._store: dict[tuple[str, int], tuple[QFont, QStaticText]] = {}
 
     def draw(self, painter: QPainter, rect: QRectF, text: str, font: QFont,
-             right: bool = False) -> None:
+             right: bool = False, centre: bool = False) -> None:
         """``text`` in ``font`` in ``rect``, centred on its height, at its left edge (its
-        right edge if ``right``), as ``drawText`` with those alignments draws it. ``font``
-        is never changed afterwards (a changed font is a new QFont)."""
+        right edge if ``right``, its middle if ``centre``), as ``drawText`` with those
+        alignments draws it. ``font`` is never changed afterwards (a changed font is a new
+        QFont)."""
         key = (text, id(font))
         found = self._store.get(key)
         if found is None:
@@ -98,6 +99,7 @@ class Texts:
         else:
             st = found[1]
         size = st.size()
-        x = rect.right() - size.width() if right else rect.left()
+        x = (rect.center().x() - size.width() / 2 if centre
+             else rect.right() - size.width() if right else rect.left())
         painter.setFont(font)
         painter.drawStaticText(QPointF(x, rect.center().y() - size.height() / 2), st)

@@ -26,6 +26,7 @@ box is given its room by the screen and never asks for another; a new card repai
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -128,16 +129,41 @@ class Line:
     spots: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
-    """One page of the list: the seats on it, what is drawn, and the pays and takes it
-    shows."""
+#: What a page draws: its pieces of text, the bands behind alternate seats, and its lines.
+Drawn = tuple[tuple[Piece, ...], tuple[QRectF, ...], tuple[Line, ...]]
 
-    seats: tuple[int, ...]
-    pieces: tuple[Piece, ...]
-    bands: tuple[QRectF, ...]
-    lines: tuple[Line, ...]
-    entries: frozenset[Entry]
+
+class Page:
+    """One page of the list: the seats on it, the pays and takes it shows, and what is
+    drawn. What is drawn is placed when first asked for: a card's list in pages shows one
+    page, and placing the others can wait until they are turned to."""
+
+    __slots__ = ("_drawn", "_lay", "entries", "seats")
+
+    def __init__(self, seats: tuple[int, ...], entries: frozenset[Entry],
+                 lay: Callable[[], Drawn]) -> None:
+        self.seats = seats
+        self.entries = entries
+        self._lay: Callable[[], Drawn] | None = lay
+        self._drawn: Drawn | None = None
+
+    def _placed(self) -> Drawn:
+        if self._drawn is None:
+            assert self._lay is not None
+            self._drawn, self._lay = self._lay(), None
+        return self._drawn
+
+    @property
+    def pieces(self) -> tuple[Piece, ...]:
+        return self._placed()[0]
+
+    @property
+    def bands(self) -> tuple[QRectF, ...]:
+        return self._placed()[1]
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return self._placed()[2]
 
 
 @dataclass(slots=True)
@@ -625,12 +651,10 @@ class StagePayouts(QWidget):
                 if left:
                     new_page()
 
-        out = []
-        for segments in pages:
+        def lay(segments: list[tuple[int, list[_Row]]]) -> Drawn:
             pieces = list(head)
             bands: list[QRectF] = []
             lines: list[Line] = []
-            entries: set[Entry] = set()
             y = body_top
             for n, (seat, rows) in enumerate(segments):
                 top = y
@@ -639,7 +663,6 @@ class StagePayouts(QWidget):
                     if r.line is not None:
                         lines.append(Line(r.line.seat, r.line.text,
                                           r.line.rect.translated(0, y), r.line.spots))
-                    entries.update(r.entries)
                     y += r.height
                 block = QRectF(0, top, width, y - top)
                 if n % 2 == 0:
@@ -651,8 +674,13 @@ class StagePayouts(QWidget):
                 pieces.append(Piece(QRectF(13, top, 40, first_h), str(seat), f["seat"],
                                     theme.TEXT, role="seat"))
                 y += BLOCK_GAP
-            out.append(Page(tuple(dict.fromkeys(s for s, _ in segments)), tuple(pieces),
-                            tuple(bands), tuple(lines), frozenset(entries)))
+            return tuple(pieces), tuple(bands), tuple(lines)
+
+        out = []
+        for segments in pages:
+            entries = frozenset(e for _, rows in segments for r in rows for e in r.entries)
+            out.append(Page(tuple(dict.fromkeys(s for s, _ in segments)), entries,
+                            functools.partial(lay, segments)))
         return out
 
     # -- the page bar ----------------------------------------------------------------------
