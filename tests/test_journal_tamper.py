@@ -16,6 +16,7 @@ from sqlalchemy import Connection
 from dealer_station.audit.db import open_database
 from dealer_station.audit.hashing import record_hash
 from dealer_station.audit.journal import Fact, Journal, upsert_round
+from dealer_station.audit.journal_common import JournalTampered
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cli.main import main
 
@@ -322,3 +323,34 @@ def test_tampering_on_postgresql(pg_db_url: str, tmp_path: Path,
     out = capsys.readouterr().out
     assert status == 1 and "table T1: FAILED at record 4: the journal ends at record 3" in out
 
+
+
+def test_a_chain_cut_behind_a_signed_checkpoint_is_not_written_again(tmp_path: Path) -> None:
+    """Records cut from the end, their signed checkpoint left: the station refuses to write
+    the same sizes again under new contents (and so to sign a second, different checkpoint
+    of a size already signed), and writes nothing."""
+    url = f"sqlite:///{tmp_path / 'journal.db'}"
+    key = create_key(tmp_path / "journal.key")
+    db = open_database(url)
+    j = Journal(db, key)
+    for n in range(1, 4):
+        j.append_many("T1", [Fact("round.open", {"game": "lapaire"}, "ann/dealer", n),
+                             Fact("round.close", {"paid": 100 * n}, "ann/dealer", n)],
+                      sign=True)
+    assert [c.size for c in j.signing.all("T1")] == [2, 4, 6]
+    db.close()
+    conn = sqlite3.connect(tmp_path / "journal.db")
+    conn.execute("DELETE FROM journal WHERE table_id='T1' AND seq>=5")
+    conn.commit()
+    conn.close()
+    db = open_database(url)
+    try:
+        j = Journal(db, load_key(tmp_path / "journal.key"))
+        with pytest.raises(JournalTampered, match="checkpoint of size 6 was already signed"):
+            j.append_many("T1", [Fact("round.open", {"game": "lapaire"}, "ann/dealer", 3),
+                                 Fact("round.close", {"paid": 999}, "ann/dealer", 3)],
+                          sign=True)
+        assert j.last("T1").seq == 4  # type: ignore[union-attr]
+        assert [c.size for c in j.signing.all("T1")] == [2, 4, 6]
+    finally:
+        db.close()

@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, func, select
+from sqlalchemy.exc import IntegrityError
 
 from dealer_station.audit import schema
+from dealer_station.audit.journal_common import JournalTampered
 from dealer_station.audit.notes import Checkpoint, Signer, sign_checkpoint
 from dealer_station.audit.origins import origin_of
 
@@ -61,21 +63,31 @@ class CheckpointSigning:
 
     # -- signing ---------------------------------------------------------------------------
 
-    def sign_in(self, conn: Connection, table_id: str, size: int, root: bytes
-                ) -> SignedCheckpoint | None:
+    def sign_in(self, conn: Connection, table_id: str, size: int, root: bytes, *,
+                fresh: bool = False) -> SignedCheckpoint | None:
         """Sign the checkpoint at ``size`` with ``root`` and keep it, in ``conn``'s
         transaction (the one that commits the records up to ``size``); call :meth:`committed`
-        with the result once that transaction has committed."""
+        with the result once that transaction has committed. ``fresh``: the records up to
+        ``size`` are this transaction's own, so no checkpoint of that size can be kept yet
+        (one would make the insert fail, and the transaction with it)."""
         if self.signer is None:
             return None
-        row = conn.execute(select(S).where(S.c.table_id == table_id, S.c.size == size)).first()
-        if row is not None:
-            return _from_row(row)
+        if not fresh:
+            row = conn.execute(select(S).where(S.c.table_id == table_id,
+                                               S.c.size == size)).first()
+            if row is not None:
+                return _from_row(row)
         cp = Checkpoint(self.origin(table_id), size, root)
         note = sign_checkpoint(self.signer, cp).render()
         signed = SignedCheckpoint(table_id, size, cp.origin, root, note, self.journal.now())
-        conn.execute(S.insert().values(table_id=table_id, size=size, origin=cp.origin,
-                                       root=root.hex(), note=note, ts=signed.ts))
+        try:
+            conn.execute(S.insert().values(table_id=table_id, size=size, origin=cp.origin,
+                                           root=root.hex(), note=note, ts=signed.ts))
+        except IntegrityError:
+            raise JournalTampered(
+                f"table {table_id}: a checkpoint of size {size} was already signed, yet the "
+                f"records up to it are being written now: the chain was cut and written "
+                f"again; nothing was written. Run `dealer-station audit verify`") from None
         return signed
 
     def committed(self, signed: SignedCheckpoint | None) -> None:

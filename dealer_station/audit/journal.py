@@ -298,7 +298,8 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
             # A checkpoint of what this transaction commits: at a round's close, and at least
             # every EVERY records (signed here, it needs no commit of its own).
             if sign or records[-1].seq // EVERY > (records[0].seq - 1) // EVERY:
-                signed = self.signing.sign_in(conn, table_id, records[-1].seq, tree.root())
+                signed = self.signing.sign_in(conn, table_id, records[-1].seq, tree.root(),
+                                              fresh=True)
         self._proven[table_id] = records[-1].hash
         self._trees.committed(table_id, tree)
         return records, signed

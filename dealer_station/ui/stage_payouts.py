@@ -729,7 +729,7 @@ class StagePayouts(QWidget):
                 p.setBrush(QColor(piece.colour))
                 p.drawRoundedRect(piece.rect, 2, 2)
                 continue
-            p.setPen(QColor(piece.colour))
+            p.setPen(_colour(piece.colour))
             _TEXTS.draw(p, piece.rect, piece.text, piece.font, piece.right)
         if len(self.pages) > 1:
             # Beside the buttons: which page, and how many are still to be seen.
@@ -741,6 +741,15 @@ class StagePayouts(QWidget):
 
 #: The list's lines, laid out once per font (shared by every list: one screen shows one).
 _TEXTS = Texts()
+_COLOURS: dict[str, QColor] = {}
+
+
+def _colour(name: str) -> QColor:
+    """The colour named ``name`` (made once: a list draws a hundred pieces in a few)."""
+    found = _COLOURS.get(name)
+    if found is None:
+        found = _COLOURS[name] = QColor(name)
+    return found
 
 
 def _stake(s: SpotPayout) -> str:
