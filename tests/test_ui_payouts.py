@@ -174,7 +174,8 @@ def test_the_list_is_drawn_at_the_largest_scale_that_fits_or_in_pages(qtbot: Any
     at the least sizes, every pay and take on one of them and inside the box."""
     import random
 
-    from dealer_station.ui.stage_payouts import SCALES, SeatPayout, SpotPayout, StagePayouts
+    from dealer_station.ui.payout_pieces import SeatPayout, SpotPayout
+    from dealer_station.ui.stage_payouts import SCALES, StagePayouts
 
     box = StagePayouts(7)
     qtbot.addWidget(box)

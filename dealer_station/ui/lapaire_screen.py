@@ -62,11 +62,12 @@ from dealer_station.ui.lapaire_layout_view import LaPaireLayoutView
 from dealer_station.ui.lapaire_ledger import Ledger
 from dealer_station.ui.lapaire_models import WagerRow, WagersModel
 from dealer_station.ui.lapaire_seats import SeatButton, SeatRow
+from dealer_station.ui.payout_pieces import SeatPayout, SpotPayout
 from dealer_station.ui.rebet_plate import RebetPlate
 from dealer_station.ui.round_totals import RoundTotals
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.signals import TableEvents
-from dealer_station.ui.stage_payouts import SeatPayout, SpotPayout, StagePayouts
+from dealer_station.ui.stage_payouts import StagePayouts
 
 if TYPE_CHECKING:
     from dealer_station.app import Station

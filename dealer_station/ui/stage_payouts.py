@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -44,6 +43,18 @@ from PySide6.QtWidgets import QPushButton, QWidget
 
 from dealer_station.ui import theme
 from dealer_station.ui.paint_cache import Texts
+from dealer_station.ui.payout_pieces import (
+    BLOCK_GAP,
+    Built,
+    Drawn,
+    Entry,
+    Line,
+    Page,
+    Piece,
+    Row,
+    SeatPayout,
+    SpotPayout,
+)
 
 #: The least sizes, read from a metre: amounts to pay, and every other text of the list.
 PAY_MIN_PX = 24
@@ -51,8 +62,7 @@ TEXT_MIN_PX = 18
 #: Sizes tried, largest first, for the list on one page; pages use the last (the least
 #: sizes above: each font is held at its least).
 SCALES = (1.0, 0.95, 0.9, 0.86)
-#: Room between seats' blocks and between the columns of a pay line.
-BLOCK_GAP = 2.0
+#: Room between the columns of a pay line (between seats' blocks: BLOCK_GAP).
 COLUMN_GAP = 10.0
 #: The page buttons' height (a fingertip: at least 44 px) and the room between them.
 BAR_PX = 48
@@ -60,146 +70,6 @@ BAR_GAP = 6
 #: How a pay line is set, tried in turn until the widest one fits the box: all on one row;
 #: the stake under the amount; the spot, the amount and the stake each on a row.
 FORMS = ("row", "stake below", "stacked")
-
-#: (seat, index of the spot in the seat's spots): one pay or take the dealer must see.
-Entry = tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class SpotPayout:
-    """One spot of a seat on the card: what to pay on it and the stake that stays with the
-    pay, or what to take; money text."""
-
-    spot: str
-    pay: str | None = None
-    stake: str | None = None
-    take: str | None = None
-
-    @property
-    def text(self) -> str:
-        if self.pay is not None:
-            return f"{self.spot} pay {self.pay}" + (f" + stake {self.stake}" if self.stake
-                                                     else "")
-        return f"{self.spot} take {self.take}"
-
-
-@dataclass(frozen=True, slots=True)
-class SeatPayout:
-    """A seat's spots settled on the card."""
-
-    seat: int
-    spots: tuple[SpotPayout, ...] = ()
-
-    @property
-    def pays(self) -> tuple[SpotPayout, ...]:
-        return tuple(s for s in self.spots if s.pay is not None)
-
-    @property
-    def takes(self) -> tuple[SpotPayout, ...]:
-        return tuple(s for s in self.spots if s.pay is None and s.take is not None)
-
-    @property
-    def text(self) -> str:
-        return " · ".join(s.text for s in self.pays + self.takes)
-
-
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """A piece of text drawn at ``rect`` (left-aligned unless ``right``). ``role`` says what
-    it is: ``amount`` (to pay), ``spot``, ``stake``, ``take`` (an amount to take), ``word``
-    (pay, take), ``seat`` (its number), ``bar`` (its colour), ``head``, ``note``, ``more``
-    (a seat continued on another page)."""
-
-    rect: QRectF
-    text: str
-    font: QFont
-    colour: str
-    right: bool = False
-    role: str = "text"
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """A drawn line of the list: whose it is, what it says, where it is, and the spots it
-    names."""
-
-    seat: int
-    text: str
-    rect: QRectF
-    spots: tuple[str, ...] = ()
-
-
-#: What a page draws: its pieces of text, the bands behind alternate seats, and its lines.
-Drawn = tuple[tuple[Piece, ...], tuple[QRectF, ...], tuple[Line, ...]]
-
-
-class Page:
-    """One page of the list: the seats on it, the pays and takes it shows, and what is
-    drawn. What is drawn is placed when first asked for: a card's list in pages shows one
-    page, and placing the others can wait until they are turned to."""
-
-    __slots__ = ("_drawn", "_lay", "entries", "seats")
-
-    def __init__(self, seats: tuple[int, ...], entries: frozenset[Entry],
-                 lay: Callable[[], Drawn]) -> None:
-        self.seats = seats
-        self.entries = entries
-        self._lay: Callable[[], Drawn] | None = lay
-        self._drawn: Drawn | None = None
-
-    def _placed(self) -> Drawn:
-        if self._drawn is None:
-            assert self._lay is not None
-            self._drawn, self._lay = self._lay(), None
-        return self._drawn
-
-    @property
-    def pieces(self) -> tuple[Piece, ...]:
-        return self._placed()[0]
-
-    @property
-    def bands(self) -> tuple[QRectF, ...]:
-        return self._placed()[1]
-
-    @property
-    def lines(self) -> tuple[Line, ...]:
-        return self._placed()[2]
-
-
-@dataclass(slots=True)
-class _Row:
-    """A row of a seat's block, laid out from y = 0."""
-
-    height: float
-    pieces: list[Piece]
-    line: Line | None = None
-    entries: tuple[Entry, ...] = ()
-    #: Drawn too where the row is the first of a page (the word "take" before a take line
-    #: continued from the page before).
-    lead: Piece | None = None
-
-
-@dataclass(slots=True)
-class _Built:
-    """The list laid out at one scale, before it is cut into pages."""
-
-    scale: float
-    width: float
-    seat_w: float
-    fits_width: bool
-    head: list[Piece]
-    head_h: float
-    blocks: list[tuple[int, list[_Row]]]
-    text_h: float
-
-    @property
-    def body_h(self) -> float:
-        """The height of every seat's block one under the other."""
-        if not self.blocks:
-            return 0.0
-        return (sum(r.height for _, rows in self.blocks for r in rows)
-                + BLOCK_GAP * (len(self.blocks) - 1))
-
 
 class StagePayouts(QWidget):
     """The card's line (``head``), then each seat's block, or a ``note`` when nothing
@@ -384,15 +254,15 @@ class StagePayouts(QWidget):
         if not self.head:
             self._use(None, height, False)
         else:
-            built: dict[float, _Built] = {}
+            built: dict[float, Built] = {}
 
-            def at(scale: float) -> _Built:
+            def at(scale: float) -> Built:
                 if scale not in built:
                     built[scale] = self._build(scale, width)
                 return built[scale]
 
             rooms = (height, grown) if grown > height else (height,)
-            chosen: tuple[_Built, float] | None = None
+            chosen: tuple[Built, float] | None = None
             if (self._least_height(SCALES[0]) <= height
                     and self._one_page(at(SCALES[0]), height)):   # most cards: full size
                 chosen = (at(SCALES[0]), height)
@@ -419,7 +289,7 @@ class StagePayouts(QWidget):
         return text_h + sum(len(r.pays) * pay_h + (text_h if r.takes else 0.0) + BLOCK_GAP
                             for r in self.rows)
 
-    def _one_page(self, built: _Built, height: float) -> bool:
+    def _one_page(self, built: Built, height: float) -> bool:
         return built.fits_width and built.head_h + built.body_h <= height
 
     def fits_one_page(self, scale: float) -> bool:
@@ -428,7 +298,7 @@ class StagePayouts(QWidget):
                             else (float(self.width()), float(self.height()), 0.0))
         return self._one_page(self._build(scale, width), height)
 
-    def _use(self, built: _Built | None, height: float, grown: bool) -> None:
+    def _use(self, built: Built | None, height: float, grown: bool) -> None:
         if built is None:
             self.scale, self.pages = 1.0, []
         else:
@@ -448,7 +318,7 @@ class StagePayouts(QWidget):
             found = self._widths[key] = self._fonts_at(scale)[1][kind].horizontalAdvance(text)
         return found
 
-    def _build(self, scale: float, width: float) -> _Built:
+    def _build(self, scale: float, width: float) -> Built:
         """Every row of the list at ``scale``, each seat's rows from y = 0."""
         f, m = self._fonts_at(scale)
 
@@ -498,9 +368,9 @@ class StagePayouts(QWidget):
             amount_right = amount_x + amount_w
         stake_x = amount_right + gap
 
-        blocks: list[tuple[int, list[_Row]]] = []
+        blocks: list[tuple[int, list[Row]]] = []
         for r in self.rows:
-            rows: list[_Row] = []
+            rows: list[Row] = []
             for i, s in enumerate(r.spots):
                 if s.pay is None:
                     continue
@@ -532,7 +402,7 @@ class StagePayouts(QWidget):
                         pieces.append(Piece(at, _stake(s), f["text"], theme.MUTED,
                                             right=True, role="stake"))
                         height += text_h
-                rows.append(_Row(height, pieces,
+                rows.append(Row(height, pieces,
                                  Line(r.seat, s.text, QRectF(seat_w, 0, width - seat_w, height),
                                       (s.spot,)),
                                  ((r.seat, i),)))
@@ -541,7 +411,7 @@ class StagePayouts(QWidget):
                 # "take", then the lost spots, a line as long as the box allows.
                 word = Piece(QRectF(seat_w, 0, take_x - seat_w, text_h), "take", f["bold"],
                              theme.BAD, role="word")
-                row = _Row(text_h, [word])
+                row = Row(text_h, [word])
                 x = take_x
                 said: list[tuple[int, SpotPayout]] = []
                 for n, (i, s) in enumerate(takes):
@@ -549,7 +419,7 @@ class StagePayouts(QWidget):
                     item = adv("text", f"{s.spot} {s.take}")
                     if said and x + item > width:
                         rows.append(self._take_row(row, r.seat, said, seat_w, width, text_h))
-                        row, x, said = _Row(text_h, [], lead=word), take_x, []
+                        row, x, said = Row(text_h, [], lead=word), take_x, []
                     if x + item > width:
                         fits = False
                     spot_w = adv("text", f"{s.spot} ")
@@ -568,18 +438,18 @@ class StagePayouts(QWidget):
                     said.append((i, s))
                 rows.append(self._take_row(row, r.seat, said, seat_w, width, text_h))
             blocks.append((r.seat, rows))
-        return _Built(scale, width, seat_w, fits, head, head_h, blocks, text_h)
+        return Built(scale, width, seat_w, fits, head, head_h, blocks, text_h)
 
     @staticmethod
-    def _take_row(row: _Row, seat: int, said: list[tuple[int, SpotPayout]], seat_w: float,
-                  width: float, text_h: float) -> _Row:
+    def _take_row(row: Row, seat: int, said: list[tuple[int, SpotPayout]], seat_w: float,
+                  width: float, text_h: float) -> Row:
         row.line = Line(seat, " · ".join(f"take {s.spot} {s.take}" for _, s in said),
                         QRectF(seat_w, 0, width - seat_w, text_h),
                         tuple(s.spot for _, s in said))
         row.entries = tuple((seat, i) for i, _ in said)
         return row
 
-    def _paginate(self, built: _Built, height: float) -> list[Page]:
+    def _paginate(self, built: Built, height: float) -> list[Page]:
         """The seats' blocks on pages of ``height``: whole seats where a seat fits a page,
         a seat that does not continued from page to page, said so at both ends."""
         f, m = self._fonts_at(built.scale)
@@ -600,11 +470,11 @@ class StagePayouts(QWidget):
             body_top = max((len(parts) + 1) * text_h, BAR_PX) + BLOCK_GAP
         body_h = height - body_top
 
-        def note(text: str) -> _Row:
-            return _Row(text_h, [Piece(QRectF(seat_w, 0, width - seat_w, text_h), text,
+        def note(text: str) -> Row:
+            return Row(text_h, [Piece(QRectF(seat_w, 0, width - seat_w, text_h), text,
                                        f["bold"], theme.MUTED, role="more")])
 
-        pages: list[list[tuple[int, list[_Row]]]] = [[]]
+        pages: list[list[tuple[int, list[Row]]]] = [[]]
         used = 0.0
 
         def room() -> float:
@@ -633,14 +503,14 @@ class StagePayouts(QWidget):
                 if pages[-1] and room() < text_h * 4:
                     new_page()
                 space = room() - (text_h if continued else 0.0)
-                part: list[_Row] = []
+                part: list[Row] = []
                 while left and (not part or sum(r.height for r in part) + left[0].height
                                 + (text_h if len(left) > 1 else 0.0) <= space):
                     part.append(left.pop(0))
                 if continued:
                     first = part[0]
                     if first.lead is not None:
-                        part[0] = _Row(first.height, [first.lead, *first.pieces], first.line,
+                        part[0] = Row(first.height, [first.lead, *first.pieces], first.line,
                                        first.entries)
                     part.insert(0, note(f"Seat {seat}, continued"))
                 if left:
@@ -651,7 +521,7 @@ class StagePayouts(QWidget):
                 if left:
                     new_page()
 
-        def lay(segments: list[tuple[int, list[_Row]]]) -> Drawn:
+        def lay(segments: list[tuple[int, list[Row]]]) -> Drawn:
             pieces = list(head)
             bands: list[QRectF] = []
             lines: list[Line] = []
