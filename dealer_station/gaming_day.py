@@ -218,3 +218,13 @@ def load_calendar(path: Path | str | None) -> GamingCalendar:
     if "gaming_day" not in data:
         return GamingCalendar()
     return calendar_from(Section(data, str(path)).section("gaming_day"))
+
+
+def local_time(iso: str, now: datetime | None = None) -> str:
+    """A journaled moment (UTC, ISO 8601) as the station's clock on the wall shows it:
+    ``14:05``, with the day when it is not today (``Sun 1 Mar 14:05``)."""
+    moment = datetime.fromisoformat(iso).astimezone()
+    today = (now or datetime.now(moment.tzinfo)).astimezone().date()
+    if moment.date() == today:
+        return moment.strftime("%H:%M")
+    return f"{moment:%a} {moment.day} {moment:%b %H:%M}"

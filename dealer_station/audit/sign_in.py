@@ -19,9 +19,9 @@ from dealer_station.audit.user_model import (
     WrongPin,
     _one_line,
     _valid_user_id,
-    local_time,
 )
 from dealer_station.audit.user_records import Facts, UserRecords, _refusal, _Retry, _Snapshot
+from dealer_station.gaming_day import local_time
 
 
 class SignIn(UserRecords):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
 
 from dealer_station.audit import schema
 from dealer_station.errors import StationError
@@ -85,16 +84,6 @@ class User:
 def attempts_left_text(left: int) -> str:
     """``2`` -> "2 attempts left"; ``1`` -> "1 attempt left"."""
     return f"{left} attempt{'' if left == 1 else 's'} left"
-
-
-def local_time(iso: str, now: datetime | None = None) -> str:
-    """A journaled moment (UTC, ISO 8601) as the station's clock on the wall shows it:
-    ``14:05``, with the day when it is not today (``Sun 1 Mar 14:05``)."""
-    moment = datetime.fromisoformat(iso).astimezone()
-    today = (now or datetime.now(moment.tzinfo)).astimezone().date()
-    if moment.date() == today:
-        return moment.strftime("%H:%M")
-    return f"{moment:%a} {moment.day} {moment:%b %H:%M}"
 
 
 def require_role(user: User, *roles: str, action: str = "do this") -> User:

@@ -50,10 +50,10 @@ from dealer_station.audit.user_model import (
     UserMismatch,
     WrongPin,
     attempts_left_text,
-    local_time,
     require_role,
 )
 from dealer_station.audit.user_records import USER_KINDS, Problem
+from dealer_station.gaming_day import local_time
 
 # --- Users ----------------------------------------------------------------------------------
 

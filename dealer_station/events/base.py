@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, Union, cast
 
+from dealer_station.cards import parse_card
 from dealer_station.errors import StationError
 
 #: The payload key that names a version above 1.
@@ -54,6 +55,12 @@ class Event:
     KIND: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
     UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {}
+
+    def told(self, unit: str, round_no: int | None) -> str:
+        """What the next person to sign in at the station is told of this event when it
+        happened while nobody was signed in there (``unit``: "round" or "hand"); "" for
+        nothing, as for most events."""
+        return ""
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -92,6 +99,19 @@ class Event:
             raise EventError(f"a {cls.KIND} record has keys its version-{cls.VERSION} form "
                              f"does not know: {', '.join(sorted(data))}")
         return cls(**kwargs)
+
+
+def card_words(code: str) -> str:
+    """A card as people read it (``K♥``, ``10♠``, ``JK``); a code no card has, as it is."""
+    try:
+        return parse_card(code).label
+    except (StationError, ValueError):
+        return code
+
+
+def within(unit: str, round_no: int | None) -> str:
+    """`` (round 12)``: where an event happened, when it was in a round or hand."""
+    return f" ({unit} {round_no})" if round_no else ""
 
 
 def upcast(cls: type[Event], data: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_station.events.base import Codec, Event, JsonObject, optional
+from dealer_station.events.base import Codec, Event, JsonObject, card_words, optional, within
 from dealer_station.events.table import COMMON
 
 
@@ -53,6 +53,10 @@ class BourreCardDealt(Event):
     phase: str
     source: str | None = optional()
     device_seq: int | None = optional()
+
+    def told(self, unit: str, round_no: int | None) -> str:
+        return (f"card {card_words(self.card)} read and dealt to seat {self.seat}"
+                f"{within(unit, round_no)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +134,9 @@ class HandClosed(Event):
     eliminated: tuple[str, ...]
     meters: JsonObject
 
+    def told(self, unit: str, round_no: int | None) -> str:
+        return f"{unit} {round_no} closed"
+
 
 @dataclass(frozen=True, slots=True)
 class HandVoided(Event):
@@ -138,6 +145,9 @@ class HandVoided(Event):
     KIND = "void"
     reason: str
     halt_seq: int | None
+
+    def told(self, unit: str, round_no: int | None) -> str:
+        return f"{unit} {round_no} voided"
 
 
 @dataclass(frozen=True, slots=True)

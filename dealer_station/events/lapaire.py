@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_station.events.base import Codec, Event, JsonObject, optional
+from dealer_station.events.base import Codec, Event, JsonObject, card_words, optional, within
 from dealer_station.events.table import COMMON
 
 
@@ -50,6 +50,9 @@ class CardDealt(Event):
     device_seq: int | None = optional()
     reason: str | None = optional()
 
+    def told(self, unit: str, round_no: int | None) -> str:
+        return f"card {card_words(self.card)} read and dealt{within(unit, round_no)}"
+
 
 @dataclass(frozen=True, slots=True)
 class StageSettled(Event):
@@ -85,6 +88,9 @@ class RoundClosed(Event):
     total_lost: int
     meters: JsonObject
 
+    def told(self, unit: str, round_no: int | None) -> str:
+        return f"{unit} {round_no} closed"
+
 
 @dataclass(frozen=True, slots=True)
 class RoundVoided(Event):
@@ -102,6 +108,9 @@ class RoundVoided(Event):
     returned: tuple[int, ...]
     halt_seq: int | None
     meters: JsonObject
+
+    def told(self, unit: str, round_no: int | None) -> str:
+        return f"{unit} {round_no} voided"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dealer_station.events.base import Event, JsonObject, optional, rest
+from dealer_station.gaming_day import local_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +76,10 @@ class LockedOut(Event):
     user_id: str
     failures: int
     until: str
+
+    def told(self, unit: str, round_no: int | None) -> str:
+        return (f"{self.user_id} locked out until {local_time(self.until)} after "
+                f"{self.failures} wrong PINs (unlock on the Supervisor screen, Lockouts)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from dealer_station.events.base import (
     Event,
     JsonObject,
     Upcaster,
+    card_words,
     optional,
     rest,
 )
@@ -74,6 +75,11 @@ class RoundHalted(Event):
     remedy: str
     detail: JsonObject = rest()
 
+    def told(self, unit: str, round_no: int | None) -> str:
+        what = f"{unit} {round_no} stopped" if round_no else "the table stopped"
+        # A card held while nobody was signed in is said by its own line already.
+        return what if self.fault == "unattended_card" else f"{what}: {self.reason}"
+
 
 @dataclass(frozen=True, slots=True)
 class HaltResolved(Event):
@@ -94,6 +100,9 @@ class CardHeld(Event):
     device_seq: int | None = optional()
     seat: int | None = optional()
     source: str | None = optional()
+
+    def told(self, unit: str, round_no: int | None) -> str:
+        return f"card {card_words(self.card)} read and held, not dealt"
 
 
 @dataclass(frozen=True, slots=True)

@@ -101,6 +101,7 @@ class SignInSession(QObject):
             with self.table.lock:
                 halt = self.table.halt
         return what_happened(self.users.journal, self.table_id, self.nobody_since,
+                             codec=self.table.codec if self.table is not None else None,
                              unit=unit, halt=halt)
 
     def sign_in_over(self, user_id: str, pin: str) -> User:

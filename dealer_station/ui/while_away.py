@@ -12,20 +12,23 @@ from html import escape
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QStackedWidget
 
-from dealer_station.audit.journal import Journal, Record
-from dealer_station.audit.users import local_time
-from dealer_station.errors import StationError
+from dealer_station.audit.journal import Journal
+from dealer_station.events import Codec, Committed, Event
+from dealer_station.events.station import SignedIn, SignedOut
+from dealer_station.events.table import COMMON, RoundHalted, StationStarted, StationStopped
 from dealer_station.table.base import Halt
 from dealer_station.ui import theme
-from dealer_station.ui.formatting import card_text
 
 #: Records that start or end somebody's sign-in at the station, or the station's run.
-BOUNDARY_KINDS = ("login", "logout", "startup", "shutdown")
-#: The records worth telling the next person about.
-TOLD_KINDS = ("card", "bourre.card", "card.held", "halt", "round.close", "hand.close", "void",
-              "lockout")
+BOUNDARIES: tuple[type[Event], ...] = (SignedIn, SignedOut, StationStarted, StationStopped)
 #: At most this many lines; the rest are counted.
 MOST_SHOWN = 6
+
+
+def _read(journal: Journal, table_id: str, codec: Codec, kinds: tuple[str, ...],
+          from_seq: int = 1) -> list[Committed]:
+    return [codec.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
+            for r in journal.records(table_id, from_seq=from_seq, kinds=kinds)]
 
 
 def nobody_since(journal: Journal, table_id: str) -> int:
@@ -36,73 +39,47 @@ def nobody_since(journal: Journal, table_id: str) -> int:
     since = 0
     signed_in = False
     visitors: set[str] = set()
-    for rec in journal.records(table_id, kinds=BOUNDARY_KINDS):
-        p = rec.payload
-        if rec.kind == "login":
-            if "over" in p:
-                visitors.add(str(p.get("user_id")))
+    for c in _read(journal, table_id, Codec(BOUNDARIES), tuple(e.KIND for e in BOUNDARIES)):
+        e = c.event
+        if isinstance(e, SignedIn):
+            if "over" in e.more:
+                visitors.add(e.user_id)
             else:
                 signed_in = True
-        elif rec.kind == "logout":
-            who = str(p.get("user"))
-            if who in visitors:
-                visitors.discard(who)
+        elif isinstance(e, SignedOut):
+            if e.user in visitors:
+                visitors.discard(e.user)
             elif signed_in:
-                signed_in, since = False, rec.seq
+                signed_in, since = False, c.seq
         elif signed_in or visitors:   # startup / shutdown with someone signed in
-            signed_in, since = False, rec.seq
+            signed_in, since = False, c.seq
             visitors.clear()
     return since
 
 
-def _card(code: object) -> str:
-    try:
-        return card_text(str(code))
-    except (StationError, ValueError):
-        return str(code)
+def told_kinds(codec: Codec) -> tuple[str, ...]:
+    """The kinds of record whose events say something to the next person who signs in."""
+    return tuple(kind for kind, cls in codec.classes.items() if cls.told is not Event.told)
 
 
-def what_happened(journal: Journal, table_id: str, after_seq: int, *, unit: str = "round",
+def what_happened(journal: Journal, table_id: str, after_seq: int, *,
+                  codec: Codec | None = None, unit: str = "round",
                   halt: Halt | None = None) -> list[str]:
-    """Short lines about the table's records after ``after_seq`` up to the next sign-in
-    (``halt``: the table's halt now, to say whether one is still to be resolved)."""
+    """Short lines about the table's records after ``after_seq`` up to the next sign-in, in
+    the words each event has for it (``codec``: the table's events; ``halt``: the table's
+    halt now, to say whether one is still to be resolved)."""
+    codec = codec or Codec(COMMON)
     lines: list[str] = []
-    for rec in journal.records(table_id, from_seq=after_seq + 1,
-                               kinds=(*TOLD_KINDS, "login")):
-        if rec.kind == "login":
+    for c in _read(journal, table_id, codec, (*told_kinds(codec), SignedIn.KIND),
+                   from_seq=after_seq + 1):
+        if isinstance(c.event, SignedIn):
             break
-        line = _line(rec, unit, halt)
+        line = c.event.told(unit, c.round_no)
+        if isinstance(c.event, RoundHalted) and halt is not None and halt.seq == c.seq:
+            line += " — a supervisor must resolve it"
         if line:
             lines.append(line)
     return lines
-
-
-def _line(rec: Record, unit: str, halt: Halt | None) -> str:
-    p = rec.payload
-    where = f" ({unit} {rec.round_no})" if rec.round_no else ""
-    if rec.kind == "card":
-        return f"card {_card(p.get('card'))} read and dealt{where}"
-    if rec.kind == "bourre.card":
-        return f"card {_card(p.get('card'))} read and dealt to seat {p.get('seat')}{where}"
-    if rec.kind == "card.held":
-        return f"card {_card(p.get('card'))} read and held, not dealt"
-    if rec.kind == "halt":
-        what = f"{unit} {rec.round_no} stopped" if rec.round_no else "the table stopped"
-        # A card held while nobody was signed in is said by its own line already.
-        line = what if p.get("fault") == "unattended_card" else f"{what}: {p.get('reason', '')}"
-        if halt is not None and halt.seq == rec.seq:
-            line += " — a supervisor must resolve it"
-        return line
-    if rec.kind in ("round.close", "hand.close"):
-        return f"{unit} {rec.round_no} closed"
-    if rec.kind == "void":
-        return f"{unit} {rec.round_no} voided"
-    if rec.kind == "lockout":
-        until = p.get("until")
-        when = f" until {local_time(until)}" if isinstance(until, str) else ""
-        return (f"{p.get('user_id')} locked out{when} after {p.get('failures')} wrong PINs "
-                f"(unlock on the Supervisor screen, Lockouts)")
-    return ""
 
 
 def summary_text(lines: list[str]) -> str:
