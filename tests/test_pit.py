@@ -7,6 +7,7 @@ in at the pit acknowledges an alert with a reason, chained in the pit's own jour
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QTableWidget, QWidget
@@ -23,9 +25,10 @@ from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click
 
 from dealer_station.app import fast_hasher
-from dealer_station.audit.db import Database
+from dealer_station.audit.db import Database, open_database
 from dealer_station.audit.journal import Journal
-from dealer_station.audit.keys import JournalKey, create_key
+from dealer_station.audit.keys import JournalKey, create_key, load_key
+from dealer_station.audit.pgcluster import PgCluster
 from dealer_station.audit.users import PermissionDenied, Users
 from dealer_station.cli.main import main
 from dealer_station.floor.alerts import (
@@ -55,15 +58,73 @@ def settings(**options: Any) -> PitSettings:
     return PitSettings(gaming_day_starts=began, **options)
 
 
-@pytest.fixture
-def key(tmp_path: Path) -> JournalKey:
-    return create_key(tmp_path / "floor.key")
+class DemoFloor:
+    """The demo pit (five tables dealt and forwarded to a PostgreSQL floor: seconds of work),
+    built once a module and given to each test afresh: the floor from a template database, the
+    tables' folder from a copy, both at the same name and path as they were built at, so that
+    every URL and anchor in them stays true. The tables dealt within the last hour of when it
+    was built; past ``FRESH`` it is built again rather than let that hour run out."""
+
+    FRESH = timedelta(minutes=4)
+
+    def __init__(self, root: Path, cluster: PgCluster) -> None:
+        self.cluster = cluster
+        self.work, self.pristine = root / "work", root / "pristine"
+        self.name = f"pit_floor_{os.getpid()}"
+        self.template = f"{self.name}_built"
+        self.url = cluster.url(self.name)
+        self.built: datetime | None = None
+
+    def _build(self) -> None:
+        for name in (self.name, self.template):
+            self.cluster.drop_database(name)
+        shutil.rmtree(self.work, ignore_errors=True)
+        shutil.rmtree(self.pristine, ignore_errors=True)
+        self.work.mkdir(parents=True)
+        self.cluster.create_database(self.name)
+        key = create_key(self.work / "floor.key")
+        with demo_pit(self.work, self.url, key, hasher=fast_hasher()):
+            pass
+        # Built under the name each test's copy has; kept under another.
+        with psycopg.connect(self.cluster.libpq(), autocommit=True) as conn:
+            conn.execute(f'ALTER DATABASE "{self.name}" RENAME TO "{self.template}"')
+        shutil.copytree(self.work, self.pristine)
+        self.built = datetime.now()
+
+    def fresh(self) -> str:
+        """The floor and the tables as built, for one test; the floor's URL."""
+        if self.built is None or datetime.now() - self.built > self.FRESH:
+            self._build()
+        shutil.rmtree(self.work)
+        shutil.copytree(self.pristine, self.work)
+        self.cluster.drop_database(self.name)
+        with psycopg.connect(self.cluster.libpq(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}" TEMPLATE "{self.template}"')
+        return self.url
+
+    def close(self) -> None:
+        for name in (self.name, self.template):
+            self.cluster.drop_database(name)
+
+
+@pytest.fixture(scope="module")
+def demo_floor(tmp_path_factory: pytest.TempPathFactory,
+               pg_cluster: PgCluster) -> Iterator[DemoFloor]:
+    demo = DemoFloor(tmp_path_factory.mktemp("pit"), pg_cluster)
+    yield demo
+    demo.close()
 
 
 @pytest.fixture
-def floor(tmp_path: Path, pg_db_url: str, key: JournalKey) -> Iterator[Database]:
-    with demo_pit(tmp_path, pg_db_url, key, hasher=fast_hasher()) as db:
-        yield db
+def floor(demo_floor: DemoFloor) -> Iterator[Database]:
+    db = open_database(demo_floor.fresh())
+    yield db
+    db.close()
+
+
+@pytest.fixture
+def key(floor: Database, demo_floor: DemoFloor) -> JournalKey:
+    return load_key(demo_floor.work / "floor.key")
 
 
 def window(qtbot: Any, pit: Pit, reports: Path | None = None) -> PitWindow:
