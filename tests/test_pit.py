@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from datetime import datetime, time, timedelta
 from fractions import Fraction
 from pathlib import Path
+from time import monotonic as time_now
 from typing import Any
 
 import psycopg
@@ -85,8 +86,15 @@ class DemoFloor:
         key = create_key(self.work / "floor.key")
         with demo_pit(self.work, self.url, key, hasher=fast_hasher()):
             pass
-        # Built under the name each test's copy has; kept under another.
+        # Built under the name each test's copy has; kept under another (the connections a
+        # test or the build left idle in their pools are let go first).
         with psycopg.connect(self.cluster.libpq(), autocommit=True) as conn:
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                         "WHERE datname = %s AND pid <> pg_backend_pid()", (self.name,))
+            deadline = time_now() + 10
+            while conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
+                               (self.name,)).fetchone() != (0,):
+                assert time_now() < deadline, "connections to the built floor did not end"
             conn.execute(f'ALTER DATABASE "{self.name}" RENAME TO "{self.template}"')
         shutil.copytree(self.work, self.pristine)
         self.built = datetime.now()
