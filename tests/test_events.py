@@ -157,3 +157,23 @@ def test_each_game_names_its_codec_and_shares_the_common_kinds() -> None:
     # The station's own kinds (users, sign-ins, checkpoints...) are common to every game.
     assert lapaire.classes["login"] is bourre.classes["login"]
     assert isinstance(lapaire.decode("a.kind.from.later", {"x": 1}), Unregistered)
+
+
+def test_every_event_that_raises_an_alert_says_it_in_words_the_pit_knows() -> None:
+    """The pit names no kind: each event declares its alert, and the pit has a label and an
+    urgency for every one declared, in every game's records and the kinds all tables share."""
+    from dealer_station import games
+    from dealer_station.floor.alerts import CATEGORY_LABELS, SEVERITY, alert_kinds, codec_of
+
+    declared = set()
+    for game in [*games.REGISTRY, None]:
+        codec = codec_of(game)
+        for cls in codec.classes.values():
+            if cls.ALERT:
+                declared.add(cls.ALERT)
+                assert cls.alert_text is not Event.alert_text, cls.__name__
+                assert cls.KIND in alert_kinds(codec)
+        assert not {"wager.place", "login", "startup"} & set(alert_kinds(codec))
+    assert declared <= set(CATEGORY_LABELS) and declared <= set(SEVERITY)
+    assert {"halt", "device.fault", "void", "correction", "renege", "floor.lost",
+            "floor.refused", "witness.refused", "witness.unreachable"} <= declared

@@ -78,10 +78,17 @@ class RoundClosed(Event):
 @dataclass(frozen=True, slots=True)
 class RoundVoided(Event):
     KIND = "void"
+    ALERT = "void"        # the pit raises it, in the words below
     reason: str
     returned: tuple[int, ...]
     halt_seq: int | None = optional()
     meters: JsonObject | None = optional()
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return f"{rnd or 'Round'} voided by {actor}; reason: {self.reason}"
+
+    def halt_settled(self) -> tuple[int, str] | None:
+        return None if self.halt_seq is None else (self.halt_seq, "voided")
 
 
 EVENTS: tuple[type[Event], ...] = (RoundOpened, BetPlaced, RoundClosed, RoundVoided)

@@ -19,7 +19,7 @@ from dealer_station.audit.keys import KeyFileError, create_key, load_signing_key
 from dealer_station.audit.merkle_store import node_source, row_leaf
 from dealer_station.audit.notes import open_checkpoint
 from dealer_station.cli.main import main
-from dealer_station.floor.alerts import RECORD_KINDS
+from dealer_station.floor.alerts import alert_kinds, codec_of
 from dealer_station.floor.witness_push import WitnessConfig, WitnessPusher
 
 
@@ -115,7 +115,9 @@ def test_a_witness_out_of_reach_is_said_once_and_its_return_too(tmp_path: Path) 
     finally:
         pusher.stop()
         db.close()
-    assert "witness.unreachable" in RECORD_KINDS         # the pit raises an alert for it
+    # The pit raises an alert for it, on any table's records.
+    assert "witness.unreachable" in alert_kinds(codec_of("lapaire"))
+    assert "witness.unreachable" in alert_kinds(codec_of(None))
 
 
 def test_a_refusal_is_journaled_once_and_shown_in_words(tmp_path: Path) -> None:
@@ -178,7 +180,8 @@ def test_a_refusal_shows_on_the_station_and_in_the_pit(tmp_path: Path, qtbot: ob
             "witness": "regulator.example/w1", "url": "http://127.0.0.1:9",
             "origin": "casino.local/T1", "size": 9, "status": 409,
             "reason": "not consistent"}, "station/witness")
-        alert = _record_alert(rec, "lapaire", {})
+        alert = _record_alert("T1", codec_of("lapaire").committed(
+            rec.seq, rec.ts, rec.actor, rec.round_no, rec.kind, rec.payload), "lapaire", {})
         assert alert.label == "Witness REFUSED" and alert.severity == 2
         assert "refused the journal at record 9" in alert.what
         window.shutdown()

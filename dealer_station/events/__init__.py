@@ -6,7 +6,8 @@ from dealer_station.events.base import (
     Committed,
     Event,
     EventError,
+    Payout,
     Unregistered,
 )
 
-__all__ = ["Codec", "Committed", "Event", "EventError", "Unregistered"]
+__all__ = ["Codec", "Committed", "Event", "EventError", "Payout", "Unregistered"]

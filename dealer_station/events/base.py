@@ -49,18 +49,47 @@ def rest() -> Any:
 
 
 @dataclass(frozen=True, slots=True)
+class Payout:
+    """One wager's win that an event pays, as the pit's large-payout alert names it."""
+
+    key: str                  # the wager within its record ("w12": wager 12)
+    seat: int
+    bet: str                  # the wager's kind, as the game's records name it
+    values: tuple[str, ...]
+    win: int                  # minor units paid beyond the stake
+    part: str                 # where in the round ("stage 1")
+
+
+@dataclass(frozen=True, slots=True)
 class Event:
     """The base of every journal event. Subclasses are frozen dataclasses with ``KIND``."""
 
     KIND: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
     UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {}
+    #: The pit's alert this event raises by itself ("halt", "void"...; "" for none): said by
+    #: the event, so that the floor names no kind.
+    ALERT: ClassVar[str] = ""
 
     def told(self, unit: str, round_no: int | None) -> str:
         """What the next person to sign in at the station is told of this event when it
         happened while nobody was signed in there (``unit``: "round" or "hand"); "" for
         nothing, as for most events."""
         return ""
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        """What the pit's alert of this event says (``rnd``: "Round 12", "Hand 3" or "";
+        ``actor``: the record's). Only events with an ``ALERT`` have one."""
+        return ""
+
+    def halt_settled(self) -> tuple[int, str] | None:
+        """The halt this event ends, by its record's seq, and how in a word or two
+        ("voided", "resumed"); None for an event that ends none."""
+        return None
+
+    def payouts(self) -> tuple[Payout, ...]:
+        """Each wager's win this event pays (none for most)."""
+        return ()
 
     def to_payload(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -107,6 +136,11 @@ def card_words(code: str) -> str:
         return parse_card(code).label
     except (StationError, ValueError):
         return code
+
+
+def lead(rnd: str) -> str:
+    """``Round 12: `` before what happened in it; nothing outside a round."""
+    return f"{rnd}: " if rnd else ""
 
 
 def within(unit: str, round_no: int | None) -> str:

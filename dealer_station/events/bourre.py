@@ -8,8 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_station.events.base import Codec, Event, JsonObject, card_words, optional, within
-from dealer_station.events.table import COMMON
+from dealer_station.events.base import (
+    Codec,
+    Event,
+    JsonObject,
+    card_words,
+    lead,
+    optional,
+    within,
+)
+from dealer_station.events.table import COMMON, actor_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +109,7 @@ class Reneged(Event):
     ``witness`` whoever read the card."""
 
     KIND = "renege"
+    ALERT = "renege"
     seat: int
     trick: int
     card: str
@@ -109,6 +118,10 @@ class Reneged(Event):
     penalised: bool
     stands: bool
     witness: str
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"{lead(rnd)}renege by the player at seat {self.seat} (played {self.card} in "
+                f"trick {self.trick}): {self.reason}{'; penalised' if self.penalised else ''}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,19 +156,31 @@ class HandVoided(Event):
     """Every chip goes back as it was before the hand."""
 
     KIND = "void"
+    ALERT = "void"
     reason: str
     halt_seq: int | None
 
     def told(self, unit: str, round_no: int | None) -> str:
         return f"{unit} {round_no} voided"
 
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return f"{rnd or 'Round'} voided by {actor_words(actor)}; reason: {self.reason or '—'}"
+
+    def halt_settled(self) -> tuple[int, str] | None:
+        return None if self.halt_seq is None else (self.halt_seq, "voided")
+
 
 @dataclass(frozen=True, slots=True)
 class BourreCardCorrected(Event):
     KIND = "correction"
+    ALERT = "correction"
     card: str
     reason: str
     halt_seq: int
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"{lead(rnd)}card {self.card} entered by hand by {actor_words(actor)}; "
+                f"reason: {self.reason or '—'}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dealer_station.events.base import Codec, Event, JsonObject, card_words, optional, within
-from dealer_station.events.table import COMMON
+from dealer_station.events.base import (
+    Codec,
+    Event,
+    JsonObject,
+    Payout,
+    card_words,
+    lead,
+    optional,
+    within,
+)
+from dealer_station.events.table import COMMON, actor_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +76,13 @@ class StageSettled(Event):
     total_lost: int
     poker: str | None
 
+    def payouts(self) -> tuple[Payout, ...]:
+        return tuple(
+            Payout(f"w{r.get('wager_id')}", int(r.get("seat") or 0), str(r.get("bet", "")),
+                   tuple(str(v) for v in r.get("values") or ()), r["win"],
+                   f"stage {self.stage}")
+            for r in self.results if isinstance(r.get("win"), int) and r["win"] > 0)
+
 
 @dataclass(frozen=True, slots=True)
 class PayoutConfirmed(Event):
@@ -98,6 +114,7 @@ class RoundVoided(Event):
     stand and their meters count."""
 
     KIND = "void"
+    ALERT = "void"
     cards: tuple[str, ...]
     wagers: int
     wagered: int
@@ -112,16 +129,29 @@ class RoundVoided(Event):
     def told(self, unit: str, round_no: int | None) -> str:
         return f"{unit} {round_no} voided"
 
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"{rnd or 'Round'} voided by {actor_words(actor)}; reason: "
+                f"{self.reason or '—'}"
+                + (f"; {len(self.returned)} wager(s) returned" if self.returned else ""))
+
+    def halt_settled(self) -> tuple[int, str] | None:
+        return None if self.halt_seq is None else (self.halt_seq, "voided")
+
 
 @dataclass(frozen=True, slots=True)
 class CardCorrected(Event):
     """A supervisor entered card ``n`` after a misread or an impossible read."""
 
     KIND = "correction"
+    ALERT = "correction"
     n: int
     card: str
     reason: str
     halt_seq: int
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"{lead(rnd)}card {self.card} entered by hand by {actor_words(actor)}; "
+                f"reason: {self.reason or '—'}")
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -167,9 +167,13 @@ class FloorLost(Event):
     """The floor database could not be reached; the table deals on and keeps what the floor
     lacks until it can (dealer_station/floor)."""
     KIND = "floor.lost"
+    ALERT = "floor.lost"
     floor: str              # its URL, without any password
     reason: str
     floor_seq: int          # the last record the floor was known to hold
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return f"the table lost its link to the floor: {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,14 +187,59 @@ class FloorRestored(Event):
 class FloorRefused(Event):
     """The floor would not take the table's records: they do not extend its copy."""
     KIND = "floor.refused"
+    ALERT = "floor.refused"
     floor: str
     reason: str
     seq: int | None = optional()
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return f"the floor refused the table's records: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessRefused(Event):
+    """The regulator's witness would not cosign the table's checkpoint: it disagrees with what
+    the witness already cosigned (dealer_station/floor/witness_push.py)."""
+    KIND = "witness.refused"
+    ALERT = "witness.refused"
+    witness: str
+    url: str
+    origin: str
+    size: int
+    status: int
+    reason: str
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"the witness {self.witness} refused the journal at record {self.size}: it "
+                f"disagrees with what the witness already cosigned ({self.reason}); call the "
+                f"operator and the regulator")
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessUnreachable(Event):
+    KIND = "witness.unreachable"
+    ALERT = "witness.unreachable"
+    witness: str
+    url: str
+    why: str
+    seconds: int
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"the witness {self.witness} has not answered for {self.seconds} s "
+                f"({self.why}); the table deals on and its checkpoints wait")
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessRestored(Event):
+    KIND = "witness.restored"
+    witness: str
+    url: str
 
 
 STATION: tuple[type[Event], ...] = (
     UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, SignedIn, SignInFailed,
     LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
     SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, UserAdopted,
-    AlertAcknowledged, FloorLost, FloorRestored, FloorRefused,
+    AlertAcknowledged, FloorLost, FloorRestored, FloorRefused, WitnessRefused,
+    WitnessUnreachable, WitnessRestored,
 )

@@ -16,6 +16,7 @@ from dealer_station.events.base import (
     JsonObject,
     Upcaster,
     card_words,
+    lead,
     optional,
     rest,
 )
@@ -70,10 +71,15 @@ class RoundHalted(Event):
     (``card``, ``device_seq``) when a device's frame stopped it."""
 
     KIND = "halt"
+    ALERT = "halt"
     reason: str
     fault: str
     remedy: str
     detail: JsonObject = rest()
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        worded = halt_event_text(self.KIND, self.to_payload(), actor)
+        return f"{lead(rnd)}play stopped: {worded[1] if worded else self.reason}"
 
     def told(self, unit: str, round_no: int | None) -> str:
         what = f"{unit} {round_no} stopped" if round_no else "the table stopped"
@@ -87,6 +93,11 @@ class HaltResolved(Event):
     action: str
     reason: str
     halt_seq: int | None
+
+    def halt_settled(self) -> tuple[int, str] | None:
+        if self.halt_seq is None:
+            return None
+        return self.halt_seq, (self.action or "resolved").replace("_", " ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +129,17 @@ class TableRecovered(Event):
 @dataclass(frozen=True, slots=True)
 class DeviceFaulted(Event):
     KIND = "device.fault"
+    ALERT = "device.fault"
     device: str
     kind: str
     detail: str
     card: str | None
     device_seq: int | None = optional()
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"{lead(rnd)}{fault_words(self.kind, self.device)}"
+                + (f" ({self.detail})" if self.detail else "")
+                + (f"; card {self.card}" if self.card else ""))
 
 
 @dataclass(frozen=True, slots=True)

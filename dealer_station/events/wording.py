@@ -20,6 +20,8 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from dealer_station import games
+from dealer_station.events.base import Codec, EventError
+from dealer_station.events.station import WitnessRefused, WitnessRestored, WitnessUnreachable
 from dealer_station.events.table import (
     DEVICE_NAMES,
     device_name,
@@ -469,17 +471,19 @@ def _floor(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str
 
 def _witness(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str]:
     who = f"the witness {p.get('witness')}"
-    if r.kind == "witness.refused":
-        return (KIND_WORDS["witness.refused"],
-                f"{who} refused the journal at record {p.get('size')}: it disagrees with what "
-                f"the witness already cosigned ({p.get('reason')}); call the operator and the "
-                f"regulator")
-    if r.kind == "witness.unreachable":
-        return (KIND_WORDS["witness.unreachable"],
-                f"{who} has not answered for {p.get('seconds')} s ({p.get('why')}); the "
-                f"table deals on and its checkpoints wait")
+    try:
+        event = _WITNESS.decode(r.kind, p)
+    except EventError:
+        event = None
+    if event is not None and event.ALERT:       # refused, out of reach: the alert's words
+        return KIND_WORDS[r.kind], event.alert_text("", r.actor)
+    if r.kind != WitnessRestored.KIND:
+        return KIND_WORDS[r.kind], payload_parts(p)     # a damaged record: as it is
     return KIND_WORDS["witness.restored"], f"{who} answers again; the checkpoints that waited " \
                                            f"are sent"
+
+
+_WITNESS = Codec((WitnessRefused, WitnessUnreachable, WitnessRestored))
 
 
 def _renege(r: Recorded, p: Mapping[str, Any], people: People) -> tuple[str, str]:

@@ -34,9 +34,9 @@ from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_n
 from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
-from dealer_station.events.parts import WAGER_LABELS
-from dealer_station.events.table import actor_words, fault_words, halt_event_text
-from dealer_station.events.wording import event_words
+from dealer_station.events import Codec, Committed, Event
+from dealer_station.events.parts import EVENTS, WAGER_LABELS
+from dealer_station.events.table import COMMON, RoundHalted, actor_words
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.money import CHIPS, Money
@@ -48,10 +48,6 @@ R = schema.rounds
 FR = schema.floor_refusals
 
 ACK_KIND = "alert.ack"
-#: Record kinds that raise an alert by themselves.
-RECORD_KINDS = ("halt", "device.fault", "void", "correction", "renege", "floor.lost",
-                "floor.refused", "witness.refused", "witness.unreachable")
-PAYOUT_KIND = "stage.settle"
 CLOSING_KINDS = ("round.close", "hand.close", "void")
 DEVICE_KINDS = ("device.status", "device.fault", "device.lost", "device.connected")
 #: What each category is called on the podium.
@@ -191,49 +187,31 @@ def round_word(game: str | None) -> str:
     return found.unit if found else "round"
 
 
-def _record_alert(rec: Record, game: str | None, resolved: Mapping[int, Record]) -> Alert:
-    p = rec.payload
-    rnd = f"{round_word(game).title()} {rec.round_no}" if rec.round_no is not None else ""
-    where = f"{rnd}: " if rnd else ""
-    if rec.kind == "halt":
-        worded = halt_event_text("halt", p, rec.actor)
-        what = f"{where}play stopped: {worded[1] if worded else p.get('reason', '')}"
-        done = resolved.get(rec.seq)
-        if done is not None:
-            how = "voided" if done.kind == "void" else str(
-                done.payload.get("action", "resolved")).replace("_", " ")
-            what += f" (since {how} by {actor_words(done.actor)})"
-        else:
-            what += " (not resolved yet)"
-    elif rec.kind == "device.fault":
-        device = str(p.get("device") or "")
-        what = f"{where}{fault_words(str(p.get('kind') or ''), device)}"
-        if p.get("detail"):
-            what += f" ({p['detail']})"
-        if p.get("card"):
-            what += f"; card {p['card']}"
-    elif rec.kind == "void":
-        what = (f"{rnd or 'Round'} voided by {actor_words(rec.actor)}; reason: "
-                f"{p.get('reason') or '—'}")
-        if p.get("returned"):
-            what += f"; {len(p['returned'])} wager(s) returned"
-    elif rec.kind == "correction":
-        what = (f"{where}card {p.get('card')} entered by hand by {actor_words(rec.actor)}; "
-                f"reason: {p.get('reason') or '—'}")
-    elif rec.kind == "renege":
-        what = (f"{where}renege by the player at seat {p.get('seat')} (played {p.get('card')}"
-                f" in trick {p.get('trick')}): {p.get('reason')}"
-                f"{'; penalised' if p.get('penalised') else ''}")
-    elif rec.kind == "floor.lost":
-        what = f"the table lost its link to the floor: {p.get('reason')}"
-    elif rec.kind == "floor.refused":
-        what = f"the floor refused the table's records: {p.get('reason')}"
-    elif rec.kind in ("witness.refused", "witness.unreachable"):
-        what = event_words(rec).detail
-    else:   # pragma: no cover - RECORD_KINDS are all handled above
-        what = rec.kind
-    return Alert(f"{rec.table_id}:{rec.seq}", rec.ts, rec.table_id, rec.kind, what, rec.seq,
-                 rec.round_no)
+def codec_of(game: str | None) -> Codec:
+    """The records of a table of ``game`` as typed events (a game this floor does not know:
+    the kinds every table writes)."""
+    found = games.REGISTRY.get(game or "")
+    return found.part(EVENTS)() if found is not None else Codec(COMMON)
+
+
+def alert_kinds(codec: Codec) -> tuple[str, ...]:
+    """The kinds the pit reads for alerts: those whose events raise one by themselves, end a
+    halt, or pay wagers (each event says which)."""
+    return tuple(kind for kind, cls in codec.classes.items()
+                 if cls.ALERT or cls.halt_settled is not Event.halt_settled
+                 or cls.payouts is not Event.payouts)
+
+
+def _record_alert(table: str, c: Committed, game: str | None,
+                  resolved: Mapping[int, tuple[str, str]]) -> Alert:
+    e = c.event
+    rnd = f"{round_word(game).title()} {c.round_no}" if c.round_no is not None else ""
+    what = e.alert_text(rnd, c.actor)
+    if isinstance(e, RoundHalted):
+        done = resolved.get(c.seq)
+        what += (f" (since {done[0]} by {actor_words(done[1])})" if done is not None
+                 else " (not resolved yet)")
+    return Alert(f"{table}:{c.seq}", c.ts, table, e.ALERT, what, c.seq, c.round_no)
 
 
 def _wager_labels() -> dict[str, str]:
@@ -246,20 +224,18 @@ def _wager_labels() -> dict[str, str]:
     return out
 
 
-def _payout_alerts(rec: Record, money: Money, limit: int) -> list[Alert]:
+def _payout_alerts(table: str, c: Committed, money: Money, limit: int) -> list[Alert]:
     out = []
     labels = _wager_labels()
-    for r in rec.payload.get("results") or ():
-        win = r.get("win")
-        if not isinstance(win, int) or win <= limit:
+    for paid in c.event.payouts():
+        if paid.win <= limit:
             continue
-        values = r.get("values") or ()
-        bet = labels.get(str(r.get("bet", "")), str(r.get("bet", "")).replace("_", " "))
-        on = f" {'/'.join(str(v) for v in values)}" if values else ""
-        what = (f"Round {rec.round_no}, stage {rec.payload.get('stage')}: seat {r.get('seat')} "
-                f"paid {money.text(win)} on {bet}{on} (above {money.text(limit)})")
-        out.append(Alert(f"{rec.table_id}:{rec.seq}:w{r.get('wager_id')}", rec.ts,
-                         rec.table_id, "payout", what, rec.seq, rec.round_no))
+        bet = labels.get(paid.bet, paid.bet.replace("_", " "))
+        on = f" {'/'.join(paid.values)}" if paid.values else ""
+        what = (f"Round {c.round_no}, {paid.part}: seat {paid.seat} paid {money.text(paid.win)} "
+                f"on {bet}{on} (above {money.text(limit)})")
+        out.append(Alert(f"{table}:{c.seq}:{paid.key}", c.ts, table, "payout", what, c.seq,
+                         c.round_no))
     return out
 
 
@@ -468,20 +444,21 @@ class Pit:
                       money: Money) -> list[Alert]:
         s = self.settings
         out: list[Alert] = []
-        recs = list(self.journal.authentic(conn.execute(
-            select(J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
-                   J.c.payload, J.c.prev_hash, J.c.hash)
-            .where(J.c.table_id == st.table,
-                   J.c.kind.in_((*RECORD_KINDS, PAYOUT_KIND, "resolve")),
-                   J.c.ts >= iso_utc(since)).order_by(J.c.seq))))
-        resolved = {int(r.payload["halt_seq"]): r for r in recs
-                    if r.kind in ("resolve", "void") and r.payload.get("halt_seq") is not None}
+        codec = codec_of(st.game)
+        events = [codec.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
+                  for r in self.journal.authentic(conn.execute(
+                      select(J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
+                             J.c.payload, J.c.prev_hash, J.c.hash)
+                      .where(J.c.table_id == st.table, J.c.kind.in_(alert_kinds(codec)),
+                             J.c.ts >= iso_utc(since)).order_by(J.c.seq)))]
+        # Each halt's end: how, and by whom.
+        resolved = {settled[0]: (settled[1], c.actor) for c in events
+                    if (settled := c.event.halt_settled()) is not None}
         limit = s.payout_above * money.minor_units
-        for rec in recs:
-            if rec.kind in RECORD_KINDS:
-                out.append(_record_alert(rec, st.game, resolved))
-            elif rec.kind == PAYOUT_KIND:
-                out += _payout_alerts(rec, money, limit)
+        for c in events:
+            if c.event.ALERT:
+                out.append(_record_alert(st.table, c, st.game, resolved))
+            out += _payout_alerts(st.table, c, money, limit)
         if st.refused:
             at = conn.execute(select(FT.c.refused_at).where(FT.c.table_id == st.table)
                               ).scalar() or iso_utc(utc_now())

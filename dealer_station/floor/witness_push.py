@@ -34,6 +34,8 @@ from dealer_station.audit.checkpoint_signing import SignedCheckpoint
 from dealer_station.audit.journal import Journal, JournalError
 from dealer_station.audit.merkle_store import node_source
 from dealer_station.audit.notes import Verifier
+from dealer_station.events import Event
+from dealer_station.events.station import WitnessRefused, WitnessRestored, WitnessUnreachable
 from dealer_station.witness import client
 
 log = logging.getLogger(__name__)
@@ -186,8 +188,7 @@ class WitnessPusher:
             self._set(st, "ok", f"cosigned {cp.origin} at size {cp.size}")
             if w.url in self._alerted:
                 self._alerted.discard(w.url)
-                self._journal(cp.table_id, "witness.restored", {
-                    "witness": w.key.name, "url": w.url})
+                self._journal(cp.table_id, WitnessRestored(w.key.name, w.url))
             st.unreachable_since = None
             return True
         if isinstance(got, client.Refused):
@@ -197,9 +198,8 @@ class WitnessPusher:
             log.error("witness %s refused %s at size %d: %s", w.key.name, cp.origin, cp.size,
                       got.reason)
             if first:
-                self._journal(cp.table_id, "witness.refused", {
-                    "witness": w.key.name, "url": w.url, "origin": cp.origin,
-                    "size": cp.size, "status": got.status, "reason": got.reason})
+                self._journal(cp.table_id, WitnessRefused(
+                    w.key.name, w.url, cp.origin, cp.size, got.status, got.reason))
             return True
         why = got.why if isinstance(got, client.Unreachable) else \
             f"answered with size {got.size} twice"
@@ -209,9 +209,8 @@ class WitnessPusher:
         self._set(st, "unreachable", why)
         if now - st.unreachable_since >= self.alert_after_s and w.url not in self._alerted:
             self._alerted.add(w.url)
-            self._journal(cp.table_id, "witness.unreachable", {
-                "witness": w.key.name, "url": w.url, "why": why,
-                "seconds": round(now - st.unreachable_since)})
+            self._journal(cp.table_id, WitnessUnreachable(
+                w.key.name, w.url, why, round(now - st.unreachable_since)))
         return False
 
     def _keep(self, w: WitnessConfig, cp: SignedCheckpoint, note: str) -> None:
@@ -234,11 +233,11 @@ class WitnessPusher:
                                 .where(C.c.witness == name).group_by(C.c.table_id)).all()
         return {t: int(n) for t, n in rows}
 
-    def _journal(self, table_id: str, kind: str, payload: dict[str, object]) -> None:
+    def _journal(self, table_id: str, event: Event) -> None:
         try:
-            self.journal.append(table_id, kind, payload, ACTOR)
+            self.journal.append(table_id, event.KIND, event.to_payload(), ACTOR)
         except JournalError:
-            log.exception("could not journal %s", kind)
+            log.exception("could not journal %s", event.KIND)
 
     def _set(self, st: WitnessStatus, state: str, detail: str) -> None:
         changed = (st.state, st.detail) != (state, detail)
