@@ -177,3 +177,13 @@ def test_every_event_that_raises_an_alert_says_it_in_words_the_pit_knows() -> No
     assert declared <= set(CATEGORY_LABELS) and declared <= set(SEVERITY)
     assert {"halt", "device.fault", "void", "correction", "renege", "floor.lost",
             "floor.refused", "witness.refused", "witness.unreachable"} <= declared
+
+
+def test_the_kinds_that_open_and_close_rounds_are_what_the_events_declare() -> None:
+    """The rows beside the chain are kept from the kinds the events declare: the same kinds,
+    with the same statuses, as the journal has always kept them by."""
+    from dealer_station.events.kinds import closing_statuses, opening_kinds
+
+    assert set(opening_kinds()) == {"round.open", "hand.open"}
+    assert dict(closing_statuses()) == {"round.close": "settled", "hand.close": "settled",
+                                        "void": "voided"}

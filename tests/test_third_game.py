@@ -50,6 +50,7 @@ CONTENT = {"money": {"currency": "USD", "minor_units": 100}, "min_bet": 100, "ma
 @dataclass(frozen=True, slots=True)
 class RoundOpened(Event):
     KIND = "round.open"
+    OPENS = True          # its round's row beside the chain starts here
     game: str
     config_version: str
     dealer: str
@@ -68,6 +69,7 @@ class RoundClosed(Event):
     """The card and what it settled: each bet's win (0 for a lost bet), the meters."""
 
     KIND = "round.close"
+    CLOSES = "settled"    # ...and ends here, with its meters
     card: str
     device_seq: int | None
     wagered: int
@@ -79,6 +81,7 @@ class RoundClosed(Event):
 class RoundVoided(Event):
     KIND = "void"
     ALERT = "void"        # the pit raises it, in the words below
+    CLOSES = "voided"
     reason: str
     returned: tuple[int, ...]
     halt_seq: int | None = optional()

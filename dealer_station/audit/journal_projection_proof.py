@@ -17,8 +17,6 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal_base import JournalBase
 from dealer_station.audit.journal_common import _RECORD_COLUMNS, JournalTampered, ProvenState
 from dealer_station.audit.projections import (
-    CLOSING_KINDS,
-    OPENING_KINDS,
     Disagreement,
     ProjectionError,
     add_meter_sums,
@@ -28,6 +26,7 @@ from dealer_station.audit.projections import (
     round_from_records,
 )
 from dealer_station.audit.records import Record, RoundInfo
+from dealer_station.events.kinds import closing_statuses, opening_kinds
 
 J = schema.journal
 R = schema.rounds
@@ -76,7 +75,7 @@ class JournalProjectionProof(JournalBase):
                     base = rec
                     break
         stmt = (select(*_RECORD_COLUMNS)
-                .where(J.c.table_id == table_id, J.c.kind.in_(list(CLOSING_KINDS)),
+                .where(J.c.table_id == table_id, J.c.kind.in_(list(closing_statuses())),
                        J.c.seq > (base.seq if base is not None else 0))
                 .order_by(J.c.seq))
         with self.db.engine.connect() as conn:
@@ -95,7 +94,7 @@ class JournalProjectionProof(JournalBase):
         chain opened rounds (two counts, no record read)."""
         with self.db.read() as conn:
             chain = conn.execute(select(func.count(func.distinct(J.c.round_no))).where(
-                J.c.table_id == table_id, J.c.kind.in_(list(OPENING_KINDS)),
+                J.c.table_id == table_id, J.c.kind.in_(list(opening_kinds())),
                 J.c.round_no <= up_to)).scalar_one()
             rows = conn.execute(select(func.count()).select_from(R).where(
                 R.c.table_id == table_id, R.c.round_no <= up_to)).scalar_one()
@@ -114,7 +113,8 @@ class JournalProjectionProof(JournalBase):
                                                           R.c.round_no > after_round))}
         marks: dict[int, list[Record]] = {}
         stmt = (select(*_RECORD_COLUMNS)
-                .where(*in_scope, J.c.kind.in_(list(OPENING_KINDS) + list(CLOSING_KINDS)))
+                .where(*in_scope,
+                       J.c.kind.in_(list(opening_kinds()) + list(closing_statuses())))
                 .order_by(J.c.seq))
         problems: list[Disagreement] = []
         try:
@@ -135,7 +135,7 @@ class JournalProjectionProof(JournalBase):
                         f"the journal's first record of this round ({lo}) does not open a "
                         f"round, so no row belongs to it"))
                 continue
-            closing = [r for r in recs if r.kind in CLOSING_KINDS][:1]
+            closing = [r for r in recs if r.kind in closing_statuses()][:1]
             want = round_from_records(table_id, opening + closing)
             if not closing:
                 want = RoundInfo(**{**_fields(want), "last_seq": hi})

@@ -14,8 +14,8 @@ from sqlalchemy import Connection, bindparam, func, select, update
 from dealer_station.audit import schema
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal_common import iso_utc, utc_now
-from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.records import JournalError, MeterDelta
+from dealer_station.events.kinds import closing_statuses
 
 J = schema.journal
 R = schema.rounds
@@ -125,8 +125,8 @@ def upsert_round(conn: Connection, table_id: str, round_no: int, *, game: str | 
     ended_at: str | None = None
     summary_text: str | None = None
     if status in ("settled", "voided"):
-        closing = conn.execute(_CLOSING, {**key, "k": list(CLOSING_KINDS)}).first()
-        if closing is None or CLOSING_KINDS[closing.kind] != status:
+        closing = conn.execute(_CLOSING, {**key, "k": list(closing_statuses())}).first()
+        if closing is None or closing_statuses()[closing.kind] != status:
             raise JournalError(f"round {round_no} at table {table_id}: a round is {status} only "
                                f"by its closing record, appended with it")
         ended_at = closing.ts

@@ -34,10 +34,8 @@ from typing import Any
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.records import ConfigVersion, Meter, Record, RoundInfo
 from dealer_station.errors import StationError
+from dealer_station.events.kinds import closing_statuses, opening_kinds
 
-OPENING_KINDS = ("round.open", "hand.open")
-CLOSING_KINDS: Mapping[str, str] = {"round.close": "settled", "hand.close": "settled",
-                                    "void": "voided"}
 CONFIG_KIND = "config.change"
 METER_FIELDS = ("rounds", "wagered", "paid", "house_win")
 
@@ -66,15 +64,15 @@ def round_from_records(table_id: str, records: Sequence[Record]) -> RoundInfo:
     first = records[0]
     round_no = first.round_no
     assert round_no is not None
-    opening = first.payload if first.kind in OPENING_KINDS else {}
-    closing = next((r for r in records if r.kind in CLOSING_KINDS), None)
+    opening = first.payload if first.kind in opening_kinds() else {}
+    closing = next((r for r in records if r.kind in closing_statuses()), None)
     summary: dict[str, Any] = {}
     if closing is not None:
         summary = {k: v for k, v in closing.payload.items() if k != "meters"}
     return RoundInfo(
         table_id=table_id, round_no=round_no,
         game=str(opening.get("game", "")), config_version=str(opening.get("config_version", "")),
-        status=CLOSING_KINDS[closing.kind] if closing else "open",
+        status=closing_statuses()[closing.kind] if closing else "open",
         dealer=str(opening.get("dealer", "")),
         started_at=first.ts, ended_at=closing.ts if closing else None,
         first_seq=first.seq, last_seq=closing.seq if closing else records[-1].seq,
@@ -120,7 +118,7 @@ def round_disagreement(want: RoundInfo, have: RoundInfo | None) -> Disagreement 
 def meters_from_closings(table_id: str, closings: Iterable[Record]) -> dict[str, Meter]:
     acc: dict[str, list[int]] = {}
     for rec in closings:
-        meters = rec.payload.get("meters") if rec.kind in CLOSING_KINDS else None
+        meters = rec.payload.get("meters") if rec.kind in closing_statuses() else None
         if not isinstance(meters, Mapping):
             continue
         for key, m in meters.items():

@@ -113,7 +113,7 @@ def _game(journal: Journal, table_id: str) -> str:
 
 def open_halt(journal: Journal, table_id: str) -> Record | None:
     """The table's halt that nothing has resolved yet (read from the chain), if any."""
-    from dealer_station.audit.projections import CLOSING_KINDS
+    from dealer_station.events.kinds import closing_statuses
 
     halts = journal.events(table_id, kinds=["halt"])
     if not halts:
@@ -122,7 +122,7 @@ def open_halt(journal: Journal, table_id: str) -> Record | None:
     for r in journal.records(table_id, from_seq=halt.seq + 1):
         if r.kind in ("resolve", "void") and r.payload.get("halt_seq") == halt.seq:
             return None
-        if r.round_no == halt.round_no and r.kind in CLOSING_KINDS:
+        if r.round_no == halt.round_no and r.kind in closing_statuses():
             return None
     return halt
 

@@ -70,6 +70,10 @@ class Event:
     #: The pit's alert this event raises by itself ("halt", "void"...; "" for none): said by
     #: the event, so that the floor names no kind.
     ALERT: ClassVar[str] = ""
+    #: Whether this event opens a round or hand (its row beside the chain starts with it)...
+    OPENS: ClassVar[bool] = False
+    #: ...or closes one, and the round's status then ("settled", "voided"; "" for neither).
+    CLOSES: ClassVar[str] = ""
 
     def told(self, unit: str, round_no: int | None) -> str:
         """What the next person to sign in at the station is told of this event when it

@@ -40,6 +40,7 @@ class HandOpened(Event):
     """Antes are in; ``chips`` and ``pot`` are as they stood before them."""
 
     KIND = "hand.open"
+    OPENS = True
     game: str
     config_version: str
     dealer: str
@@ -127,6 +128,7 @@ class Reneged(Event):
 @dataclass(frozen=True, slots=True)
 class HandClosed(Event):
     KIND = "hand.close"
+    CLOSES = "settled"
     dead: bool
     trump: str | None
     stayers: tuple[str, ...]
@@ -157,6 +159,7 @@ class HandVoided(Event):
 
     KIND = "void"
     ALERT = "void"
+    CLOSES = "voided"
     reason: str
     halt_seq: int | None
 

@@ -20,6 +20,7 @@ from dealer_station.events.table import COMMON, actor_words
 @dataclass(frozen=True, slots=True)
 class RoundOpened(Event):
     KIND = "round.open"
+    OPENS = True
     game: str
     config_version: str
     dealer: str
@@ -97,6 +98,7 @@ class PayoutConfirmed(Event):
 @dataclass(frozen=True, slots=True)
 class RoundClosed(Event):
     KIND = "round.close"
+    CLOSES = "settled"
     cards: tuple[str, ...]
     wagers: int
     wagered: int
@@ -115,6 +117,7 @@ class RoundVoided(Event):
 
     KIND = "void"
     ALERT = "void"
+    CLOSES = "voided"
     cards: tuple[str, ...]
     wagers: int
     wagered: int

@@ -35,6 +35,7 @@ from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event
+from dealer_station.events.kinds import closing_statuses
 from dealer_station.events.parts import EVENTS, WAGER_LABELS
 from dealer_station.events.table import COMMON, RoundHalted, actor_words
 from dealer_station.floor.status import TableStatus, table_statuses
@@ -48,7 +49,6 @@ R = schema.rounds
 FR = schema.floor_refusals
 
 ACK_KIND = "alert.ack"
-CLOSING_KINDS = ("round.close", "hand.close", "void")
 DEVICE_KINDS = ("device.status", "device.fault", "device.lost", "device.connected")
 #: What each category is called on the podium.
 CATEGORY_LABELS = {
@@ -382,7 +382,7 @@ class Pit:
         rows = self.journal.authentic(conn.execute(
             select(J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
                    J.c.payload, J.c.prev_hash, J.c.hash)
-            .where(J.c.table_id == table_id, J.c.kind.in_(CLOSING_KINDS),
+            .where(J.c.table_id == table_id, J.c.kind.in_(list(closing_statuses())),
                    J.c.ts >= iso_utc(start)).order_by(J.c.seq)))
         day = TableDay(money=money)
         since_iso, hour_iso = iso_utc(since), iso_utc(hour_ago)

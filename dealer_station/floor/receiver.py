@@ -22,7 +22,6 @@ from dealer_station.audit import schema
 from dealer_station.audit.hashing import canonical_json
 from dealer_station.audit.journal import add_meters, iso_utc, utc_now
 from dealer_station.audit.projections import (
-    CLOSING_KINDS,
     CONFIG_KIND,
     ProjectionError,
     config_from_record,
@@ -31,6 +30,7 @@ from dealer_station.audit.projections import (
 )
 from dealer_station.audit.records import MeterDelta, Record
 from dealer_station.errors import StationError
+from dealer_station.events.kinds import closing_statuses
 
 J = schema.journal
 FT = schema.floor_tables
@@ -214,7 +214,7 @@ def _project(conn: Connection, table_id: str, rows: Sequence[Mapping[str, Any]])
         if updated.rowcount == 0:
             conn.execute(schema.rounds.insert().values(table_id=table_id, round_no=round_no,
                                                        **values))
-    closings = [r for r in records if r.kind in CLOSING_KINDS]
+    closings = [r for r in records if r.kind in closing_statuses()]
     sums = meters_from_closings(table_id, closings)
     if sums:
         add_meters(conn, table_id, {k: MeterDelta(m.rounds, m.wagered, m.paid, m.house_win)

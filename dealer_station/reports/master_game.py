@@ -24,9 +24,9 @@ from dealer_station.accounting.shifts import day_drop, shift_rows
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal, iso_utc
 from dealer_station.audit.lease import RESERVED_TABLE_IDS
-from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.errors import StationError
 from dealer_station.events.accounting import DayPlayed, TrayDifference
+from dealer_station.events.kinds import closing_statuses
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting, table_wins
 
@@ -189,7 +189,7 @@ def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
                       J.c.ts < iso_utc(span.end)) for s, span in spans))
     with journal.db.read() as conn:
         times = conn.execute(select(J.c.ts).where(
-            J.c.table_id == table, J.c.kind.in_(list(CLOSING_KINDS)), late)).scalars().all()
+            J.c.table_id == table, J.c.kind.in_(list(closing_statuses())), late)).scalars().all()
     return {calendar.day_of(datetime.fromisoformat(ts)) for ts in times}
 
 

@@ -28,7 +28,6 @@ from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.accounting.shifts import shift_index
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Fact, Journal, Record
-from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.users import User
 from dealer_station.events.accounting import (
     CODEC,
@@ -45,6 +44,7 @@ from dealer_station.events.accounting import (
     TrayShiftCounted,
 )
 from dealer_station.events.base import Event
+from dealer_station.events.kinds import closing_statuses
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.parts import Wins
 
@@ -223,7 +223,7 @@ class TableAccounting:
                 if have != want:
                     raise _Changed
                 if through and conn.execute(select(func.count()).select_from(J).where(
-                        J.c.table_id == self.table_id, J.c.kind.in_(list(CLOSING_KINDS)),
+                        J.c.table_id == self.table_id, J.c.kind.in_(list(closing_statuses())),
                         J.c.seq > through[0])).scalar_one():
                     raise _Changed   # a round closed while the day was being summed
 

@@ -22,11 +22,11 @@ from dealer_station import __version__
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Fact, Journal, MeterDelta, Record
 from dealer_station.audit.lease import TableLease, acquire_lease
-from dealer_station.audit.projections import CLOSING_KINDS, OPENING_KINDS
 from dealer_station.audit.users import PermissionDenied, User, require_role
 from dealer_station.audit.whole_check import WholeCheck
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event
+from dealer_station.events.kinds import closing_statuses
 from dealer_station.events.table import (
     COMMON,
     CardHeld,
@@ -159,7 +159,7 @@ def next_halt(halt: Halt | None, c: Committed) -> Halt | None:
         return Halt(e.reason, e.fault, c.seq, e.remedy, device or None, device_id or None,
                     card if isinstance(card, str) else None,
                     said if isinstance(said, str) else "")
-    if isinstance(e, HaltResolved) or c.kind in CLOSING_KINDS:
+    if isinstance(e, HaltResolved) or e.CLOSES:
         return None
     return halt
 
@@ -273,7 +273,7 @@ class TableService:
     def _append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None
                 ) -> list[Record]:
         self.lease.check()
-        closing = any(f.kind in CLOSING_KINDS for f in facts)
+        closing = any(f.kind in closing_statuses() for f in facts)
         # Every round's close signs the chain's checkpoint (in the same commit) and anchors
         # the head outside the database.
         records = self.journal.append_many(self.table_id, facts, also=also, sign=closing)
@@ -303,8 +303,8 @@ class TableService:
     def _projection_writer(self, steps: Sequence[Step]) -> Callable[[Any], None] | None:
         """What ``steps`` change in the rows beside the chain: a round's row when it opens or
         closes (with its meters), a configuration version's row."""
-        opening = [s for s in steps if s.event.KIND in OPENING_KINDS and s.round_no is not None]
-        closing = [s for s in steps if s.event.KIND in CLOSING_KINDS and s.round_no is not None]
+        opening = [s for s in steps if s.event.OPENS and s.round_no is not None]
+        closing = [s for s in steps if s.event.CLOSES and s.round_no is not None]
         configs = [s for s in steps if isinstance(s.event, ConfigChanged)
                    and s.event.content is not None]
         if not (opening or closing or configs):
@@ -320,7 +320,7 @@ class TableService:
             for s in closing:
                 meters = s.event.to_payload().get("meters") or {}
                 self.journal.upsert_round(conn, self.table_id, int(s.round_no or 0),
-                                          status=CLOSING_KINDS[s.event.KIND])
+                                          status=s.event.CLOSES)
                 if meters:
                     self.journal.add_meters(conn, self.table_id, {
                         k: MeterDelta(rounds=1, **m) for k, m in meters.items()})

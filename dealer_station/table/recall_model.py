@@ -19,7 +19,7 @@ from typing import Any
 
 from dealer_station import games
 from dealer_station.audit.journal import Record, RoundInfo
-from dealer_station.audit.projections import CLOSING_KINDS
+from dealer_station.events.kinds import closing_statuses
 from dealer_station.money import CHIPS, Money
 
 # --- the words people read ------------------------------------------------------------------
@@ -166,7 +166,7 @@ class RecallHeader:
         started, ended, dealer = info.started_at, info.ended_at, info.dealer
         if records:
             opening = records[0]
-            closing = next((r for r in records if r.kind in CLOSING_KINDS), None)
+            closing = next((r for r in records if r.kind in closing_statuses()), None)
             started = opening.ts
             ended = closing.ts if closing is not None else None
             dealer = str(opening.payload.get("dealer") or dealer)

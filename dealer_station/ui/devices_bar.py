@@ -14,7 +14,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.events import Event
 from dealer_station.events.table import (
     DeviceConnected,
@@ -266,7 +265,7 @@ class DevicesBar(QWidget):
             self._follow(c.event)
 
     def _follow(self, e: Event) -> None:
-        if isinstance(e, HaltResolved) or (e.KIND in CLOSING_KINDS):
+        if isinstance(e, HaltResolved) or e.CLOSES:
             for each in self.pills.values():
                 if each.fault:
                     each.fault = ""

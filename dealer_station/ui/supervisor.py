@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 
 from dealer_station import games
 from dealer_station.audit.journal import Journal
-from dealer_station.audit.projections import CLOSING_KINDS
 from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
@@ -448,7 +447,7 @@ class SupervisorScreen(QWidget):
         if any(not c.kind.startswith(("device.", "clock.")) for c in update.events) or (
                 update.view.halt is not None and update.events):
             self.refresh_round(update.view)
-        if any(c.kind in CLOSING_KINDS for c in update.events) and self.isVisible():
+        if any(c.event.CLOSES for c in update.events) and self.isVisible():
             self.refresh_current()
 
     def showEvent(self, event: QShowEvent) -> None:
