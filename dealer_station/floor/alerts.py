@@ -34,10 +34,19 @@ from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_n
 from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
-from dealer_station.events import Codec, Committed, Event
+from dealer_station.events import Codec, Committed, Event, EventError
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.events.parts import EVENTS, WAGER_LABELS
-from dealer_station.events.table import COMMON, RoundHalted, actor_words
+from dealer_station.events.table import (
+    COMMON,
+    ConfigChanged,
+    DeviceConnected,
+    DeviceFaulted,
+    DeviceLost,
+    DeviceStatusReported,
+    RoundHalted,
+    actor_words,
+)
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.money import CHIPS, Money
@@ -49,7 +58,9 @@ R = schema.rounds
 FR = schema.floor_refusals
 
 ACK_KIND = "alert.ack"
-DEVICE_KINDS = ("device.status", "device.fault", "device.lost", "device.connected")
+#: What the pit's grid shows of each device: its last status, fault, loss or return.
+DEVICE_EVENTS = (DeviceStatusReported, DeviceFaulted, DeviceLost, DeviceConnected)
+_COMMON = Codec(COMMON)
 #: What each category is called on the podium.
 CATEGORY_LABELS = {
     "halt": "Halt", "device.fault": "Device fault", "void": "Void",
@@ -192,6 +203,12 @@ def codec_of(game: str | None) -> Codec:
     the kinds every table writes)."""
     found = games.REGISTRY.get(game or "")
     return found.part(EVENTS)() if found is not None else Codec(COMMON)
+
+
+def halt_ending_kinds(codec: Codec) -> list[str]:
+    """The kinds whose events end a halt (a resolution, a void)."""
+    return [kind for kind, cls in codec.classes.items()
+            if cls.halt_settled is not Event.halt_settled]
 
 
 def alert_kinds(codec: Codec) -> tuple[str, ...]:
@@ -344,7 +361,7 @@ class Pit:
 
     def money(self, conn: Any, table_id: str) -> Money:
         row = conn.execute(select(J.c.payload).where(J.c.table_id == table_id,
-                                                     J.c.kind == "config.change")
+                                                     J.c.kind == ConfigChanged.KIND)
                            .order_by(J.c.seq.desc()).limit(1)).first()
         if row is None:
             return CHIPS
@@ -356,24 +373,24 @@ class Pit:
 
     def _devices(self, conn: Any, table_id: str) -> tuple[DeviceState, ...]:
         rows = conn.execute(select(J.c.kind, J.c.payload, J.c.ts)
-                            .where(J.c.table_id == table_id, J.c.kind.in_(DEVICE_KINDS))
+                            .where(J.c.table_id == table_id,
+                                   J.c.kind.in_([e.KIND for e in DEVICE_EVENTS]))
                             .order_by(J.c.seq.desc()).limit(200)).all()
         seen: dict[str, DeviceState] = {}
         for kind, payload, ts in rows:
             try:
-                p = json.loads(payload)
-            except ValueError:
+                e = _COMMON.decode(kind, json.loads(payload))
+            except (ValueError, EventError):     # a record the pit cannot read says nothing
                 continue
-            device = str(p.get("device") or "?")
-            if device in seen:
+            if not isinstance(e, DEVICE_EVENTS) or e.device in seen:
                 continue
-            if kind == "device.fault":
-                seen[device] = DeviceState(device, str(p.get("kind") or "fault").upper()
-                                           .replace("_", " "), True, ts)
+            if isinstance(e, DeviceFaulted):
+                seen[e.device] = DeviceState(e.device, (e.kind or "fault").upper()
+                                             .replace("_", " "), True, ts)
             else:
-                state = str(p.get("state") or kind.partition(".")[2]).upper()
-                seen[device] = DeviceState(device, state.replace("_", " "),
-                                           state not in ("READY", "CONNECTED"), ts)
+                state = (e.state or e.KIND.partition(".")[2]).upper()
+                seen[e.device] = DeviceState(e.device, state.replace("_", " "),
+                                             state not in ("READY", "CONNECTED"), ts)
         return tuple(sorted(seen.values(), key=lambda d: d.device))
 
     def _day(self, conn: Any, table_id: str, since: datetime, hour_ago: datetime,
@@ -401,10 +418,11 @@ class Pit:
     def _state(self, conn: Any, st: TableStatus) -> str:
         if st.state != "halted":
             return st.state
-        halt = conn.execute(select(J.c.seq).where(J.c.table_id == st.table, J.c.kind == "halt")
+        halt = conn.execute(select(J.c.seq).where(J.c.table_id == st.table,
+                                                  J.c.kind == RoundHalted.KIND)
                             .order_by(J.c.seq.desc()).limit(1)).scalar()
         cleared = conn.execute(select(J.c.seq).where(
-            J.c.table_id == st.table, J.c.kind.in_(("resolve", "void")),
+            J.c.table_id == st.table, J.c.kind.in_(halt_ending_kinds(codec_of(st.game))),
             J.c.seq > (halt or 0)).limit(1)).scalar()
         if cleared is None:
             return "halted"

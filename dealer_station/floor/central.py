@@ -30,6 +30,7 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Journal, Record, check_table_id
 from dealer_station.audit.users import PermissionDenied, User, Users
 from dealer_station.errors import StationError
+from dealer_station.events.table import ConfigChanged
 
 J = schema.journal
 FLOOR_STREAM = "floor"
@@ -249,7 +250,8 @@ def adoptions(conn: Connection) -> dict[str, Adoption]:
     the floor holds (which tables run which version)."""
     out: dict[str, Adoption] = {}
     stmt = (select(J.c.table_id, J.c.seq, J.c.ts, J.c.payload)
-            .where(J.c.kind == "config.change", J.c.table_id.not_in((FLOOR_STREAM, "station")))
+            .where(J.c.kind == ConfigChanged.KIND,
+                   J.c.table_id.not_in((FLOOR_STREAM, "station")))
             .order_by(J.c.table_id, J.c.seq))
     for table_id, seq, ts, payload in conn.execute(stmt):
         try:

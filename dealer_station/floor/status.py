@@ -13,6 +13,9 @@ from sqlalchemy import Connection, select
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import utc_now
+from dealer_station.events import Event
+from dealer_station.events.kinds import codecs
+from dealer_station.events.table import ConfigChanged, HaltResolved, RoundHalted, StationStopped
 
 J = schema.journal
 R = schema.rounds
@@ -20,8 +23,13 @@ FT = schema.floor_tables
 #: A table not heard from for this long (it sends a contact every few seconds while idle) is
 #: counted behind from its last contact: the floor cannot know what it has done since.
 STALE_S = 15.0
-#: A halt ends when it is resolved, or when its round is voided.
-_HALT_KINDS = ("halt", "resolve", "void")
+
+
+def _halt_kinds() -> list[str]:
+    """A halt, and what ends one: its resolution, or each game's void of its round."""
+    return [RoundHalted.KIND, HaltResolved.KIND,
+            *(k for c in codecs() for k, cls in c.classes.items()
+              if cls.halt_settled is not Event.halt_settled)]
 
 
 @dataclass(frozen=True)
@@ -54,13 +62,13 @@ def _seconds(since: str | None, now: datetime) -> float | None:
 
 def _state(conn: Connection, table_id: str, last_round: Any) -> str:
     halts = dict(conn.execute(
-        select(J.c.kind, J.c.seq).where(J.c.table_id == table_id, J.c.kind.in_(_HALT_KINDS))
+        select(J.c.kind, J.c.seq).where(J.c.table_id == table_id, J.c.kind.in_(_halt_kinds()))
         .order_by(J.c.seq.desc()).limit(1)).all())
-    if "halt" in halts:
+    if RoundHalted.KIND in halts:
         return "halted"
     last = conn.execute(select(J.c.kind).where(J.c.table_id == table_id)
                         .order_by(J.c.seq.desc()).limit(1)).scalar()
-    if last == "shutdown":
+    if last == StationStopped.KIND:
         return "closed"
     if last_round is not None and last_round.status == "open":
         return "in round"
@@ -83,7 +91,7 @@ def table_statuses(floor: Database, now: datetime | None = None) -> list[TableSt
             # The version the table adopted last (it runs it from its next round on).
             adopted = conn.execute(
                 select(J.c.payload).where(J.c.table_id == t.table_id,
-                                          J.c.kind == "config.change")
+                                          J.c.kind == ConfigChanged.KIND)
                 .order_by(J.c.seq.desc()).limit(1)).scalar()
             version = (json.loads(adopted).get("version") if adopted
                        else last_round.config_version if last_round else None)
