@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from dealer_station.errors import StationError
+from dealer_station.events.base import Event
 
 
 class JournalError(StationError):
@@ -43,6 +44,11 @@ class Fact:
     payload: Mapping[str, Any]
     actor: str
     round_no: int | None = None
+
+    @classmethod
+    def of(cls, event: Event, actor: str, round_no: int | None = None) -> Fact:
+        """The record of a typed event: its kind and its payload as the event writes it."""
+        return cls(event.KIND, event.to_payload(), actor, round_no)
 
 
 @dataclass(frozen=True, slots=True)

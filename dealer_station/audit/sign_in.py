@@ -21,6 +21,13 @@ from dealer_station.audit.user_model import (
     _valid_user_id,
 )
 from dealer_station.audit.user_records import Facts, UserRecords, _refusal, _Retry, _Snapshot
+from dealer_station.events.station import LockedOut as LockedOutEvent
+from dealer_station.events.station import (
+    SignedIn,
+    SignedOut,
+    SignInFailed,
+    UserRowMismatch,
+)
 from dealer_station.gaming_day import local_time
 
 
@@ -38,8 +45,8 @@ class SignIn(UserRecords):
     def sign_out(self, user: User, why: str, *, table_id: str = STATION_STREAM) -> Record:
         """A person signed out (or was signed out when idle): journaled, like the sign-in
         it ends, on the chain the sign-in went to. Returns the record."""
-        return self.journal.append(table_id, "logout", {"user": user.user_id, "why": why},
-                                   user.actor)
+        event = SignedOut(user.user_id, why)
+        return self.journal.append(table_id, event.KIND, event.to_payload(), user.actor)
 
     def authenticate(self, user_id: str, pin: str, *, table_id: str = STATION_STREAM,
                      over: str | None = None) -> User:
@@ -59,8 +66,8 @@ class SignIn(UserRecords):
         if not _valid_user_id(user_id):
             shown = "".join(c for c in str(user_id)[:64] if _one_line(c)) or "?"
             self._verify(self._dummy_hash, pin)
-            self.journal.append(table_id, "login.failed",
-                                {"user_id": shown, "reason": "unknown user"}, "unknown/unknown")
+            refused = SignInFailed(shown, "unknown user")
+            self.journal.append(table_id, refused.KIND, refused.to_payload(), "unknown/unknown")
             raise AuthError(f"unknown user {shown!r} or wrong PIN")
         verified: dict[str, bool] = {}
         # Who may act is read from the chains: first make sure none was cut back past what
@@ -98,7 +105,7 @@ class SignIn(UserRecords):
         actor = f"{user_id}/{state.role if state is not None else 'unknown'}"
 
         def failed(reason: str, **extra: Any) -> Fact:
-            return Fact("login.failed", {"user_id": user_id, "reason": reason, **extra}, actor)
+            return Fact.of(SignInFailed(user_id, reason, dict(extra)), actor)
 
         if state is None and row is None and not before.forged:
             if "" not in verified:
@@ -114,7 +121,7 @@ class SignIn(UserRecords):
         if problem is not None or state is None or row is None:
             assert problem is not None
             return ([failed("the users table disagrees with the journal"),
-                     Fact("user.mismatch", problem.payload(), actor)],
+                     Fact.of(UserRowMismatch(problem.payload()), actor)],
                     UserMismatch(_refusal(problem)), None, False)
         pin_hash = str(row.pin_hash)
         if pin_hash not in verified:
@@ -132,8 +139,7 @@ class SignIn(UserRecords):
             facts = [failed("wrong PIN", failures=failures)]
             if failures >= self.max_failures:
                 until = iso_utc(now + self.lockout)
-                facts.append(Fact("lockout", {"user_id": user_id, "failures": failures,
-                                              "until": until}, actor))
+                facts.append(Fact.of(LockedOutEvent(user_id, failures, until), actor))
                 return (facts, self._locked_out(user_id, state.role, until, failures, now,
                                                 "is now"), None, True)
             return (facts, WrongPin(user_id, self.max_failures - failures,
@@ -141,11 +147,11 @@ class SignIn(UserRecords):
         if not state.active:
             return ([failed("inactive")], AuthError(f"user {user_id!r} has been deactivated"),
                     None, True)
-        payload: dict[str, Any] = {"user_id": user_id, "role": state.role}
+        more: dict[str, Any] = {}
         new_hash: str | None = None
         if over is not None:
-            payload["over"] = over
+            more["over"] = over
         if self.hasher.check_needs_rehash(pin_hash):
             new_hash = self.hash_pin(pin)
-            payload["pin_mac"] = self.pin_mac(user_id, new_hash)
-        return [Fact("login", payload, actor)], None, new_hash, True
+            more["pin_mac"] = self.pin_mac(user_id, new_hash)
+        return [Fact.of(SignedIn(user_id, state.role, more), actor)], None, new_hash, True

@@ -43,6 +43,15 @@ from dealer_station.audit.user_records import (
     _Snapshot,
     _State,
 )
+from dealer_station.events.station import (
+    PinSet,
+    RoleChanged,
+    UserAdded,
+    UserAdopted,
+    UserDeactivated,
+    UserRowMismatch,
+    UserUnlocked,
+)
 
 ADOPT_ACTOR = "station/floor"
 """Who journals a user's facts copied from the floor's users at a table."""
@@ -170,8 +179,8 @@ class UserAdmin(UserRecords):
                 action = ("row rewritten from the journal" if problem.field != "pin_hash" else
                           "row rewritten from the journal; its PIN hash is still refused "
                           "until the PIN is set again")
-                facts.append(Fact("user.mismatch", {**problem.payload(), "action": action},
-                                  actor_name))
+                facts.append(Fact.of(UserRowMismatch({**problem.payload(), "action": action}),
+                                     actor_name))
             try:
                 state = self._commit(table_id, before, facts, write_row=True,
                                      pin_hash=pin_hash, check=check)
@@ -208,9 +217,8 @@ class UserAdmin(UserRecords):
         def plan(before: _Snapshot) -> Facts:
             if before.state is not None:
                 raise UserError(f"user id {user_id!r} is taken (user ids are unique)")
-            return [Fact("user.add", {"user_id": user_id, "name": name, "role": role,
-                                      "pin_mac": self.pin_mac(user_id, pin_hash)},
-                         actor_name)]
+            return [Fact.of(UserAdded(user_id, name, role, self.pin_mac(user_id, pin_hash)),
+                            actor_name)]
 
         def first_only(conn: Connection, floor: int) -> None:
             self._lock(conn, _BOOTSTRAP_LOCK)
@@ -292,7 +300,7 @@ class UserAdmin(UserRecords):
                     role = str(f.payload.get("role"))
             if role is None:
                 raise UserError(f"no user {user_id!r} to adopt facts for")
-            plan.append(Fact("user.adopted", {"user_id": user_id, **source}, actor))
+            plan.append(Fact.of(UserAdopted(user_id, dict(source)), actor))
             try:
                 state = self._commit(table_id, before, plan, write_row=True,
                                      pin_hash=pin_hash)
@@ -384,8 +392,7 @@ class UserAdmin(UserRecords):
                     f"{user_id} is a {before.state.role}: on a journal whose PINs were set "
                     f"before they were bound to the key, an operator's PIN is set first "
                     f"(without sign-in), and that operator then sets the others")
-            return [Fact("user.pin", {"user_id": user_id,
-                                      "pin_mac": self.pin_mac(user_id, pin_hash)}, actor_name)]
+            return [Fact.of(PinSet(user_id, self.pin_mac(user_id, pin_hash)), actor_name)]
 
         def still_unbound(conn: Connection, floor: int) -> None:
             self._lock(conn, _BOOTSTRAP_LOCK)
@@ -417,9 +424,7 @@ class UserAdmin(UserRecords):
                 raise UserError(f"no user {user_id!r}")
             if before.state.role == role:
                 raise UserError(f"{user_id} is already a {role}")
-            return [Fact("user.role", {"user_id": user_id, "role": role,
-                                       "was": before.state.role, "reason": reason},
-                         admin.actor)]
+            return [Fact.of(RoleChanged(user_id, role, before.state.role, reason), admin.actor)]
 
         return self._administer(user_id, table_id, plan, actor_name=admin.actor).user()
 
@@ -438,8 +443,7 @@ class UserAdmin(UserRecords):
                 raise UserError(f"no user {user_id!r}")
             if not before.state.active:
                 raise UserError(f"{user_id} is already deactivated")
-            return [Fact("user.deactivate", {"user_id": user_id, "reason": reason},
-                         admin.actor)]
+            return [Fact.of(UserDeactivated(user_id, reason), admin.actor)]
 
         self._administer(user_id, table_id, plan, actor_name=admin.actor)
 
@@ -466,10 +470,7 @@ class UserAdmin(UserRecords):
                 article = "an" if role[:1] in ("a", "e", "i", "o", "u") else "a"
                 raise PermissionDenied(f"{admin.user_id} is a supervisor: only an operator "
                                        f"may unlock {article} {role}")
-            payload: dict[str, Any] = {"user_id": user_id}
-            if reason is not None:
-                payload["reason"] = reason
-            return [Fact("user.unlock", payload, admin.actor)]
+            return [Fact.of(UserUnlocked(user_id, reason), admin.actor)]
 
         return self._administer(user_id, table_id, plan, actor_name=admin.actor).user()
 

@@ -27,6 +27,7 @@ from dealer_station.events.station import (
     SignInFailed,
     UserAdded,
     UserDeactivated,
+    UserRowMismatch,
     UserUnlocked,
 )
 
@@ -338,7 +339,8 @@ class UserRecords(PinHashing):
     def _report(self, problem: Problem | _Forged, actor: str, table_id: str) -> None:
         """Journal a ``user.mismatch`` (best effort: a read-only store cannot record it)."""
         with contextlib.suppress(JournalError, SQLAlchemyError):
-            self.journal.append(table_id, "user.mismatch", problem.payload(), actor)
+            event = UserRowMismatch(problem.payload())
+            self.journal.append(table_id, event.KIND, event.to_payload(), actor)
 
 
 def _refusal(problem: Problem | _Forged) -> str:
