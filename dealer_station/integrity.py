@@ -35,6 +35,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dealer_station.errors import StationError
+from dealer_station.events.station import (
+    SoftwareMatched,
+    SoftwareMismatchAcknowledged,
+    SoftwareMismatched,
+)
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Record
@@ -367,9 +372,10 @@ class IntegrityGate:
     def record_start(self) -> Record | None:
         if self.report.development:
             return None
-        kind = KIND_OK if self.report.ok else KIND_MISMATCH
+        said = self.report.payload()
+        event = SoftwareMatched(said) if self.report.ok else SoftwareMismatched(said)
         with self.table.lock:
-            record = self.table.record(kind, self.report.payload())
+            record = self.table.record(event)
         self.records.append(record)
         return record
 
@@ -384,11 +390,12 @@ class IntegrityGate:
             raise TableError(f"already acknowledged by {self.acknowledged_by}")
         self.table.require_supervisor(user, "acknowledge a software mismatch")
         why = self.table.require_reason(reason)
-        payload = {"overall": self.report.overall, "expected": self.report.expected,
-                   "file": self.report.first_file or self.report.headline(),
-                   "problems": self.report.problems()[:50], "reason": why}
+        event = SoftwareMismatchAcknowledged(why, {
+            "overall": self.report.overall, "expected": self.report.expected,
+            "file": self.report.first_file or self.report.headline(),
+            "problems": self.report.problems()[:50]})
         with self.table.lock:
-            record = self.table.record(KIND_ACK, payload, user.actor)
+            record = self.table.record(event, user.actor)
         self.acknowledged_by = user.actor
         self.records.append(record)
         return record

@@ -24,6 +24,7 @@ from dealer_station.audit.anchors import (
 from dealer_station.audit.journal_base import JournalBase
 from dealer_station.audit.journal_common import Checkpoint, JournalTampered, check_table_id
 from dealer_station.audit.records import Fact, JournalError, Record
+from dealer_station.events.station import CheckpointTaken
 
 J = schema.journal
 
@@ -50,7 +51,7 @@ class JournalCheckpoints(JournalBase):
             conn.execute(C.insert().values(table_id=table_id, seq=r.seq, hash=r.hash, ts=r.ts,
                                            actor=actor))
 
-        record = self._append(table_id, [Fact("checkpoint", dict(payload or {}), actor)],
+        record = self._append(table_id, [Fact.of(CheckpointTaken(dict(payload or {})), actor)],
                               after, sign=True)[0]
         # The database has committed; now the outside copy. (The other order could leave an
         # anchor for a record that was never committed, which would read as truncation.)

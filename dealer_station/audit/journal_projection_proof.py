@@ -27,6 +27,7 @@ from dealer_station.audit.projections import (
 )
 from dealer_station.audit.records import Record, RoundInfo
 from dealer_station.events.kinds import closing_statuses, opening_kinds
+from dealer_station.events.station import ProjectionsRebuilt
 
 J = schema.journal
 R = schema.rounds
@@ -193,9 +194,9 @@ class JournalProjectionProof(JournalBase):
                                           "created_at": cv.created_at,
                                           "created_by": cv.created_by, "reason": cv.reason})
 
-        self.append(table_id, "projection.mismatch",
-                    {"count": len(problems), "problems": [str(p) for p in problems[:20]],
-                     "action": "rebuilt from the journal"}, actor, also=rewrite)
+        said = ProjectionsRebuilt(len(problems), tuple(str(p) for p in problems[:20]),
+                                  "rebuilt from the journal")
+        self.append(table_id, said.KIND, said.to_payload(), actor, also=rewrite)
         return problems
 
 

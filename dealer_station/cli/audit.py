@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from dealer_station.errors import StationError
+from dealer_station.events.station import Verified
 
 if TYPE_CHECKING:
     from dealer_station.audit.db import Database
@@ -273,7 +274,8 @@ def run_verify(args: argparse.Namespace) -> int:
         if args.record:
             actor = args.actor or default_actor()
             for r in results:
-                store.journal.append(r.table_id, "verify", check.record_payload(r), actor)
+                done = Verified.from_payload(check.record_payload(r))
+                store.journal.append(r.table_id, done.KIND, done.to_payload(), actor)
     return 0 if ok else 1
 
 

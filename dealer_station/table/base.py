@@ -27,9 +27,11 @@ from dealer_station.audit.whole_check import WholeCheck
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event
 from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.station import Verified
 from dealer_station.events.table import (
     COMMON,
     CardHeld,
+    ClockJumped,
     ConfigChanged,
     DeviceConnected,
     DeviceFaulted,
@@ -38,6 +40,8 @@ from dealer_station.events.table import (
     DeviceStatusReported,
     HaltResolved,
     RoundHalted,
+    StationStarted,
+    StationStopped,
     device_name,
     fault_words,
 )
@@ -281,9 +285,11 @@ class TableService:
             self.journal.anchor(records[-1])
         return records
 
-    def record(self, kind: str, payload: Mapping[str, Any], actor: str = STATION_ACTOR,
+    def record(self, event: Event, actor: str = STATION_ACTOR,
                round_no: int | None = None) -> Record:
-        return self.append([Fact(kind, payload, actor, round_no)])[0]
+        """Journal one event that no decision of the game's makes (the station's start and
+        stop, a verification, a clock jump, a recovery) and tell the listeners."""
+        return self.append([Fact.of(event, actor, round_no)])[0]
 
     def commit(self, steps: Sequence[Step]) -> list[Committed]:
         """Journal ``steps`` in one commit, then apply each event (the live state is always
@@ -399,15 +405,14 @@ class TableService:
         through the table (its lease held), any other table's directly."""
         with self.lock:
             for r in check.results:
-                payload = check.record_payload(r, projections=True)
+                done = Verified.from_payload(check.record_payload(r, projections=True))
                 if r.table_id == self.table_id:
-                    self.record("verify", payload, user.actor)
+                    self.record(done, user.actor)
                 else:
-                    self.journal.append(r.table_id, "verify", payload, user.actor)
+                    self.journal.append(r.table_id, done.KIND, done.to_payload(), user.actor)
 
     def startup(self) -> None:
-        self.record("startup", {"version": __version__, "game": self.game,
-                                "table": self.table_id})
+        self.record(StationStarted(__version__, self.game, self.table_id))
 
     def shutdown(self) -> None:
         # Devices close first, so that their last events (the port closed) are queued; then
@@ -422,7 +427,7 @@ class TableService:
         with self.lock:
             if not self.lease.valid:
                 return
-            self.record("shutdown", {"version": __version__})
+            self.record(StationStopped(__version__))
             if self.journal.anchor_path is not None:
                 # A clean exit anchors the head (cutting the tail later is then detected),
                 # with the meters and last round proven now, so the next start checks only
@@ -441,8 +446,7 @@ class TableService:
         self._clock_mark = (wall, mono)
         jump = (wall - last_wall) - (mono - last_mono)
         if abs(jump) > CLOCK_JUMP_SECONDS:
-            self.record("clock.jump", {"seconds": round(jump * 1000) // 1000,
-                                       "milliseconds": round(jump * 1000)})
+            self.record(ClockJumped(round(jump * 1000) // 1000, round(jump * 1000)))
             return jump
         return None
 

@@ -20,7 +20,13 @@ from dealer_station.cards import Card, CardError, parse_card
 from dealer_station.events import Committed
 from dealer_station.events import bourre as ev
 from dealer_station.events.bourre import CODEC, HandVoided
-from dealer_station.events.table import CardHeld, ConfigChanged, HaltResolved, device_name
+from dealer_station.events.table import (
+    CardHeld,
+    ConfigChanged,
+    HaltResolved,
+    TableRecovered,
+    device_name,
+)
 from dealer_station.hardware.events import CardRead
 from dealer_station.settlement.bourre import BourreHand, Phase
 from dealer_station.settlement.bourre_play import trick_winner
@@ -164,9 +170,8 @@ class BourreTable(TableService):
         st = self.state.current
         if st is None:
             return
-        self.record("recovery", {"round_no": st.round_no, "phase": st.hand.phase.value,
-                                 "differences": self.state.differences}, STATION_ACTOR,
-                    st.round_no)
+        self.record(TableRecovered(st.round_no, tuple(self.state.differences),
+                                   {"phase": st.hand.phase.value}), STATION_ACTOR, st.round_no)
         if st.hand.phase is Phase.SETTLED:
             self._close_hand()  # the last play was journaled; its settlement was not yet
             return
