@@ -197,6 +197,27 @@ class FloorRefused(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FloorGroupDefined(Event):
+    """An operator named a group of the floor's tables (no tables: the group is removed)."""
+    KIND = "floor.group"
+    group: str
+    tables: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class FloorPublished(Event):
+    """An operator published a configuration to a group's tables, or to tables named."""
+    KIND = "floor.publish"
+    group: str | None
+    tables: tuple[str, ...]
+    game: str
+    version: str
+    content: JsonObject
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class WitnessRefused(Event):
     """The regulator's witness would not cosign the table's checkpoint: it disagrees with what
     the witness already cosigned (dealer_station/floor/witness_push.py)."""
@@ -241,5 +262,5 @@ STATION: tuple[type[Event], ...] = (
     LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
     SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, UserAdopted,
     AlertAcknowledged, FloorLost, FloorRestored, FloorRefused, WitnessRefused,
-    WitnessUnreachable, WitnessRestored,
+    WitnessUnreachable, WitnessRestored, FloorGroupDefined, FloorPublished,
 )

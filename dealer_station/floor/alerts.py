@@ -37,6 +37,7 @@ from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event, EventError
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.events.parts import EVENTS, WAGER_LABELS
+from dealer_station.events.station import AlertAcknowledged
 from dealer_station.events.table import (
     COMMON,
     ConfigChanged,
@@ -57,7 +58,7 @@ FT = schema.floor_tables
 R = schema.rounds
 FR = schema.floor_refusals
 
-ACK_KIND = "alert.ack"
+ACK_KIND = AlertAcknowledged.KIND
 #: What the pit's grid shows of each device: its last status, fault, loss or return.
 DEVICE_EVENTS = (DeviceStatusReported, DeviceFaulted, DeviceLost, DeviceConnected)
 _COMMON = Codec(COMMON)
@@ -353,9 +354,10 @@ class Pit:
             raise AlertError("the reason is too long (500 characters at most)")
         if alert.id in self.acknowledgements():
             raise AlertError(f"alert {alert.id} is already acknowledged")
-        return self.journal.append(self.stream, ACK_KIND, {
-            "alert": alert.id, "table": alert.table, "category": alert.category,
-            "what": alert.what, "raised_at": alert.at, "reason": reason}, user.actor)
+        said = AlertAcknowledged(alert.id, reason, {
+            "table": alert.table, "category": alert.category, "what": alert.what,
+            "raised_at": alert.at})
+        return self.journal.append(self.stream, said.KIND, said.to_payload(), user.actor)
 
     # -- the floor's tables --
 

@@ -30,12 +30,15 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Journal, Record, check_table_id
 from dealer_station.audit.users import PermissionDenied, User, Users
 from dealer_station.errors import StationError
+from dealer_station.events import Codec, EventError
+from dealer_station.events.station import FloorGroupDefined, FloorPublished
 from dealer_station.events.table import ConfigChanged
 
 J = schema.journal
 FLOOR_STREAM = "floor"
-GROUP_KIND = "floor.group"
-PUBLISH_KIND = "floor.publish"
+GROUP_KIND = FloorGroupDefined.KIND
+PUBLISH_KIND = FloorPublished.KIND
+_FLOOR = Codec((FloorGroupDefined, FloorPublished))
 MAX_REASON = 500
 _COLUMNS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
             J.c.prev_hash, J.c.hash)
@@ -113,23 +116,22 @@ def read_stream(journal: Journal, conn: Connection, stream: str, *, after: int =
 def _groups(records: Iterable[Record]) -> dict[str, Group]:
     out: dict[str, Group] = {}
     for r in records:
-        if r.kind != GROUP_KIND:
+        e = _FLOOR.decode(r.kind, r.payload)
+        if not isinstance(e, FloorGroupDefined):
             continue
-        name = str(r.payload.get("group", ""))
-        tables = tuple(str(t) for t in r.payload.get("tables", []))
-        if tables:
-            out[name] = Group(name, tables, r.seq, r.actor, r.ts)
+        if e.tables:
+            out[e.group] = Group(e.group, e.tables, r.seq, r.actor, r.ts)
         else:
-            out.pop(name, None)
+            out.pop(e.group, None)
     return out
 
 
 def publication_from(r: Record) -> Publication:
-    p = r.payload
-    return Publication(r.seq, r.hash, r.ts, r.actor, p.get("group"),
-                       tuple(str(t) for t in p.get("tables", [])), str(p.get("game", "")),
-                       str(p.get("version", "")), dict(p.get("content") or {}),
-                       str(p.get("reason", "")))
+    e = _FLOOR.decode(r.kind, r.payload)
+    if not isinstance(e, FloorPublished):
+        raise EventError(f"record {r.seq} of the floor is a {r.kind}, not a publication")
+    return Publication(r.seq, r.hash, r.ts, r.actor, e.group, e.tables, e.game, e.version,
+                       dict(e.content), e.reason)
 
 
 class Floor:
@@ -171,9 +173,8 @@ class Floor:
         if not name or not name.strip() or len(name) > 64:
             raise PublishError("a group needs a name (at most 64 characters)")
         tables = _tables(tables)
-        rec = self.journal.append(FLOOR_STREAM, GROUP_KIND,
-                                  {"group": name.strip(), "tables": list(tables),
-                                   "reason": reason.strip()}, actor.actor)
+        said = FloorGroupDefined(name.strip(), tuple(tables), reason.strip())
+        rec = self.journal.append(FLOOR_STREAM, said.KIND, said.to_payload(), actor.actor)
         return Group(name.strip(), tuple(tables), rec.seq, rec.actor, rec.ts)
 
     def publish(self, *, game: str, content: Mapping[str, Any], reason: str, actor: User,
@@ -194,9 +195,8 @@ class Floor:
             names = _tables(tables)
         content = json.loads(canonical_json(dict(content)))
         version = config_version(canonical_json(content))
-        rec = self.journal.append(FLOOR_STREAM, PUBLISH_KIND, {
-            "group": group, "tables": names, "game": game, "version": version,
-            "content": content, "reason": reason}, actor.actor)
+        said = FloorPublished(group, tuple(names), game, version, content, reason)
+        rec = self.journal.append(FLOOR_STREAM, said.KIND, said.to_payload(), actor.actor)
         return publication_from(rec)
 
 
