@@ -24,7 +24,7 @@ if [ -d /dev/shm ] && [ -w /dev/shm ]; then
   # Hundreds of processes the tests start (the workers, stations, the command line,
   # emulators) import the package. Where PYTHONDONTWRITEBYTECODE is set (CI machines often
   # set it) each of them compiled what it imported again: on a fresh clone, with no bytecode
-  # anywhere, about a tenth of the suite's CPU time. The bytecode is kept here instead, in
+  # anywhere, about 5 % of the suite's CPU time. The bytecode is kept here instead, in
   # memory and outside the working tree, made once and shared by every process.
   export PYTHONPYCACHEPREFIX=$scratch/pycache
   unset PYTHONDONTWRITEBYTECODE
