@@ -17,7 +17,7 @@ from dealer_station.events.base import (
     optional,
     within,
 )
-from dealer_station.events.table import COMMON, actor_words
+from dealer_station.events.table import COMMON, keyed_words, voided_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +167,7 @@ class HandVoided(Event):
         return f"{unit} {round_no} voided"
 
     def alert_text(self, rnd: str, actor: str) -> str:
-        return f"{rnd or 'Round'} voided by {actor_words(actor)}; reason: {self.reason or '—'}"
+        return voided_words(rnd, actor, self.reason)
 
     def halt_settled(self) -> tuple[int, str] | None:
         return None if self.halt_seq is None else (self.halt_seq, "voided")
@@ -182,8 +182,7 @@ class BourreCardCorrected(Event):
     halt_seq: int
 
     def alert_text(self, rnd: str, actor: str) -> str:
-        return (f"{lead(rnd)}card {self.card} entered by hand by {actor_words(actor)}; "
-                f"reason: {self.reason or '—'}")
+        return keyed_words(rnd, self.card, actor, self.reason)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,16 +7,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from dealer_station import games
-from dealer_station.events.base import Codec
+from dealer_station.events.base import Codec, Event
 from dealer_station.events.parts import EVENTS
 from dealer_station.events.table import COMMON
 
 _FOUND: dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, str]]] = {}
+_CODECS: dict[tuple[str, ...], tuple[Codec, ...]] = {}
 
 
 def codecs() -> tuple[Codec, ...]:
-    """Every registered game's codec, and the kinds every table shares."""
-    return (*(g.part(EVENTS)() for g in games.REGISTRY.values()), Codec(COMMON))
+    """Every registered game's codec, and the kinds every table shares (made once for the
+    games registered; a game registered later is read then)."""
+    key = tuple(games.REGISTRY)
+    found = _CODECS.get(key)
+    if found is None:
+        found = _CODECS[key] = (*(g.part(EVENTS)() for g in games.REGISTRY.values()),
+                                Codec(COMMON))
+    return found
+
+
+def halt_ending_kinds(codec: Codec) -> list[str]:
+    """The kinds whose events end a halt (its resolution, a void of its round)."""
+    return [kind for kind, cls in codec.classes.items()
+            if cls.halt_settled is not Event.halt_settled]
 
 
 def _found() -> tuple[tuple[str, ...], dict[str, str]]:

@@ -10,11 +10,10 @@ from dealer_station.events.base import (
     JsonObject,
     Payout,
     card_words,
-    lead,
     optional,
     within,
 )
-from dealer_station.events.table import COMMON, actor_words
+from dealer_station.events.table import COMMON, keyed_words, voided_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +132,7 @@ class RoundVoided(Event):
         return f"{unit} {round_no} voided"
 
     def alert_text(self, rnd: str, actor: str) -> str:
-        return (f"{rnd or 'Round'} voided by {actor_words(actor)}; reason: "
-                f"{self.reason or '—'}"
+        return (voided_words(rnd, actor, self.reason)
                 + (f"; {len(self.returned)} wager(s) returned" if self.returned else ""))
 
     def halt_settled(self) -> tuple[int, str] | None:
@@ -153,8 +151,7 @@ class CardCorrected(Event):
     halt_seq: int
 
     def alert_text(self, rnd: str, actor: str) -> str:
-        return (f"{lead(rnd)}card {self.card} entered by hand by {actor_words(actor)}; "
-                f"reason: {self.reason or '—'}")
+        return keyed_words(rnd, self.card, actor, self.reason)
 
 
 EVENTS: tuple[type[Event], ...] = (

@@ -258,6 +258,17 @@ def reason_beyond_fault(reason: str, fault: str, device: str | None = None) -> s
     return reason
 
 
+def voided_words(rnd: str, actor: str, reason: str) -> str:
+    """A void as the pit's alert says it: "Round 12 voided by sue/supervisor; reason: ..."."""
+    return f"{rnd or 'Round'} voided by {actor_words(actor)}; reason: {reason or '—'}"
+
+
+def keyed_words(rnd: str, card: str, actor: str, reason: str) -> str:
+    """A card a supervisor entered by hand, as the pit's alert says it."""
+    return (f"{lead(rnd)}card {card} entered by hand by {actor_words(actor)}; "
+            f"reason: {reason or '—'}")
+
+
 def actor_words(actor: str) -> str:
     """Who did it, for people: ``device:shoe:S1`` -> "the shoe (S1)"; a person stays as
     ``user_id/role``."""

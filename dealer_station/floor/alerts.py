@@ -35,7 +35,7 @@ from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event, EventError
-from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.kinds import closing_statuses, halt_ending_kinds
 from dealer_station.events.parts import EVENTS, WAGER_LABELS
 from dealer_station.events.station import AlertAcknowledged
 from dealer_station.events.table import (
@@ -204,12 +204,6 @@ def codec_of(game: str | None) -> Codec:
     the kinds every table writes)."""
     found = games.REGISTRY.get(game or "")
     return found.part(EVENTS)() if found is not None else Codec(COMMON)
-
-
-def halt_ending_kinds(codec: Codec) -> list[str]:
-    """The kinds whose events end a halt (a resolution, a void)."""
-    return [kind for kind, cls in codec.classes.items()
-            if cls.halt_settled is not Event.halt_settled]
 
 
 def alert_kinds(codec: Codec) -> tuple[str, ...]:

@@ -13,9 +13,8 @@ from sqlalchemy import Connection, select
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import utc_now
-from dealer_station.events import Event
-from dealer_station.events.kinds import codecs
-from dealer_station.events.table import ConfigChanged, HaltResolved, RoundHalted, StationStopped
+from dealer_station.events.kinds import codecs, halt_ending_kinds
+from dealer_station.events.table import ConfigChanged, RoundHalted, StationStopped
 
 J = schema.journal
 R = schema.rounds
@@ -27,9 +26,7 @@ STALE_S = 15.0
 
 def _halt_kinds() -> list[str]:
     """A halt, and what ends one: its resolution, or each game's void of its round."""
-    return [RoundHalted.KIND, HaltResolved.KIND,
-            *(k for c in codecs() for k, cls in c.classes.items()
-              if cls.halt_settled is not Event.halt_settled)]
+    return [RoundHalted.KIND, *(k for c in codecs() for k in halt_ending_kinds(c))]
 
 
 @dataclass(frozen=True)
