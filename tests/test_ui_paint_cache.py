@@ -46,8 +46,10 @@ def _felt(qtbot: Any) -> Any:
 
 
 def _drawn_afresh(view: Any) -> QImage:
-    """The felt as it looks with every spot and zone drawn directly, not copied."""
-    def direct(p: QPainter, s: Any, look: Any, paint: Callable[[QPainter], None]) -> None:
+    """The felt as it looks with every spot, zone and card's mark drawn directly, not
+    copied."""
+    def direct(p: QPainter, s: Any, look: Any, paint: Callable[[QPainter], None],
+               reach: Any = None) -> None:
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.TextAntialiasing)

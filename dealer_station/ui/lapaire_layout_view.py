@@ -83,6 +83,11 @@ from dealer_station.ui.lapaire_felt_geometry import (
 )
 from dealer_station.ui.paint_cache import Pictures
 
+#: How far past a spot's rectangle (felt units: left, top, right, bottom) the ink of what is
+#: drawn on it may reach: a line's width, or for a La Pair'e cell's marker the title band
+#: above the cell.
+_SPOT_REACH = (-3.0, -3.0, 3.0, 3.0)
+_MARKER_REACH = (-3.0, -(2 * _MARKER_R + 6), 3.0, 3.0)
 
 class LaPaireLayoutView(QWidget):
     """The felt. Emits ``spot_activated`` / ``spot_remove`` with (bet, values)."""
@@ -122,6 +127,10 @@ class LaPaireLayoutView(QWidget):
         self._neutral = False
         self._fonts: dict[tuple[str, float, float, bool], QFont] = {}
         self._drawn: list[DrawnChip] | None = None   # where the chips are, once worked out
+        # Each drawn chip's picture and place, as it looks won or lost: a card settles the
+        # chips and moves none, so a card's repaint only looks them up.
+        self._chip_copies: dict[tuple[int, bool], tuple[QPoint, QPixmap]] = {}
+        self._chip_copies_of: tuple[object, ...] = ()
         # Each spot as it looks now (see _copy_spot), and each chip as drawn at this scale.
         self._pictures = Pictures()
         self._spot_boxes: dict[tuple[object, ...], tuple[int, int, int, int]] = {}
@@ -139,6 +148,7 @@ class LaPaireLayoutView(QWidget):
             if s.bet in FIRST_KINDS or w.offered:
                 shown.append(s)
         self.spots = shown
+        self._shown_keys = frozenset(s.key for s in shown)
         self._base = None
         self._drawn = None
         self._pictures.clear()
@@ -408,15 +418,16 @@ class LaPaireLayoutView(QWidget):
         self._copy(p, s, ("spot", self._look(s)), lambda q: self._paint_spot(q, s, line))
 
     def _copy(self, p: QPainter, s: Spot, look: tuple[object, ...],
-              paint: Callable[[QPainter], None]) -> None:
+              paint: Callable[[QPainter], None],
+              reach: tuple[float, float, float, float] = _SPOT_REACH) -> None:
         """What ``paint`` draws of spot ``s`` (in the felt's coordinates), from a picture of
         it kept per ``look``: on a whole pixel of the widget, the spot drawn inside the
         picture exactly where it falls between pixels, so the copy is what drawing it there
         would have made. ``p`` paints in the widget's own coordinates."""
-        where = (s.key, self.width(), self.height())
+        where = (s.key, reach, self.width(), self.height())
         box = self._spot_boxes.get(where)
         if box is None:
-            ink = self._transform().mapRect(s.rect.adjusted(-3, -3, 3, 3))
+            ink = self._transform().mapRect(s.rect.adjusted(*reach))
             x0, y0 = math.floor(ink.left()), math.floor(ink.top())
             box = self._spot_boxes[where] = (x0, y0, math.ceil(ink.right()) - x0,
                                              math.ceil(ink.bottom()) - y0)
@@ -523,32 +534,47 @@ class LaPaireLayoutView(QWidget):
 
     def _paint_marks(self, p: QPainter) -> None:
         """The gold frame and the numbered marker on the values the cards showed: drawn over
-        everything, so that no chip ever hides them."""
-        for s in self.spots:
-            marked = self._mark_of(s)
-            if not marked:
+        everything, so that no chip ever hides them (each copied from a picture of it)."""
+        # The marked cells looked up by value, not every spot asked (a heavy card's repaint).
+        keys = [("straight", (v,)) for v in self.marks]
+        if self.pair_mark is not None:
+            keys.append(("lapaire", (self.pair_mark,)))
+        shown = self._shown_keys
+        p.save()
+        p.resetTransform()
+        for key in keys:
+            s = self._by_key.get(key)
+            marked = self._mark_of(s) if s is not None and key in shown else None
+            if s is None or not marked:
                 continue
-            r = s.rect
-            p.setPen(QPen(QColor(theme.GOLD), 5))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRect(r.adjusted(3, 3, -3, -3))
-            # The marker in a corner of the chips' room, away from the value and the price
-            # (over the bottom seat's chip of a wide stack, never the top one's amount); a
-            # La Pair'e cell, a chip and a half high, has it just above.
-            room = s.room
-            if s.bet == "lapaire":         # over the cell, in the row's title band
-                c = QPointF(r.center().x(), r.top() - _MARKER_R - 2)
-            elif room.top() > s.band.bottom():      # chips under the band
-                c = QPointF(room.left() + _MARKER_R, room.bottom() - _MARKER_R)
-            else:                                    # chips over it (the bottom row)
-                c = QPointF(room.left() + _MARKER_R, room.top() + _MARKER_R)
-            p.setPen(QPen(QColor("#6b4e00"), 1.5))
-            p.setBrush(QColor(theme.GOLD))
-            p.drawEllipse(c, _MARKER_R, _MARKER_R)
-            p.setPen(QColor("#1a1a1a"))
-            p.setFont(self._font(_MARKER_PX))
-            p.drawText(QRectF(c.x() - _MARKER_R, c.y() - _MARKER_R, 2 * _MARKER_R,
-                              2 * _MARKER_R), Qt.AlignmentFlag.AlignCenter, str(marked))
+            # A La Pair'e cell's marker stands above the cell, in the row's title band.
+            reach = _MARKER_REACH if s.bet == "lapaire" else _SPOT_REACH
+            self._copy(p, s, ("mark", marked), functools.partial(self._paint_mark, s, marked),
+                       reach)
+        p.restore()
+
+    def _paint_mark(self, s: Spot, marked: int, p: QPainter) -> None:
+        r = s.rect
+        p.setPen(QPen(QColor(theme.GOLD), 5))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(r.adjusted(3, 3, -3, -3))
+        # The marker in a corner of the chips' room, away from the value and the price
+        # (over the bottom seat's chip of a wide stack, never the top one's amount); a
+        # La Pair'e cell, a chip and a half high, has it just above.
+        room = s.room
+        if s.bet == "lapaire":         # over the cell, in the row's title band
+            c = QPointF(r.center().x(), r.top() - _MARKER_R - 2)
+        elif room.top() > s.band.bottom():      # chips under the band
+            c = QPointF(room.left() + _MARKER_R, room.bottom() - _MARKER_R)
+        else:                                    # chips over it (the bottom row)
+            c = QPointF(room.left() + _MARKER_R, room.top() + _MARKER_R)
+        p.setPen(QPen(QColor("#6b4e00"), 1.5))
+        p.setBrush(QColor(theme.GOLD))
+        p.drawEllipse(c, _MARKER_R, _MARKER_R)
+        p.setPen(QColor("#1a1a1a"))
+        p.setFont(self._font(_MARKER_PX))
+        p.drawText(QRectF(c.x() - _MARKER_R, c.y() - _MARKER_R, 2 * _MARKER_R,
+                          2 * _MARKER_R), Qt.AlignmentFlag.AlignCenter, str(marked))
 
     def _paint_grid(self, p: QPainter, line: QPen) -> None:
         for s in self.spots:
@@ -634,17 +660,27 @@ class LaPaireLayoutView(QWidget):
         # Each chip is drawn once at the felt's scale and then copied: a round of 35 wagers
         # would otherwise redraw dozens of dashed, antialiased rings on every paint.
         scale = p.transform().m11()
+        drawn = self.chips_drawn()
+        # The list itself, not its id: a list made anew may take a freed one's id.
+        of = (drawn, scale, self.devicePixelRatioF())
+        if (len(self._chip_copies_of) != 3 or self._chip_copies_of[0] is not drawn
+                or of[1:] != self._chip_copies_of[1:]):
+            self._chip_copies, self._chip_copies_of = {}, of
+        copies, outcomes = self._chip_copies, self.outcomes
         p.save()
         p.resetTransform()
-        for chip in self.chips_drawn():
-            lost = self.outcomes.get(chip.key) is False
-            pix = self._chip_pixmap(chip.seat, self.chips[chip.key][chip.seat], lost, chip.top,
-                                    scale)
-            half = pix.deviceIndependentSize() / 2
-            c = chip.centre
-            # On a whole pixel: a straight copy, not a blend across four pixels each.
-            p.drawPixmap(QPoint(round(c.x() - half.width()), round(c.y() - half.height())),
-                         pix)
+        for i, chip in enumerate(drawn):
+            lost = outcomes.get(chip.key) is False
+            found = copies.get((i, lost))
+            if found is None:
+                pix = self._chip_pixmap(chip.seat, self.chips[chip.key][chip.seat], lost,
+                                        chip.top, scale)
+                half = pix.deviceIndependentSize() / 2
+                c = chip.centre
+                # On a whole pixel: a straight copy, not a blend across four pixels each.
+                found = copies[(i, lost)] = (
+                    QPoint(round(c.x() - half.width()), round(c.y() - half.height())), pix)
+            p.drawPixmap(*found)
         p.restore()
 
     def _chip_pixmap(self, seat: int, value: int, lost: bool, top: bool,
