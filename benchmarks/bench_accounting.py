@@ -36,9 +36,9 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Fact, Journal, record_config_version
 from dealer_station.audit.keys import create_key
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.rules.house_math import par_sheet
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.master_game import gather
-from dealer_station.settlement.lapaire_math import par_sheet
 from dealer_station.table.accounting import TableAccounting
 
 CAL = GamingCalendar(zone=ZoneInfo("UTC"))

@@ -23,10 +23,10 @@ from typing import Any
 
 from dealer_station.cards import Card, parse_card
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre import BourreHand, Phase
-from dealer_station.settlement.bourre_json import settle_bourre_record
-from dealer_station.settlement.bourre_random import random_bourre_record
-from dealer_station.settlement.bourre_rules import BourreProfile
+from dealer_station.games.bourre.rules.config import BourreProfile
+from dealer_station.games.bourre.rules.engine import BourreHand, Phase
+from dealer_station.games.bourre.rules.random_play import random_bourre_record
+from dealer_station.games.bourre.rules.settle_json import settle_bourre_record
 
 TARGET = 5000
 

@@ -16,15 +16,15 @@ import time
 
 from dealer_station.cards import LAPAIRE_DECK, Card
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.settlement import lapaire_poker
-from dealer_station.settlement.lapaire import (
+from dealer_station.games.lapaire.rules import poker as lapaire_poker
+from dealer_station.games.lapaire.rules.config import FIRST_CARD_KINDS
+from dealer_station.games.lapaire.rules.engine import (
     LaPaireRound,
     SettlementTable,
     Wager,
     settle_round,
 )
-from dealer_station.settlement.lapaire_config import FIRST_CARD_KINDS
-from dealer_station.settlement.lapaire_math import par_sheet
+from dealer_station.games.lapaire.rules.house_math import par_sheet
 
 Round = tuple[list[Wager], list[Card]]
 

@@ -35,16 +35,16 @@ from dealer_station.audit.journal import Fact, Journal, add_meters, upsert_round
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.settlement.lapaire import LaPaireRound
-from dealer_station.settlement.lapaire_config import LaPaireConfig
-from dealer_station.table.lapaire_rounds import (
+from dealer_station.games.lapaire.rules.config import LaPaireConfig
+from dealer_station.games.lapaire.rules.engine import LaPaireRound
+from dealer_station.games.lapaire.table.rounds import (
     GAME,
     meter_deltas,
     meters_payload,
     stage_payload,
     wager_payload,
 )
-from dealer_station.table.lapaire_sim import random_wagers
+from dealer_station.games.lapaire.table.sim import random_wagers
 
 TABLE = "T1"
 BATCH = 25

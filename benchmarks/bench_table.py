@@ -24,9 +24,9 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.table.bourre_sim import simulate_bourre
-from dealer_station.table.lapaire_sim import random_wagers, simulate_lapaire
-from dealer_station.table.lapaire_table import LaPaireTable
+from dealer_station.games.bourre.table.sim import simulate_bourre
+from dealer_station.games.lapaire.table.live import LaPaireTable
+from dealer_station.games.lapaire.table.sim import random_wagers, simulate_lapaire
 
 
 def bench(url: str, key_dir: Path, rounds: int, label: str) -> None:

@@ -22,7 +22,7 @@ display needed).
    every figure measured is time beyond the wire time. Target: p99 at most 20 ms beyond the
    wire time (one 60 Hz frame plus a durable commit).
    Measured twice: on the usual round above, and on the worst cards the table's
-   configuration allows (``dealer_station/ui/lapaire_worst_card.py``: seven seats, every
+   configuration allows (``dealer_station/games/lapaire/ui/worst_card.py``: seven seats, every
    spot that wins on the card at the table maximum and a losing spot of every kind; the
    round with the most winning spots and the round with the largest amounts, in turn, their
    cards sent by the emulator's ``card`` command). On those the payout list runs to pages.
@@ -53,12 +53,12 @@ from dealer_station.app import Station, fast_hasher, open_station
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
-from dealer_station.events.lapaire import StageSettled
+from dealer_station.games.lapaire.events import StageSettled
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.ui.worst_card import WorstRound, worst_rounds
 from dealer_station.hardware import protocol as p
 from dealer_station.hardware.config import DeviceConfig
-from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.app import make_app, settle_memory
-from dealer_station.ui.lapaire_worst_card import WorstRound, worst_rounds
 from dealer_station.ui.main_window import MainWindow
 
 ROUNDS = 170                 # three cards a round: 510 cards
@@ -314,11 +314,11 @@ def start_up(tmp: Path, i: int) -> float:
 
 
 def standard_round_taps(tmp: Path) -> tuple[int, int]:
-    """The standard 4-seat round of 9 wagers (dealer_station/ui/standard_round.py) placed by
+    """The standard 4-seat round of 9 wagers
+    (dealer_station/games/lapaire/ui/standard_round.py) placed by
     touch on the real window, as tests/test_ui_taps.py does: (the round's taps, from the
     first touch for its first wager to its last, and the taps before it)."""
-    from dealer_station.ui import standard_round
-
+    from dealer_station.games.lapaire.ui import standard_round
     qapp = make_app()
     db = open_database(f"sqlite:///{tmp / 'taps.db'}")
     journal = Journal(db, create_key(tmp / "taps.key"))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.table.base import DEFAULT_TABLE, TableService
 from dealer_station.table.parts import TABLE
 

@@ -1,7 +1,8 @@
 """Finding and reading the game configuration files in ``config/``.
 
-The file I/O lives here; the parsing and validation are pure functions in ``settlement/`` so
-that the rules can be checked without touching a disk.
+The file I/O lives here; the parsing and validation are pure functions in each game's rules
+(``games/lapaire/rules/config.py``, ``games/bourre/rules/config.py``) so that the rules can be
+checked without touching a disk.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dealer_station.tomlconfig import load_toml
 
 if TYPE_CHECKING:
     from dealer_station.accounting.settings import AccountingSettings
+    from dealer_station.games.bourre.rules.config import BourreProfile
+    from dealer_station.games.lapaire.rules.config import LaPaireConfig
     from dealer_station.gaming_day import GamingCalendar
-    from dealer_station.settlement.bourre_rules import BourreProfile
-    from dealer_station.settlement.lapaire_config import LaPaireConfig
 
 CONFIG_ENV = "DEALER_STATION_CONFIG"
 LAPAIRE_FILE = "lapaire.toml"
@@ -49,14 +50,14 @@ def load_accounting_settings(path: Path | str | None = None) -> AccountingSettin
 
 
 def load_lapaire_config(path: Path | str | None = None) -> LaPaireConfig:
-    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+    from dealer_station.games.lapaire.rules.config import parse_lapaire_config
 
     p = Path(path) if path is not None else config_dir() / LAPAIRE_FILE
     return parse_lapaire_config(load_toml(p), str(p))
 
 
 def load_bourre_profiles(path: Path | str | None = None) -> dict[str, BourreProfile]:
-    from dealer_station.settlement.bourre_rules import parse_bourre_profiles
+    from dealer_station.games.bourre.rules.config import parse_bourre_profiles
 
     p = Path(path) if path is not None else config_dir() / BOURRE_FILE
     return parse_bourre_profiles(load_toml(p), str(p))

@@ -10,9 +10,9 @@ from dataclasses import replace
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import BOURRE_DECK
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre import DrawSource, Phase
-from dealer_station.settlement.bourre_rules import BourreProfile
-from dealer_station.table.bourre_table import BourreTable
+from dealer_station.games.bourre.rules.config import BourreProfile
+from dealer_station.games.bourre.rules.engine import DrawSource, Phase
+from dealer_station.games.bourre.table.live import BourreTable
 
 DEALER = "dee/dealer"
 SEATS = (1, 2, 3, 4, 5)

@@ -13,9 +13,9 @@ from accounting_support import CAL, SETTINGS, Clock, Setup
 
 from dealer_station.accounting.figures import statistical_win
 from dealer_station.cli.main import main
+from dealer_station.games.lapaire.table.days import simulate_days
+from dealer_station.games.lapaire.table.sim import simulate_lapaire
 from dealer_station.reports.master_game import gather, row_json
-from dealer_station.table.lapaire_days import simulate_days
-from dealer_station.table.lapaire_sim import simulate_lapaire
 
 START = date(2026, 3, 1)
 

@@ -26,15 +26,15 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import User, Users
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
 from dealer_station.errors import StationError
-from dealer_station.events.lapaire import CODEC as LAPAIRE_CODEC
 from dealer_station.gameconfig import load_bourre_profiles, load_lapaire_config
-from dealer_station.settlement.bourre import Phase
+from dealer_station.games.bourre.rules.engine import Phase
+from dealer_station.games.bourre.table.live import BourreTable
+from dealer_station.games.bourre.table.rounds import BourreState
+from dealer_station.games.lapaire.events import CODEC as LAPAIRE_CODEC
+from dealer_station.games.lapaire.table.live import LaPaireTable
+from dealer_station.games.lapaire.table.sim import random_wagers
+from dealer_station.games.lapaire.table.state import LaPaireState
 from dealer_station.table.base import Halt, TableService, next_halt
-from dealer_station.table.bourre_rounds import BourreState
-from dealer_station.table.bourre_table import BourreTable
-from dealer_station.table.lapaire_sim import random_wagers
-from dealer_station.table.lapaire_state import LaPaireState
-from dealer_station.table.lapaire_table import LaPaireTable
 
 SETTINGS = settings(max_examples=15, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])

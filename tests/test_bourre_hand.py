@@ -10,7 +10,8 @@ from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import BOURRE_DECK, Card, Suit, parse_card, parse_cards
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre import (
+from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.engine import (
     AnteRecord,
     BourreHand,
     ConservationError,
@@ -22,8 +23,7 @@ from dealer_station.settlement.bourre import (
     Phase,
     PlayRecord,
 )
-from dealer_station.settlement.bourre_play import PlayRule
-from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.play import PlayRule
 
 T = BourreProfile()
 

@@ -14,9 +14,9 @@ import pytest
 from repo_paths import CONFIG_DIR, ROOT
 
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre_json import replay_record, settle_bourre_record
-from dealer_station.settlement.bourre_random import random_bourre_record
-from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.random_play import random_bourre_record
+from dealer_station.games.bourre.rules.settle_json import replay_record, settle_bourre_record
 
 PROFILES = load_bourre_profiles(CONFIG_DIR / "bourre.toml")
 

@@ -7,13 +7,13 @@ import dataclasses
 import pytest
 
 from dealer_station.cards import Suit, parse_cards
-from dealer_station.settlement.bourre_play import (
+from dealer_station.games.bourre.rules.config import BourreProfile
+from dealer_station.games.bourre.rules.play import (
     PlayRule,
     check_play,
     legal_plays,
     trick_winner,
 )
-from dealer_station.settlement.bourre_rules import BourreProfile
 
 T = BourreProfile()
 S, H, D, C = Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS

@@ -14,9 +14,9 @@ from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import BOURRE_DECK, Card, Suit
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre import BourreHand, DrawSource, Phase
-from dealer_station.settlement.bourre_play import legal_plays
-from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.engine import BourreHand, DrawSource, Phase
+from dealer_station.games.bourre.rules.play import legal_plays
 
 ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 

@@ -27,11 +27,11 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.rules.engine import BourreHand, DrawSource, Phase
+from dealer_station.games.bourre.table import sim as bourre_sim
+from dealer_station.games.bourre.table.live import BourreTable
+from dealer_station.games.bourre.table.sim import SEATS, SIM_DEALER, play_hand
 from dealer_station.hardware.backends import open_device
-from dealer_station.settlement.bourre import BourreHand, DrawSource, Phase
-from dealer_station.table import bourre_sim
-from dealer_station.table.bourre_sim import SEATS, SIM_DEALER, play_hand
-from dealer_station.table.bourre_table import BourreTable
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = "B1"

@@ -12,7 +12,7 @@ import pytest
 from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre_rules import (
+from dealer_station.games.bourre.rules.config import (
     BourreProfile,
     HouseCollection,
     MisplayPenalty,

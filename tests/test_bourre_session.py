@@ -7,15 +7,15 @@ import random
 
 import pytest
 
-from dealer_station.settlement.bourre import (
+from dealer_station.games.bourre.rules.config import BourreProfile
+from dealer_station.games.bourre.rules.engine import (
     BourreHand,
     ConservationError,
     IllegalActionError,
     Phase,
 )
-from dealer_station.settlement.bourre_random import play_random_hand
-from dealer_station.settlement.bourre_rules import BourreProfile
-from dealer_station.settlement.bourre_session import (
+from dealer_station.games.bourre.rules.random_play import play_random_hand
+from dealer_station.games.bourre.rules.session import (
     BourreSession,
     Outcome,
     SessionError,

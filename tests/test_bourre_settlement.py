@@ -12,8 +12,8 @@ from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import parse_card, parse_cards
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre import BourreHand, HandResult, Phase
-from dealer_station.settlement.bourre_rules import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
+from dealer_station.games.bourre.rules.engine import BourreHand, HandResult, Phase
 
 T = BourreProfile()
 COMMON = load_bourre_profiles(CONFIG_DIR / "bourre.toml")["common"]

@@ -27,10 +27,10 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied, User, Users
+from dealer_station.games.bourre.reports.card_room import gather_card_room, read_sessions
+from dealer_station.games.bourre.reports.card_room_pdf import build_card_room_report
+from dealer_station.games.bourre.rules.config import parse_bourre_profiles
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.reports.card_room import gather_card_room, read_sessions
-from dealer_station.reports.card_room_pdf import build_card_room_report
-from dealer_station.settlement.bourre_rules import parse_bourre_profiles
 from dealer_station.table.base import TableError
 from dealer_station.tomlconfig import ConfigError
 

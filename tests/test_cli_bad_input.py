@@ -192,7 +192,7 @@ def test_out_of_range_player_count_is_refused_at_once(tmp_path: Path,
 
 
 def test_a_profile_built_in_code_with_absurd_sizes_is_refused_at_once() -> None:
-    from dealer_station.settlement.bourre_rules import BourreProfile, ProfileError
+    from dealer_station.games.bourre.rules.config import BourreProfile, ProfileError
 
     start = time.perf_counter()
     with pytest.raises(ProfileError, match="min_players: must be from 2 to 10"):
@@ -224,8 +224,8 @@ def test_every_whole_number_in_both_configs_has_a_range(value: int) -> None:
     import copy
     import tomllib
 
-    from dealer_station.settlement.bourre_rules import parse_bourre_profiles
-    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+    from dealer_station.games.bourre.rules.config import parse_bourre_profiles
+    from dealer_station.games.lapaire.rules.config import parse_lapaire_config
     from dealer_station.tomlconfig import ConfigError
 
     for name, parse in (("lapaire.toml", parse_lapaire_config),
@@ -354,7 +354,7 @@ def test_database_failure_reasons() -> None:
 
 def test_a_bug_outside_the_journal_still_shows_its_traceback(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import dealer_station.cli.lapaire_parsheet as parsheet
+    import dealer_station.games.lapaire.cli.parsheet as parsheet
 
     def broken(_args: Any) -> int:
         raise KeyError("a defect")

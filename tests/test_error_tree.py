@@ -34,8 +34,8 @@ def test_every_public_exception_is_a_station_error() -> None:
 
 def test_the_errors_once_bare_value_errors_are_still_value_errors() -> None:
     from dealer_station.cards import CardError
-    from dealer_station.settlement.bourre_rules import ProfileError
-    from dealer_station.table.bourre_rounds import ReplayError
+    from dealer_station.games.bourre.rules.config import ProfileError
+    from dealer_station.games.bourre.table.rounds import ReplayError
 
     for cls in (CardError, ProfileError, ReplayError):
         assert issubclass(cls, StationError) and issubclass(cls, ValueError)

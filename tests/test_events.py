@@ -15,17 +15,17 @@ from typing import Any, ClassVar
 import pytest
 from test_landed_journals import landed_journal_copy
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.events import Codec, Event, EventError, Unregistered
 from dealer_station.events.base import VERSION_KEY
-from dealer_station.events.lapaire import CardDealt, RoundVoided, WagerPlaced
 from dealer_station.events.parts import EVENTS
 from dealer_station.events.table import COMMON, RoundHalted
-from dealer_station.table.bourre_sim import simulate_bourre
-from dealer_station.table.lapaire_sim import simulate_lapaire
+from dealer_station.games.bourre.table.sim import simulate_bourre
+from dealer_station.games.lapaire.events import CardDealt, RoundVoided, WagerPlaced
+from dealer_station.games.lapaire.table.sim import simulate_lapaire
 
 
 def _records(db_file: Path) -> list[tuple[str, int, str, dict[str, Any]]]:
@@ -162,7 +162,7 @@ def test_each_game_names_its_codec_and_shares_the_common_kinds() -> None:
 def test_every_event_that_raises_an_alert_says_it_in_words_the_pit_knows() -> None:
     """The pit names no kind: each event declares its alert, and the pit has a label and an
     urgency for every one declared, in every game's records and the kinds all tables share."""
-    from dealer_station import games
+    from dealer_station import registry as games
     from dealer_station.floor.alerts import CATEGORY_LABELS, SEVERITY, alert_kinds, codec_of
 
     declared = set()

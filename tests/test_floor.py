@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import select, text
 from waiting import wait_until
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, open_database
 from dealer_station.audit.journal import Journal

@@ -1,10 +1,11 @@
 """The game registry's rule: outside the registry and a game's own modules, no code tests a
-game's name (docs/architecture.md). It asks ``dealer_station.games`` instead.
+game's name (docs/architecture.md). It asks ``dealer_station.registry`` instead.
 
-A game's own modules are those whose file name holds the game's name (``lapaire_table.py``,
-``_bourre_text.py``). Everywhere else, these are branches on a game and are refused:
-comparing with a game's name or with a module's ``GAME``, a dict keyed by game names (a
-dispatch table), and ``isinstance`` against one game's table class.
+A game's own modules are those of its package (``dealer_station/games/lapaire/``) and any whose
+file name holds the game's name (``tournament/bourre_tables.py``). Everywhere else, these are
+branches on a game and are refused: comparing with a game's name or with a module's
+``GAME``, a dict keyed by game names (a dispatch table), and ``isinstance`` against one
+game's table class.
 """
 
 from __future__ import annotations
@@ -14,14 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from dealer_station import games
+from dealer_station import registry as games
 
 PACKAGE = Path(games.__file__).resolve().parent
 TABLE_CLASSES = {"LaPaireTable", "BourreTable"}
 
 
 def _own(path: Path) -> bool:
-    return path.name == "games.py" or any(name in path.stem for name in games.names())
+    """The registry, a game's package (``dealer_station/games/<game>/``), or a shared module
+    named for one game (the tournament's ``bourre_tables.py``)."""
+    return (path.name == "registry.py"
+            or any(name in path.stem or name in path.parts[-3:-1] for name in games.names()))
 
 
 def _is_game_name(node: ast.AST) -> bool:

@@ -22,12 +22,12 @@ from dealer_station.audit.users import User
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
 from dealer_station.cli.main import main
 from dealer_station.gameconfig import load_bourre_profiles, load_lapaire_config
+from dealer_station.games.bourre.table.live import BourreTable
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware.backends import open_device
 from dealer_station.reports.events import build_events_report
-from dealer_station.settlement.lapaire import Wager
 from dealer_station.table.base import TableError, TableService, Update
-from dealer_station.table.bourre_table import BourreTable
-from dealer_station.table.lapaire_table import LaPaireTable
 
 DEALER = "dee/dealer"
 WAIT = 5.0

@@ -23,12 +23,12 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware import protocol as p
 from dealer_station.hardware.backends import open_device
 from dealer_station.hardware.events import CardRead, DeviceEvent, DeviceIdentified, FaultKind
 from dealer_station.hardware.ptyport import PtyWire
 from dealer_station.hardware.simulator import SimulatedDevice
-from dealer_station.table.lapaire_table import LaPaireTable
 
 pytestmark = pytest.mark.timeout(60)
 

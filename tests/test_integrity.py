@@ -23,6 +23,7 @@ from dealer_station.audit.journal import Journal, is_significant
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied, Users
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.integrity import (
     APPROVED_ENV,
     DEVELOPMENT_TEXT,
@@ -40,7 +41,6 @@ from dealer_station.integrity import (
     write_manifest,
 )
 from dealer_station.table.base import TableError
-from dealer_station.table.lapaire_table import LaPaireTable
 
 LIB = "_internal/lib/libstation.so.1"
 

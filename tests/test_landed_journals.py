@@ -28,7 +28,7 @@ import pytest
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import load_key
-from dealer_station.games import game
+from dealer_station.registry import game
 from dealer_station.table.parts import TABLE
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -91,7 +91,7 @@ def test_settle_bourre_lines_without_profiles_are_answered(tmp_path: Path) -> No
 def test_settle_dispatches_bourre_hands() -> None:
     import random
 
-    from dealer_station.settlement.bourre_random import random_bourre_record
+    from dealer_station.games.bourre.rules.random_play import random_bourre_record
 
     hand = {**random_bourre_record(random.Random(7), hand_id="h1"), "game": "bourre"}
     proc = run(["settle"], json.dumps(GOOD) + "\n" + json.dumps(hand) + "\n")

@@ -11,14 +11,14 @@ import pytest
 from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.money import Money
-from dealer_station.settlement.lapaire_config import (
+from dealer_station.games.lapaire.rules.config import (
     CHANGES,
     LaPaireConfig,
     Limits,
     Odds,
     parse_lapaire_config,
 )
+from dealer_station.money import Money
 from dealer_station.tomlconfig import ConfigError, load_toml
 
 DEFAULT = CONFIG_DIR / "lapaire.toml"

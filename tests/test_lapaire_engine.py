@@ -10,7 +10,12 @@ from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import LAPAIRE_DECK, CardError, parse_card, parse_cards
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.settlement.lapaire import (
+from dealer_station.games.lapaire.rules.config import (
+    FIRST_CARD_KINDS,
+    LaPaireConfig,
+    parse_lapaire_config,
+)
+from dealer_station.games.lapaire.rules.engine import (
     BettingClosed,
     LaPaireRound,
     Placement,
@@ -21,11 +26,6 @@ from dealer_station.settlement.lapaire import (
     WagerError,
     compile_table,
     settle_round,
-)
-from dealer_station.settlement.lapaire_config import (
-    FIRST_CARD_KINDS,
-    LaPaireConfig,
-    parse_lapaire_config,
 )
 
 CFG: LaPaireConfig = load_lapaire_config(CONFIG_DIR / "lapaire.toml")

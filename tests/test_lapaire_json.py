@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from repo_paths import CONFIG_DIR
 
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.settlement.lapaire_config import LaPaireConfig
-from dealer_station.settlement.lapaire_json import settle_lapaire_record
+from dealer_station.games.lapaire.rules.config import LaPaireConfig
+from dealer_station.games.lapaire.rules.settle_json import settle_lapaire_record
 
 CFG: LaPaireConfig = load_lapaire_config(CONFIG_DIR / "lapaire.toml")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealer_station.settlement.lapaire_layout import (
+from dealer_station.games.lapaire.rules.layout import (
     ADJACENT,
     CORNER_SPOTS,
     SPLIT_SPOTS,

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from dealer_station.cards import CardError, parse_card, parse_cards
-from dealer_station.settlement.lapaire_config import Odds, Paytable
-from dealer_station.settlement.lapaire_poker import (
+from dealer_station.games.lapaire.rules.config import Odds, Paytable
+from dealer_station.games.lapaire.rules.poker import (
     CLASS_CARDS,
     JOKER_CLASS,
     card_class,

@@ -11,7 +11,9 @@ import sys
 from typing import ClassVar
 
 FORBIDDEN = ("PySide6", "sqlalchemy", "alembic", "serial", "reportlab", "psycopg")
-PURE_MODULES = ["dealer_station.cards", "dealer_station.settlement", "dealer_station.tomlconfig",
+PURE_MODULES = ["dealer_station.cards", "dealer_station.games.lapaire.rules",
+                "dealer_station.games.lapaire.events", "dealer_station.games.bourre.rules",
+                "dealer_station.games.bourre.events", "dealer_station.tomlconfig",
                 "dealer_station.money"]
 
 

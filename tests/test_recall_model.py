@@ -33,17 +33,17 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cli.main import main
-from dealer_station.reports.recall import build_recall_report
-from dealer_station.settlement.lapaire import BET_KINDS
-from dealer_station.settlement.lapaire_config import KIND_LABELS
-from dealer_station.table.bourre_recall import (
+from dealer_station.games.bourre.table.recall import (
     DECISION_LABELS,
     PHASE_LABELS,
     PLAY_LABELS,
     RETRACTION_LABEL,
     BourreRecall,
 )
-from dealer_station.table.lapaire_recall import STAGE_LABELS, LaPaireRecall, wager_name
+from dealer_station.games.lapaire.rules.config import KIND_LABELS
+from dealer_station.games.lapaire.rules.engine import BET_KINDS
+from dealer_station.games.lapaire.table.recall import STAGE_LABELS, LaPaireRecall, wager_name
+from dealer_station.reports.recall import build_recall_report
 from dealer_station.table.recall import recall, recall_round
 from dealer_station.table.recall_model import (
     CONFIRMED_LABELS,
@@ -117,7 +117,7 @@ def recalled(journal: Journal, round_no: int) -> Recall:
 # --- the words ------------------------------------------------------------------------------
 
 def test_the_words_are_the_felts_and_the_rules() -> None:
-    from dealer_station.ui.lapaire_screen import STAGE_NAMES
+    from dealer_station.games.lapaire.ui.screen import STAGE_NAMES
 
     assert STAGE_LABELS == STAGE_NAMES     # the cards are named as on the dealer's screen
     for bet in BET_KINDS:
@@ -295,8 +295,8 @@ def test_who_confirmed_each_payout_and_the_wagers_taken_back(tmp_path: Path,
     """The recall says who confirmed each stage's payout and which wagers were taken back
     (and by whom), from the round's own records: ``recall --json`` is unchanged."""
     from dealer_station.gameconfig import load_lapaire_config
-    from dealer_station.settlement.lapaire import Wager
-    from dealer_station.table.lapaire_table import LaPaireTable
+    from dealer_station.games.lapaire.rules.engine import Wager
+    from dealer_station.games.lapaire.table.live import LaPaireTable
 
     db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
     try:

@@ -36,6 +36,8 @@ from dealer_station.audit.users import Users
 from dealer_station.cli.main import main
 from dealer_station.errors import StationError
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.table.live import LaPaireTable
+from dealer_station.games.lapaire.table.recall import LaPaireRecall
 from dealer_station.money import Money
 from dealer_station.reports.config_history import build_config_history_report
 from dealer_station.reports.pdf_style import p
@@ -44,8 +46,6 @@ from dealer_station.reports.shift import TOTAL, gather
 from dealer_station.reports.source import Period
 from dealer_station.reports.template import ReportBuilder, break_lines, caption, grid
 from dealer_station.reports.text import local
-from dealer_station.table.lapaire_recall import LaPaireRecall
-from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.recall_model import WAGERED_MEANING, record_label
 
 USD = Money("USD", 100)

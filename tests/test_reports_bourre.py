@@ -23,11 +23,11 @@ from dealer_station.audit.keys import create_key, load_key
 from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.gameconfig import config_dir, load_bourre_profiles
-from dealer_station.reports.bourre_session import build_bourre_session_report
+from dealer_station.games.bourre.reports.session import build_bourre_session_report
+from dealer_station.games.bourre.table.live import BourreTable
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import local, name_the_player
-from dealer_station.table.bourre_table import BourreTable
 
 TABLE = "T1"
 HANDS = 33            # a whole 30-hand session, and three hands of the next

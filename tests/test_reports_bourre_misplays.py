@@ -22,12 +22,12 @@ from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import Users
 from dealer_station.cards import BOURRE_DECK
-from dealer_station.reports.bourre_session import build_bourre_session_report
+from dealer_station.games.bourre.reports.session import build_bourre_session_report
+from dealer_station.games.bourre.rules.engine import DrawSource, Phase
+from dealer_station.games.bourre.table.live import BourreTable
 from dealer_station.reports.charts import nice_ticks
 from dealer_station.reports.events import build_events_report
 from dealer_station.reports.text import name_the_player
-from dealer_station.settlement.bourre import DrawSource, Phase
-from dealer_station.table.bourre_table import BourreTable
 
 TABLE = "B1"
 NAMES = {1: "Ann Arceneaux", 2: "Boudreaux", 3: "Clotile Thibodeaux", 4: "Dud Hebert",

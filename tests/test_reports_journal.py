@@ -30,9 +30,9 @@ from dealer_station.audit.users import Users
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.events.table import RoundHalted
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware.backends import open_device
-from dealer_station.settlement.lapaire import Wager
-from dealer_station.table.lapaire_table import LaPaireTable
 
 TABLE = "T1"
 SIM_ROUNDS = 40

@@ -19,10 +19,14 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
     report_journal,
 )
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.events.wording import event_words
+from dealer_station.games.lapaire.rules.config import KIND_LABELS, parse_lapaire_config
+from dealer_station.games.lapaire.rules.house_math import par_sheet, percent
+from dealer_station.games.lapaire.rules.layout import spot_label
+from dealer_station.games.lapaire.table.recall import LaPaireRecall
 from dealer_station.money import Money
 from dealer_station.reports.config_history import build_config_history_report, differences
 from dealer_station.reports.events import (
@@ -34,10 +38,6 @@ from dealer_station.reports.events import (
 from dealer_station.reports.parts import CONFIG_WORDS
 from dealer_station.reports.recall import build_recall_report
 from dealer_station.reports.source import Period
-from dealer_station.settlement.lapaire_config import KIND_LABELS, parse_lapaire_config
-from dealer_station.settlement.lapaire_layout import spot_label
-from dealer_station.settlement.lapaire_math import par_sheet, percent
-from dealer_station.table.lapaire_recall import LaPaireRecall
 from dealer_station.table.recall import recall_round
 
 USD = Money("USD", 100)

@@ -28,11 +28,11 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import Journal
+from dealer_station.games.lapaire.rules.house_math import par_sheet
 from dealer_station.money import Money
 from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label, pace_text
 from dealer_station.reports.source import Period
 from dealer_station.reports.text import percent
-from dealer_station.settlement.lapaire_math import par_sheet
 from dealer_station.table.recall_model import record_label
 
 USD = Money("USD", 100)
@@ -41,7 +41,7 @@ USD = Money("USD", 100)
 def _theoretical(journal: Journal) -> dict[str, tuple[int, Fraction]]:
     """Per kind and in total: stakes settled and theoretical win, each wager at its own
     spot's edge under its round's configuration version (computed here from the records)."""
-    from dealer_station.settlement.lapaire_config import parse_lapaire_config
+    from dealer_station.games.lapaire.rules.config import parse_lapaire_config
 
     edges: dict[str, dict[tuple[str, tuple[str, ...]], Fraction]] = {}
     out: dict[str, list[Any]] = {}

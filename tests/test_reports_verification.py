@@ -111,9 +111,9 @@ def test_reports_on_postgresql(pg_db_url: str, tmp_path: Path) -> None:
     from test_reports_journal import pay, pdf_text
 
     from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.rules.engine import Wager
+    from dealer_station.games.lapaire.table.live import LaPaireTable
     from dealer_station.reports.shift import build_shift_report
-    from dealer_station.settlement.lapaire import Wager
-    from dealer_station.table.lapaire_table import LaPaireTable
 
     db = open_database(pg_db_url)
     try:

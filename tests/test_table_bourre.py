@@ -16,12 +16,12 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import User, Users
 from dealer_station.cards import BOURRE_DECK, Card, parse_card
 from dealer_station.gameconfig import load_bourre_profiles
-from dealer_station.settlement.bourre import IllegalActionError, Phase
+from dealer_station.games.bourre.rules.engine import IllegalActionError, Phase
+from dealer_station.games.bourre.table.live import BourreTable
+from dealer_station.games.bourre.table.recall import BourreRecall
+from dealer_station.games.bourre.table.sim import simulate_bourre
 from dealer_station.table.audit_checks import meter_differences, replay
 from dealer_station.table.base import TableError
-from dealer_station.table.bourre_recall import BourreRecall
-from dealer_station.table.bourre_sim import simulate_bourre
-from dealer_station.table.bourre_table import BourreTable
 from dealer_station.table.recall import recall
 
 DEALER = "dee/dealer"
@@ -189,7 +189,7 @@ def test_the_readme_says_what_the_shipped_profiles_collect() -> None:
     """The README said the common profile has a house collection; the rules it follows (the
     widely played casino Bourré) have none, and neither has config/bourre.toml. Only the cash
     example collects (a drop of one chip), and the README says so."""
-    from dealer_station.settlement.bourre_rules import HouseCollection
+    from dealer_station.games.bourre.rules.config import HouseCollection
 
     profiles = load_bourre_profiles()
     assert {n: p.house_collection for n, p in profiles.items()} == {
@@ -207,8 +207,7 @@ def test_a_simulated_player_never_lays_the_misplay_just_handed_back(
     """With reneges frequent, a simulated player sometimes has the card of her misplay handed
     back; she then lays another, so the table never holds a card as the same misplay read
     twice (it did now and then, and a restart after a kill made it fail a recovery test)."""
-    from dealer_station.table import bourre_sim
-
+    from dealer_station.games.bourre.table import sim as bourre_sim
     monkeypatch.setattr(bourre_sim, "RENEGE_RATE", 0.6)
     db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
     journal = Journal(db, create_key(tmp_path / "k"))

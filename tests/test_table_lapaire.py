@@ -16,15 +16,15 @@ from dealer_station.audit.journal import Fact, Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied
 from dealer_station.cards import LAPAIRE_DECK
-from dealer_station.events.lapaire import StageSettled
 from dealer_station.events.table import RoundHalted
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.events import StageSettled
+from dealer_station.games.lapaire.rules.engine import Wager, WagerError
+from dealer_station.games.lapaire.table.live import LaPaireTable
+from dealer_station.games.lapaire.table.recall import LaPaireRecall
 from dealer_station.hardware.backends import open_device
-from dealer_station.settlement.lapaire import Wager, WagerError
 from dealer_station.table.audit_checks import meter_differences, replay
 from dealer_station.table.base import Halted, TableError, Update
-from dealer_station.table.lapaire_recall import LaPaireRecall
-from dealer_station.table.lapaire_table import LaPaireTable
 from dealer_station.table.recall import recall
 
 DEALER = "dee/dealer"

@@ -29,6 +29,8 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware import protocol as p
 from dealer_station.hardware.acks import defer_ack
 from dealer_station.hardware.backends import open_device
@@ -42,8 +44,6 @@ from dealer_station.hardware.events import (
 )
 from dealer_station.hardware.ptyport import PtyWire
 from dealer_station.hardware.simulator import FaultRates, SimulatedDevice, card_stream
-from dealer_station.settlement.lapaire import Wager
-from dealer_station.table.lapaire_table import LaPaireTable
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
 from dealer_station.audit.keys import JournalKey, create_key

@@ -18,7 +18,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.cli.main import main
 from dealer_station.events.tournament import TableResult
-from dealer_station.settlement.bourre_rules import BourreProfile
+from dealer_station.games.bourre.rules.config import BourreProfile
 from dealer_station.tournament import bourre_tables, journaled
 from dealer_station.tournament.config import default_games
 from dealer_station.tournament.simulate import simulate

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from ui_support import WAIT_MS, click, sign_in
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
+from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.ui.main_window import MainWindow
 
 E42 = ("E42", "card jammed at the reader head; feed motor stalled twice")

@@ -16,7 +16,7 @@ from touch_support import give_reason, tap_button
 from ui_support import WAIT_MS, click, sign_in, station_fixture
 
 from dealer_station.app import Station
-from dealer_station.settlement.bourre import Phase
+from dealer_station.games.bourre.rules.engine import Phase
 from dealer_station.ui.card_view import CardView
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.touch_sheet import current_sheet

@@ -12,7 +12,7 @@ from PySide6.QtGui import QFontMetrics
 from ui_support import WAIT_MS, click
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
+from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.ui.events_tab import EventsModel
 from dealer_station.ui.main_window import MainWindow
 

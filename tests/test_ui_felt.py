@@ -16,9 +16,9 @@ from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from ui_support import WAIT_MS, click, sign_in, tap_spot
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
-from dealer_station.ui import lapaire_felt_geometry as geometry
-from dealer_station.ui import lapaire_layout_view as felt
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.ui import felt
+from dealer_station.games.lapaire.ui import felt_geometry as geometry
 from dealer_station.ui.main_window import MainWindow
 
 #: One spot of every kind a chip goes on.

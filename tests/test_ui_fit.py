@@ -23,6 +23,7 @@ from ui_support import WAIT_MS, sign_in, station_fixture
 
 from dealer_station.app import Station
 from dealer_station.cards import parse_card
+from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.hardware.events import (
     CardRead,
     ConnectionChanged,
@@ -30,7 +31,6 @@ from dealer_station.hardware.events import (
     DeviceFault,
     FaultKind,
 )
-from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui import theme
 from dealer_station.ui.main_window import MainWindow
 

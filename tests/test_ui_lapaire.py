@@ -18,7 +18,7 @@ from ui_support import (
 )
 
 from dealer_station.app import Station
-from dealer_station.ui.lapaire_models import WagersModel
+from dealer_station.games.lapaire.ui.models import WagersModel
 from dealer_station.ui.main_window import MainWindow
 
 
@@ -274,7 +274,7 @@ def test_seven_seats_paid_and_taken_all_show_beside_the_cards(qtbot: Any, window
     """Every seat's pay and take after a card, seven seats at once, none cut off or out of
     sight (the pay list once stopped at seat 6 and clipped seats 5 and 6's take); and the
     panel keeps its layout as cards come (the list does not change size)."""
-    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.games.lapaire.rules.engine import Wager
 
     screen = dealer_screen(qtbot, window)
     window.resize(1280, 800)
@@ -313,7 +313,7 @@ def test_a_card_repaints_the_screen_without_laying_it_out_again(
     never makes Qt lay the whole screen out again (what once took most of showing a card)."""
     from PySide6.QtCore import QEvent, QObject
 
-    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.games.lapaire.rules.engine import Wager
 
     class LayoutRequests(QObject):
         def __init__(self) -> None:

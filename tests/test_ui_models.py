@@ -9,12 +9,18 @@ from PySide6.QtCore import Qt
 from dealer_station.audit.journal import Meter, Record
 from dealer_station.events.wording import People
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.settlement.lapaire_math import par_sheet
-from dealer_station.table.lapaire_recall import DealtCard, LaPaireRecall, Seat, SeatWager, Totals
+from dealer_station.games.lapaire.rules.house_math import par_sheet
+from dealer_station.games.lapaire.table.recall import (
+    DealtCard,
+    LaPaireRecall,
+    Seat,
+    SeatWager,
+    Totals,
+)
+from dealer_station.games.lapaire.ui.models import ParSheetModel, WagerRow, WagersModel
 from dealer_station.table.recall_model import RecallHeader
 from dealer_station.ui import theme
 from dealer_station.ui.events_tab import EventsModel, worded
-from dealer_station.ui.lapaire_models import ParSheetModel, WagerRow, WagersModel
 from dealer_station.ui.models import MetersModel, RecallModel
 
 CONFIG = load_lapaire_config()

@@ -15,8 +15,8 @@ from ui_support import (
 )
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
-from dealer_station.ui.lapaire_models import ParSheetModel
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.ui.models import ParSheetModel
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.reasons import ReasonSheet
 from dealer_station.ui.touch_keyboard import InputSheet

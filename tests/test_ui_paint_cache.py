@@ -12,10 +12,10 @@ from ui_support import sign_in
 
 from dealer_station.cards import JOKER, LAPAIRE_DECK, Card, parse_card
 from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.ui import felt
+from dealer_station.games.lapaire.ui.seats import SeatButton
 from dealer_station.ui import card_view
-from dealer_station.ui import lapaire_layout_view as felt
 from dealer_station.ui.card_view import CardView
-from dealer_station.ui.lapaire_seats import SeatButton
 
 #: Antialiased edges blended once onto a clear picture and again onto the felt may differ
 #: from one blend by a level or two; anything a person could see differs by far more.

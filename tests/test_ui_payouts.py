@@ -14,10 +14,10 @@ from ui_support import WAIT_MS, sign_in
 from dealer_station.app import Station
 from dealer_station.cards import parse_card
 from dealer_station.gameconfig import load_lapaire_config
-from dealer_station.settlement.lapaire import Wager
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.ui.models import WagersModel
 from dealer_station.ui import theme
 from dealer_station.ui.card_view import CardView
-from dealer_station.ui.lapaire_models import WagersModel
 from dealer_station.ui.main_window import MainWindow
 
 MONEY = load_lapaire_config().money
@@ -108,7 +108,7 @@ def test_pay_amounts_are_the_largest_text_and_table_text_reads_from_a_metre(
     assert screen.totals.font().pixelSize() >= 20
     assert screen.status.font().pixelSize() >= 20
     # The seats' totals are drawn in table text.
-    from dealer_station.ui.lapaire_seats import _fitted
+    from dealer_station.games.lapaire.ui.seats import _fitted
     button = screen.seat_buttons[1]
     assert button.text() == "Seat 1\n20.00\n+373.00"
     for line in button.text().split("\n"):
@@ -174,8 +174,8 @@ def test_the_list_is_drawn_at_the_largest_scale_that_fits_or_in_pages(qtbot: Any
     at the least sizes, every pay and take on one of them and inside the box."""
     import random
 
-    from dealer_station.ui.payout_pieces import SeatPayout, SpotPayout
-    from dealer_station.ui.stage_payouts import SCALES, StagePayouts
+    from dealer_station.games.lapaire.ui.payout_pieces import SeatPayout, SpotPayout
+    from dealer_station.games.lapaire.ui.stage_payouts import SCALES, StagePayouts
 
     box = StagePayouts(7)
     qtbot.addWidget(box)

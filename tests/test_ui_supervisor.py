@@ -9,7 +9,7 @@ from touch_support import give_reason
 from ui_support import WAIT_MS, click, sign_in
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
+from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.ui.events_tab import EventsModel
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.models import MetersModel, RecallModel

@@ -120,7 +120,7 @@ def test_the_slips_are_in_sight_by_name_with_the_days_win(
     """Five slips and counts in sight at once (not two), signed by the people's names (not
     their ids), and the day's win (what the settled rounds won) on the tab."""
     from dealer_station.accounting.chips import Chips
-    from dealer_station.settlement.lapaire import Wager
+    from dealer_station.games.lapaire.rules.engine import Wager
     from dealer_station.ui.chips_panel import ChipsPanel as Panel
 
     t: Any = station.table

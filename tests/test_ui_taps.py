@@ -1,6 +1,6 @@
 """Taps a round takes at the La Pair'e dealer screen: the standard 4-seat round of 9 wagers
-(dealer_station/ui/standard_round.py) in 12 touches from a fresh screen, choosing the chip
-included (one of them the chip dragged onto its first spot; 13 when the chip is tapped
+(dealer_station/games/lapaire/ui/standard_round.py) in 12 touches from a fresh screen, choosing
+the chip included (one of them the chip dragged onto its first spot; 13 when the chip is tapped
 first), with a rebet that leaves the seat selected as it was, a stack counted on the keypad
 (Count chips on from the start), and a chip that stays chosen."""
 
@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication
 from ui_support import WAIT_MS, click, sign_in, tap_spot
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
-from dealer_station.ui import standard_round
+from dealer_station.games.lapaire.rules.engine import Wager
+from dealer_station.games.lapaire.ui import standard_round
 from dealer_station.ui.amount_pad import AmountError, parse_amount, parse_count
 from dealer_station.ui.main_window import MainWindow
 

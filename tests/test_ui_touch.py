@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QTabWidget,
 from ui_support import WAIT_MS, open_window, sign_in, station_fixture
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire import Wager
+from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.ui.main_window import MainWindow
 
 LEAST_PX = 18

@@ -18,11 +18,11 @@ from PySide6.QtWidgets import QPushButton
 from ui_support import WAIT_MS, click, sign_in
 
 from dealer_station.app import Station
-from dealer_station.settlement.lapaire_layout import spot_label
-from dealer_station.table.lapaire_view import LaPaireView
+from dealer_station.games.lapaire.rules.layout import spot_label
+from dealer_station.games.lapaire.table.view import LaPaireView
+from dealer_station.games.lapaire.ui.labels import SHORT_LABELS
+from dealer_station.games.lapaire.ui.worst_card import every_spot, worst_rounds
 from dealer_station.ui import theme
-from dealer_station.ui.lapaire_labels import SHORT_LABELS
-from dealer_station.ui.lapaire_worst_card import every_spot, worst_rounds
 from dealer_station.ui.main_window import MainWindow
 
 DEALER = "dealer/dealer"

@@ -13,8 +13,8 @@ from ui_support import make_station
 from dealer_station.audit.user_model import AuthError
 from dealer_station.cards import parse_card
 from dealer_station.events import Event
+from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.hardware.events import CardRead
-from dealer_station.settlement.lapaire import Wager
 from dealer_station.ui.while_away import nobody_since, told_kinds, what_happened
 
 DEALER = "dealer/dealer"
@@ -104,7 +104,7 @@ def test_a_bourre_hand_is_told_with_the_seat_each_card_went_to(tmp_path: Path) -
 def test_only_events_with_words_are_read() -> None:
     """The kinds read are exactly those whose events say something: a new event with words
     is told without a change here."""
-    from dealer_station.events.lapaire import CODEC
+    from dealer_station.games.lapaire.events import CODEC
 
     kinds = set(told_kinds(CODEC))
     assert {"card", "round.close", "void", "card.held", "halt", "lockout"} <= kinds

@@ -1,4 +1,4 @@
-"""The parts of a game only the command line calls through the registry (games.py), typed as
+"""The parts of a game only the command line calls through the registry (registry.py), typed as
 it calls them (see table/parts.py for the tables' own)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from dealer_station.games import Part
+from dealer_station.registry import Part
 
 
 class LoadsSettler(Protocol):

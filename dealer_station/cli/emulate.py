@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from dealer_station import games
+from dealer_station import registry as games
 
 if TYPE_CHECKING:
     from dealer_station.hardware.ptyport import PtyWire

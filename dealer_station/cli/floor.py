@@ -173,7 +173,7 @@ def _table_list(text: str | None) -> list[str]:
 
 def _content(args: argparse.Namespace) -> dict[str, Any]:
     """The configuration's content as a table journals it (La Pair'e's par sheet printed)."""
-    from dealer_station import games
+    from dealer_station import registry as games
     from dealer_station.cli._parts import PUBLISH
 
     return games.game(args.game).part(PUBLISH)(args.config, args.profile)

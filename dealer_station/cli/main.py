@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import os
 import pkgutil
 import sys
@@ -41,13 +42,26 @@ EXIT_BROKEN_PIPE = 141
 
 
 def command_modules() -> list[str]:
-    """Sub-command module names, discovered so that adding a command touches no shared file."""
+    """Sub-command modules (full names), discovered so that adding a command touches no shared
+    file: the station's own in ``dealer_station.cli``, and a game's in its package's ``cli``
+    (``dealer_station.games.<game>.cli``). A module whose name starts with ``_`` serves the
+    commands and is not one."""
     import dealer_station.cli as package
+    import dealer_station.games as games
 
-    return sorted(
-        info.name for info in pkgutil.iter_modules(package.__path__)
-        if info.name != "main" and not info.name.startswith("_")
-    )
+    found = [f"dealer_station.cli.{info.name}"
+             for info in pkgutil.iter_modules(package.__path__)
+             if info.name != "main" and not info.name.startswith("_")]
+    for game in pkgutil.iter_modules(games.__path__):
+        if not game.ispkg:
+            continue
+        cli = importlib.util.find_spec(f"dealer_station.games.{game.name}.cli")
+        if cli is None or not cli.submodule_search_locations:
+            continue
+        found += [f"dealer_station.games.{game.name}.cli.{info.name}"
+                  for info in pkgutil.iter_modules(cli.submodule_search_locations)
+                  if not info.name.startswith("_")]
+    return sorted(found, key=lambda name: name.rpartition(".")[2])
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,8 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dealer-station {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in command_modules():
-        module = importlib.import_module(f"dealer_station.cli.{name}")
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.cli.audit import local_time, open_store, store_options
 from dealer_station.table.parts import RECALL_TEXT
 

@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         period, period_name = gaming_period(args.gaming_day, args.shift,
                                             load_gaming_calendar(args.station_config))
     if args.kind == "card-room" and args.json:
-        from dealer_station.cli._card_room import print_card_room_json
+        from dealer_station.games.bourre.cli._card_room import print_card_room_json
 
         return print_card_room_json(args, period)
     out = args.out

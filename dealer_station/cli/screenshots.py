@@ -11,7 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
-from dealer_station import games
+from dealer_station import registry as games
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.cli._parts import SETTLER
 from dealer_station.errors import StationError
 

@@ -12,7 +12,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.cli._witness_opts import add_witness_options, report, witness_configs
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.table.base import DEFAULT_TABLE

@@ -15,7 +15,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.cli.users import _PinSource
 from dealer_station.errors import StationError

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.events.base import Codec, Event
 from dealer_station.events.parts import EVENTS
 from dealer_station.events.table import COMMON

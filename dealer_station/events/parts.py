@@ -1,4 +1,4 @@
-"""The game's parts that say its records (games.py's ``events`` and ``wager_labels``): below
+"""The game's parts that say its records (registry.py's ``events`` and ``wager_labels``): below
 the tables, the floor and the reports alike, so each of them may ask for them."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from dealer_station.events.base import Codec
-from dealer_station.games import Part
+from dealer_station.registry import Part
 
 
 class Codecs(Protocol):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.events.base import Codec, EventError
 from dealer_station.events.station import WitnessRefused, WitnessRestored, WitnessUnreachable
 from dealer_station.events.table import (

@@ -27,7 +27,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_now

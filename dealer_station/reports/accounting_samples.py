@@ -23,6 +23,7 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import Users
+from dealer_station.games.lapaire.table.days import SIM_PIN, SimClock, simulate_days
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.accounting_pdf import (
     build_discrepancy_pdf,
@@ -32,7 +33,6 @@ from dealer_station.reports.accounting_pdf import (
 )
 from dealer_station.reports.master_game import gather
 from dealer_station.table.accounting import TableAccounting
-from dealer_station.table.lapaire_days import SIM_PIN, SimClock, simulate_days
 
 CAL = GamingCalendar(zone=ZoneInfo("America/Chicago"))
 SETTINGS = AccountingSettings(variance_threshold=2500)

@@ -40,10 +40,10 @@ def _builder(kind: str) -> Callable[..., BuiltReport]:
         from dealer_station.reports.config_history import build_config_history_report
         return build_config_history_report
     if kind == "card-room":
-        from dealer_station.reports.card_room_pdf import build_card_room_report
+        from dealer_station.games.bourre.reports.card_room_pdf import build_card_room_report
         return build_card_room_report
     if kind == "bourre-session":
-        from dealer_station.reports.bourre_session import build_bourre_session_report
+        from dealer_station.games.bourre.reports.session import build_bourre_session_report
         return build_bourre_session_report
     raise StationError(f"unknown report {kind!r}: one of {', '.join(REPORT_KINDS)}")
 

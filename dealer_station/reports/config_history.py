@@ -15,7 +15,7 @@ from typing import Any
 
 from reportlab.platypus import Flowable
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
 from dealer_station.money import Money
 from dealer_station.reports.parts import CONFIG_WORDS, REPORT_CONFIG, ConfigWords

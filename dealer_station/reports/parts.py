@@ -1,4 +1,4 @@
-"""The parts of a game the reports call through the registry (games.py), typed as they call
+"""The parts of a game the reports call through the registry (registry.py), typed as they call
 them (see table/parts.py for the tables' own)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol
 
-from dealer_station.games import Part
+from dealer_station.registry import Part
 
 if TYPE_CHECKING:
     from reportlab.platypus import Flowable

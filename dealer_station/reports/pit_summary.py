@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from dealer_station import games as registry
+from dealer_station import registry
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError

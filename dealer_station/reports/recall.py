@@ -14,7 +14,7 @@ from typing import Any
 
 from reportlab.platypus import Flowable
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Journal, Record, RoundInfo
 from dealer_station.errors import StationError
 from dealer_station.money import Money

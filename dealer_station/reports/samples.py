@@ -27,7 +27,7 @@ from typing import Any
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
-from dealer_station.table.lapaire_table import LaPaireTable
+from dealer_station.games.lapaire.table.live import LaPaireTable
 
 SHIFT_START = datetime(2026, 3, 6, 23, 0, tzinfo=UTC)   # 17:00 in Louisiana
 SECONDS_PER_APPEND = 11
@@ -48,7 +48,7 @@ class _Clock:
 def _play(t: LaPaireTable, rounds: int, rng: random.Random) -> None:
     """Rounds as a dealer plays them: random legal wagers, three cards from the shoe."""
     from dealer_station.cards import LAPAIRE_DECK
-    from dealer_station.table.lapaire_sim import random_wagers
+    from dealer_station.games.lapaire.table.sim import random_wagers
 
     for _ in range(rounds):
         t.place_many(random_wagers(rng, t.config))
@@ -63,8 +63,8 @@ def _lapaire(journal: Journal, clock: _Clock) -> None:
     from dealer_station.cards import LAPAIRE_DECK
     from dealer_station.events.table import RoundHalted
     from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.rules.engine import Wager
     from dealer_station.hardware.backends import open_device
-    from dealer_station.settlement.lapaire import Wager
 
     users = Users(journal)
     users.seed([(uid, name, role, "2468") for uid, name, role in (
@@ -146,7 +146,7 @@ def _bourre_hand(t: Any, rng: random.Random, elapsed: float) -> None:
     """One hand as the shoe and the reader would send it: players choose at random among what
     the rules allow, with an occasional renege."""
     from dealer_station.cards import BOURRE_DECK
-    from dealer_station.settlement.bourre import DrawSource, Phase
+    from dealer_station.games.bourre.rules.engine import DrawSource, Phase
 
     t.start_hand(elapsed=elapsed)
     hand = t.hand
@@ -181,7 +181,7 @@ def _bourre(journal: Journal, where: Path) -> None:
     house collection: bourrés, reneges, pots carried from hand to hand and from session to
     session; the last session is left under way."""
     from dealer_station.gameconfig import config_dir, load_bourre_profiles
-    from dealer_station.table.bourre_table import BourreTable
+    from dealer_station.games.bourre.table.live import BourreTable
 
     text = (config_dir() / "bourre.toml").read_text()
     text = text.replace('collection = "none"', 'collection = "percent"', 1)
@@ -212,7 +212,7 @@ def _cash_bourre(journal: Journal) -> None:
     """Three sessions of the ``cash`` profile at table B2 (one hand a minute): the house's
     collection in money, pots carried from session to session, for the card-room report."""
     from dealer_station.gameconfig import load_bourre_profiles
-    from dealer_station.table.bourre_table import BourreTable
+    from dealer_station.games.bourre.table.live import BourreTable
 
     t = BourreTable(journal, "B2", load_bourre_profiles()["cash"], dealer="dee/dealer",
                     prefer_journal_config=False)

@@ -20,7 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from dealer_station import games as registry
+from dealer_station import registry
 from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
 from dealer_station.events.parts import WAGER_LABELS

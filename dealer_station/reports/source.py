@@ -13,7 +13,7 @@ from datetime import date, datetime
 
 from sqlalchemy import select
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
 from dealer_station.errors import StationError

@@ -90,7 +90,7 @@ def table_game(journal: Journal, table_id: str) -> str | None:
 
 def table_wins(journal: Journal, table_id: str) -> Wins | None:
     """The ``wins`` part of the table's game, if it has one (a banked game)."""
-    from dealer_station import games
+    from dealer_station import registry as games
     from dealer_station.table.parts import WINS
 
     game = table_game(journal, table_id)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Journal, MeterDelta, Record
 from dealer_station.errors import StationError
 from dealer_station.table.parts import REPLAY

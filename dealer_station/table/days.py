@@ -1,5 +1,5 @@
 """What simulating whole gaming days at a banked table gives back, whatever the game (the
-registry's ``simulate_days`` part, games.py)."""
+registry's ``simulate_days`` part, registry.py)."""
 
 from __future__ import annotations
 

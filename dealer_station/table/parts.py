@@ -1,5 +1,5 @@
 """The parts of a game that the tables' layer, and the layers above it, call through the
-registry (games.py): each a ``Part`` key typed by how it is called here.
+registry (registry.py): each a ``Part`` key typed by how it is called here.
 
 The registry names where a game's part lives; this module says what shape it has. Shared code
 asks ``games.game(name).part(TABLE)`` and gets a ``OpensTable``, never ``Any``; a game that
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from dealer_station.games import Part
+from dealer_station.registry import Part
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo

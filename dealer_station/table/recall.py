@@ -8,7 +8,7 @@ their words from it, so all three say the same thing. Each game builds its own (
 
 from __future__ import annotations
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Journal, RoundInfo
 from dealer_station.table.parts import RECALL
 from dealer_station.table.recall_model import Recall

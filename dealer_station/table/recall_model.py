@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Record, RoundInfo
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.money import CHIPS, Money

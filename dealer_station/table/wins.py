@@ -1,5 +1,5 @@
 """A round's computed and theoretical win: what a banked game's ``wins`` part gives the
-master game and shift reports, whatever the game (see the registry, games.py)."""
+master game and shift reports, whatever the game (see the registry, registry.py)."""
 
 from __future__ import annotations
 

@@ -14,9 +14,9 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from dealer_station.settlement.bourre_random import play_random_hand
-from dealer_station.settlement.bourre_rules import BourreProfile
-from dealer_station.settlement.bourre_session import BourreSession
+from dealer_station.games.bourre.rules.config import BourreProfile
+from dealer_station.games.bourre.rules.random_play import play_random_hand
+from dealer_station.games.bourre.rules.session import BourreSession
 from dealer_station.tournament.errors import TournamentError
 from dealer_station.tournament.games import TournamentGame
 

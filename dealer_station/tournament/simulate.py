@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from dealer_station.settlement.bourre_rules import BourreProfile
+from dealer_station.games.bourre.rules.config import BourreProfile
 from dealer_station.tournament import bourre_tables
 from dealer_station.tournament.bracket import Status
 from dealer_station.tournament.errors import TournamentError

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.app import Station
 from dealer_station.audit.users import User
 from dealer_station.events.table import CardHeld, ClockJumped, DeviceFaulted, device_name

@@ -1,4 +1,4 @@
-"""The parts of a game the screens call through the registry (games.py), typed as they call
+"""The parts of a game the screens call through the registry (registry.py), typed as they call
 them (see table/parts.py for the tables' own)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from dealer_station.games import Part
+from dealer_station.registry import Part
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sqlalchemy import select, text
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, open_database
 from dealer_station.audit.journal import Journal, utc_now

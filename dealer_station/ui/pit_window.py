@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Journal, utc_now
 from dealer_station.audit.users import PRIVILEGED, User, Users, require_role
 from dealer_station.errors import StationError

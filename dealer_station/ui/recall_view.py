@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.money import Money
 from dealer_station.table.parts import RECALL_TEXT
 from dealer_station.table.recall_model import DIFFERENCE_LABEL, Recall

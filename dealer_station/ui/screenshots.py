@@ -122,7 +122,7 @@ def production_scene() -> Iterator[tuple[QApplication, Station, MainWindow, Any]
 def take_screenshots(out: Path, chosen: tuple[str, ...] | None = None) -> list[Path]:
     """The screenshots of each chosen game (default every game), each the registry's
     ``screenshots`` part of that game."""
-    from dealer_station import games
+    from dealer_station import registry as games
     from dealer_station.ui.parts import SCREENSHOTS
 
     out.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.users import PRIVILEGED, PermissionDenied, User, Users
 from dealer_station.ui.while_away import nobody_since, what_happened
 

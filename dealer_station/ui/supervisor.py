@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from dealer_station import games
+from dealer_station import registry as games
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything

@@ -1,0 +1,1 @@
+"""Bourré: the game's sections of the station's reports (configuration, recall, sessions)."""

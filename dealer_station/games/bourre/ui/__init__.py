@@ -1,0 +1,1 @@
+"""Bourré: the game's screens and their parts (Qt)."""

@@ -1,0 +1,1 @@
+"""La Pair'e: the game's screens and their parts (Qt)."""
