@@ -35,7 +35,7 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Fact, Journal, record_config_version
 from dealer_station.audit.keys import create_key
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.house_math import par_sheet
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.master_game import gather

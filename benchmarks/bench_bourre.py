@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from dealer_station.cards import Card, parse_card
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.config import BourreProfile
 from dealer_station.games.bourre.rules.engine import BourreHand, Phase
 from dealer_station.games.bourre.rules.random_play import random_bourre_record

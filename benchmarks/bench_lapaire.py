@@ -15,7 +15,7 @@ import random
 import time
 
 from dealer_station.cards import LAPAIRE_DECK, Card
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules import poker as lapaire_poker
 from dealer_station.games.lapaire.rules.config import FIRST_CARD_KINDS
 from dealer_station.games.lapaire.rules.engine import (

@@ -34,7 +34,7 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Fact, Journal, add_meters, upsert_round
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cards import LAPAIRE_DECK
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.config import LaPaireConfig
 from dealer_station.games.lapaire.rules.engine import LaPaireRound
 from dealer_station.games.lapaire.table.rounds import (

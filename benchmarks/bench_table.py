@@ -23,8 +23,8 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.cards import LAPAIRE_DECK
-from dealer_station.gameconfig import load_lapaire_config
 from dealer_station.games.bourre.table.sim import simulate_bourre
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.games.lapaire.table.sim import random_wagers, simulate_lapaire
 

@@ -1,8 +1,9 @@
-"""Finding and reading the game configuration files in ``config/``.
+"""Finding the configuration folder (``config/``) and reading the station's own files in it:
+the gaming day (``station.toml``) and the accounting settings (``accounting.toml``).
 
-The file I/O lives here; the parsing and validation are pure functions in each game's rules
-(``games/lapaire/rules/config.py``, ``games/bourre/rules/config.py``) so that the rules can be
-checked without touching a disk.
+Each game reads its own file from here (``games/<game>/config_file.py``, named in the
+registry); the parsing and validation are pure functions in the game's rules, so that the
+rules can be checked without touching a disk.
 """
 
 from __future__ import annotations
@@ -11,17 +12,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dealer_station.tomlconfig import load_toml
-
 if TYPE_CHECKING:
     from dealer_station.accounting.settings import AccountingSettings
-    from dealer_station.games.bourre.rules.config import BourreProfile
-    from dealer_station.games.lapaire.rules.config import LaPaireConfig
     from dealer_station.gaming_day import GamingCalendar
 
 CONFIG_ENV = "DEALER_STATION_CONFIG"
-LAPAIRE_FILE = "lapaire.toml"
-BOURRE_FILE = "bourre.toml"
 STATION_FILE = "station.toml"
 ACCOUNTING_FILE = "accounting.toml"
 
@@ -47,17 +42,3 @@ def load_accounting_settings(path: Path | str | None = None) -> AccountingSettin
     from dealer_station.accounting.settings import load_settings
 
     return load_settings(path if path is not None else config_dir() / ACCOUNTING_FILE)
-
-
-def load_lapaire_config(path: Path | str | None = None) -> LaPaireConfig:
-    from dealer_station.games.lapaire.rules.config import parse_lapaire_config
-
-    p = Path(path) if path is not None else config_dir() / LAPAIRE_FILE
-    return parse_lapaire_config(load_toml(p), str(p))
-
-
-def load_bourre_profiles(path: Path | str | None = None) -> dict[str, BourreProfile]:
-    from dealer_station.games.bourre.rules.config import parse_bourre_profiles
-
-    p = Path(path) if path is not None else config_dir() / BOURRE_FILE
-    return parse_bourre_profiles(load_toml(p), str(p))

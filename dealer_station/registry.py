@@ -42,6 +42,10 @@ PARTS = (
     "screenshots",    # its screenshots in docs/screens
     "demo_halts",     # optional: the demo pit's table whose shoe stops its rounds
     "publish",        # what ``floor publish`` sends
+    "config_check",   # ``doctor``'s check of its file in the configuration folder
+    "report",         # optional: its own reports (``Game.reports``), built by name
+    "report_json",    # optional: the JSON form of those of its reports that have one
+    "report_samples",  # optional: its tables in the documentation's sample reports
 )
 
 P = TypeVar("P")
@@ -59,6 +63,15 @@ class Part(Generic[P]):
     def __post_init__(self) -> None:
         if self.name not in PARTS:
             raise ValueError(f"unknown game part {self.name!r}")
+
+
+@dataclass(frozen=True)
+class GameReport:
+    """A report of the game's own, as ``dealer-station report NAME`` takes it."""
+
+    name: str          # on the command line (``card-room``)
+    about: str         # what it shows, for the command's help
+    json: bool = False  # it also prints JSON for other tools (``--json``)
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,8 @@ class Game:
     #: The house banks the game (its win is stakes lost less paid, and "hold" means something);
     #: False for a pot game between players, where the house earns its collection only.
     banked: bool = True
+    #: Reports of its own besides the station's (built by its ``report`` part).
+    reports: tuple[GameReport, ...] = ()
 
     @property
     def units(self) -> str:
@@ -142,6 +157,8 @@ REGISTRY: dict[str, Game] = {
             screenshots=_L + "ui.screenshots:lapaire_scenes",
             demo_halts=_L + "ui.pit_demo:halted_and_voided",
             publish=_L + "cli._publish:lapaire_content",
+            config_check=_L + "config_file:check_file",
+            report_samples=_L + "reports.samples:sample_reports",
         )),
     "bourre": Game(
         name="bourre", label="Bourré", deck=BOURRE_DECK, unit="hand", id_key="hand_id",
@@ -152,6 +169,14 @@ REGISTRY: dict[str, Game] = {
         config_file="bourre.toml",
         config_noun="profiles", config_option="--bourre-config", settle_loads_at_start=False,
         banked=False,
+        reports=(
+            GameReport("bourre-session",
+                       "Bourré sessions: chips over the session, pots, bourrés and reneges, "
+                       "eliminations and tags, house collection"),
+            GameReport("card-room",
+                       "Bourré card room per gaming day: hands, sessions, house collection "
+                       "(money in a cash game), pots carried and returned, chip "
+                       "reconciliation", json=True)),
         parts=_parts(
             table=_B + "table.live:open_bourre_table",
             simulate=_B + "table.sim:simulate",
@@ -168,8 +193,17 @@ REGISTRY: dict[str, Game] = {
             screens=_B + "ui.screen:bourre_screens",
             screenshots=_B + "ui.screenshots:bourre_scenes",
             publish=_B + "cli._publish:bourre_content",
+            config_check=_B + "config_file:check_file",
+            report=_B + "reports.catalog:build",
+            report_json=_B + "cli._card_room:print_json",
+            report_samples=_B + "reports.samples:sample_reports",
         )),
 }
+
+
+def game_reports() -> dict[str, tuple[Game, GameReport]]:
+    """Every game's own reports by their command-line name, with the game that builds each."""
+    return {r.name: (g, r) for g in REGISTRY.values() for r in g.reports}
 
 
 def names() -> tuple[str, ...]:

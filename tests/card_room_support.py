@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import BOURRE_DECK
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.config import BourreProfile
 from dealer_station.games.bourre.rules.engine import DrawSource, Phase
 from dealer_station.games.bourre.table.live import BourreTable

@@ -26,10 +26,11 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import User, Users
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
 from dealer_station.errors import StationError
-from dealer_station.gameconfig import load_bourre_profiles, load_lapaire_config
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.engine import Phase
 from dealer_station.games.bourre.table.live import BourreTable
 from dealer_station.games.bourre.table.rounds import BourreState
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.events import CODEC as LAPAIRE_CODEC
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.games.lapaire.table.sim import random_wagers

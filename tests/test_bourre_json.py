@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from repo_paths import CONFIG_DIR, ROOT
 
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
 from dealer_station.games.bourre.rules.random_play import random_bourre_record
 from dealer_station.games.bourre.rules.settle_json import replay_record, settle_bourre_record

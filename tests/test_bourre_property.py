@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import BOURRE_DECK, Card, Suit
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
 from dealer_station.games.bourre.rules.engine import BourreHand, DrawSource, Phase
 from dealer_station.games.bourre.rules.play import legal_plays

@@ -26,7 +26,7 @@ from kill_support import kill_after, open_rounds
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key, load_key
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.engine import BourreHand, DrawSource, Phase
 from dealer_station.games.bourre.table import sim as bourre_sim
 from dealer_station.games.bourre.table.live import BourreTable

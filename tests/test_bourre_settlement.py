@@ -11,7 +11,7 @@ import pytest
 from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import parse_card, parse_cards
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.config import BourreProfile, HouseCollection, MisplayPenalty
 from dealer_station.games.bourre.rules.engine import BourreHand, HandResult, Phase
 

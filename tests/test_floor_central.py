@@ -23,7 +23,7 @@ from dealer_station.audit.users import AuthError, LockedOut, User, UserMismatch,
 from dealer_station.cli.main import main
 from dealer_station.floor.central import Floor, FloorChainBroken, PublishError, adoptions
 from dealer_station.floor.follower import Follower
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.games.lapaire.table.live import LaPaireTable
 
@@ -342,7 +342,7 @@ def test_a_station_on_the_floor_follows_it_and_stops_following_when_closed(
 
 def test_bourre_adopts_a_profile_between_sessions_and_bad_content_is_refused(
         floor: Journal, tmp_path: Path, key: JournalKey) -> None:
-    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.games.bourre.config_file import load_bourre_profiles
     from dealer_station.games.bourre.table.live import open_bourre_table
     from dealer_station.games.bourre.table.rounds import profile_content
 

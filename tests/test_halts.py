@@ -21,8 +21,9 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import User
 from dealer_station.cards import BOURRE_DECK, LAPAIRE_DECK
 from dealer_station.cli.main import main
-from dealer_station.gameconfig import load_bourre_profiles, load_lapaire_config
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.table.live import BourreTable
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware.backends import open_device

@@ -22,7 +22,7 @@ from waiting import wait_until
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware import protocol as p
 from dealer_station.hardware.backends import open_device

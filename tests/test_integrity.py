@@ -22,7 +22,7 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal, is_significant
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied, Users
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.integrity import (
     APPROVED_ENV,

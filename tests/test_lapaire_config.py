@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from repo_paths import CONFIG_DIR
 
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.config import (
     CHANGES,
     LaPaireConfig,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import LAPAIRE_DECK, CardError, parse_card, parse_cards
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.config import (
     FIRST_CARD_KINDS,
     LaPaireConfig,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from repo_paths import CONFIG_DIR
 
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.config import LaPaireConfig
 from dealer_station.games.lapaire.rules.settle_json import settle_lapaire_record
 

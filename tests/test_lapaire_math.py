@@ -9,7 +9,7 @@ import pytest
 from repo_paths import CONFIG_DIR
 
 from dealer_station.cards import LAPAIRE_DECK
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.config import LaPaireConfig, parse_lapaire_config
 from dealer_station.games.lapaire.rules.engine import Wager, settle_round
 from dealer_station.games.lapaire.rules.house_math import ParSheetRow, par_sheet, percent

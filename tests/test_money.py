@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from repo_paths import CONFIG_DIR
 
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.config import parse_lapaire_config
 from dealer_station.money import CHIPS, Money
 from dealer_station.tomlconfig import load_toml

@@ -294,7 +294,7 @@ def test_who_confirmed_each_payout_and_the_wagers_taken_back(tmp_path: Path,
                                                                qapp: Any) -> None:
     """The recall says who confirmed each stage's payout and which wagers were taken back
     (and by whom), from the round's own records: ``recall --json`` is unchanged."""
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
     from dealer_station.games.lapaire.rules.engine import Wager
     from dealer_station.games.lapaire.table.live import LaPaireTable
 

@@ -35,7 +35,7 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import Users
 from dealer_station.cli.main import main
 from dealer_station.errors import StationError
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.games.lapaire.table.recall import LaPaireRecall
 from dealer_station.money import Money

@@ -22,7 +22,8 @@ from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
-from dealer_station.gameconfig import config_dir, load_bourre_profiles
+from dealer_station.gameconfig import config_dir
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.reports.session import build_bourre_session_report
 from dealer_station.games.bourre.table.live import BourreTable
 from dealer_station.reports.recall import build_recall_report

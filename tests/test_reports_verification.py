@@ -110,7 +110,7 @@ def test_reports_on_postgresql(pg_db_url: str, tmp_path: Path) -> None:
     """The same report and parallel verification on a PostgreSQL floor database."""
     from test_reports_journal import pay, pdf_text
 
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
     from dealer_station.games.lapaire.rules.engine import Wager
     from dealer_station.games.lapaire.table.live import LaPaireTable
     from dealer_station.reports.shift import build_shift_report

@@ -15,7 +15,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import User, Users
 from dealer_station.cards import BOURRE_DECK, Card, parse_card
-from dealer_station.gameconfig import load_bourre_profiles
+from dealer_station.games.bourre.config_file import load_bourre_profiles
 from dealer_station.games.bourre.rules.engine import IllegalActionError, Phase
 from dealer_station.games.bourre.table.live import BourreTable
 from dealer_station.games.bourre.table.recall import BourreRecall

@@ -17,7 +17,7 @@ from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import PermissionDenied
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.events.table import RoundHalted
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.events import StageSettled
 from dealer_station.games.lapaire.rules.engine import Wager, WagerError
 from dealer_station.games.lapaire.table.live import LaPaireTable

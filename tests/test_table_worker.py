@@ -28,7 +28,7 @@ from dealer_station.audit.db import Database, open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.cards import LAPAIRE_DECK
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware import protocol as p

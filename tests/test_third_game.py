@@ -325,6 +325,16 @@ def publish(config_path: str, profile: str | None) -> dict[str, Any]:
     return dict(CONTENT)
 
 
+def config_check(path: Path) -> str:
+    """High Card's file holds no settings: a TOML file that says so."""
+    import tomllib
+
+    with open(path, "rb") as f:
+        if tomllib.load(f):
+            raise ValueError(f"{path}: High Card takes no settings")
+    return "High Card"
+
+
 # --- the one registry line -----------------------------------------------------------------
 
 def entry() -> games.Game:
@@ -339,7 +349,8 @@ def entry() -> games.Game:
             ("events", "codec"), ("recall", "recall"), ("replay", "replay"),
             ("recall_text", "recall_text"), ("recall_html", "recall_html"),
             ("report_recall", "report_recall"), ("report_config", "report_config"),
-            ("screens", "screens"), ("screenshots", "screenshots"), ("publish", "publish")))))
+            ("screens", "screens"), ("screenshots", "screenshots"), ("publish", "publish"),
+            ("config_check", "config_check")))))
 
 
 @pytest.fixture
@@ -502,3 +513,24 @@ def test_its_registry_entry_passes_the_registrys_own_checks(registered: games.Ga
     test_every_game_has_its_parts_and_each_takes_the_calls_its_key_allows()
     assert games.game(GAME).supplies(WINS) is None
     assert games.label(GAME) == "High Card"
+
+
+def test_doctor_checks_its_file_with_the_others(registered: games.Game, tmp_path: Path) -> None:
+    """``doctor`` asks every registered game to check its own file: the new game's is checked
+    beside La Pair'e's and Bourré's, and a bad one is named."""
+    import shutil
+
+    from dealer_station.cli.doctor import check_config
+    from dealer_station.gameconfig import config_dir
+
+    conf = tmp_path / "config"
+    shutil.copytree(config_dir(), conf)
+    (conf / "highcard.toml").write_text("# High Card: no settings\n")
+    said = [c.detail for c, _ in check_config(conf, conf / "devices.toml")]
+    assert any(d.endswith("highcard.toml: valid (High Card)") for d in said), said
+    assert any("lapaire.toml: valid (La Pair'e)" in d for d in said), said
+    (conf / "highcard.toml").write_text("seats = 7\n")
+    bad = [c for c, _ in check_config(conf, conf / "devices.toml")
+           if "highcard.toml" in c.detail]
+    assert [c.status for c in bad] == ["FAIL"], bad
+    assert "High Card takes no settings" in bad[0].detail

@@ -186,7 +186,7 @@ def loaded_felt(qtbot: Any, seats: int = 7, selected: int = 4,
                 kinds: tuple[str, ...] | None = None) -> Any:
     """The felt alone at the dealer screen's size, every spot of it (of ``kinds``) carrying
     ``seats`` seats' chips (the tallest stacks a table has)."""
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
 
     view = felt.LaPaireLayoutView(load_lapaire_config())
     qtbot.addWidget(view)

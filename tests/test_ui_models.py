@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from dealer_station.audit.journal import Meter, Record
 from dealer_station.events.wording import People
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.house_math import par_sheet
 from dealer_station.games.lapaire.table.recall import (
     DealtCard,

@@ -11,7 +11,7 @@ from PySide6.QtGui import QImage, QPainter
 from ui_support import sign_in
 
 from dealer_station.cards import JOKER, LAPAIRE_DECK, Card, parse_card
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.ui import felt
 from dealer_station.games.lapaire.ui.seats import SeatButton
 from dealer_station.ui import card_view

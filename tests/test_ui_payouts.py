@@ -13,7 +13,7 @@ from ui_support import WAIT_MS, sign_in
 
 from dealer_station.app import Station
 from dealer_station.cards import parse_card
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.games.lapaire.ui.models import WagersModel
 from dealer_station.ui import theme

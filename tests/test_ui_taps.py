@@ -159,7 +159,7 @@ def test_a_rebet_refused_says_why_and_places_nothing(
 
 
 def test_amounts_are_typed_in_money() -> None:
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
 
     money = load_lapaire_config().money
     assert parse_amount("25", money) == 2500

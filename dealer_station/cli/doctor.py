@@ -161,12 +161,8 @@ def check_config(conf: Path, devices_file: Path, *, named: bool = False
                  ) -> Iterator[tuple[Check, dict[str, DeviceConfig] | None]]:
     """One check per configuration file; the devices file's result is passed along.
     ``named``: the devices file was given by name, so it must exist."""
-    from dealer_station.gameconfig import (
-        BOURRE_FILE,
-        LAPAIRE_FILE,
-        load_bourre_profiles,
-        load_lapaire_config,
-    )
+    from dealer_station import registry
+    from dealer_station.cli._parts import CONFIG_CHECK
     from dealer_station.reports.printing import load_print_settings
 
     if not conf.is_dir():
@@ -188,10 +184,10 @@ def check_config(conf: Path, devices_file: Path, *, named: bool = False
             return Check("config", FAIL, text), None
         return Check("config", OK, f"{path}: valid ({good(value)})"), value
 
-    yield attempt(LAPAIRE_FILE, conf / LAPAIRE_FILE, load_lapaire_config,
-                  lambda _c: "La Pair'e")[0], None
-    yield attempt(BOURRE_FILE, conf / BOURRE_FILE, load_bourre_profiles,
-                  lambda p: f"Bourré profiles: {', '.join(p)}")[0], None
+    # Each game's own file, checked by the game (the registry names how).
+    for g in registry.REGISTRY.values():
+        yield attempt(g.config_file, conf / g.config_file, g.part(CONFIG_CHECK),
+                      lambda words: words)[0], None
     if devices_file.exists() or named:
         check, devices = attempt(DEVICES_FILE, devices_file, load_devices_file,
                                  lambda d: "devices: " + (", ".join(

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 from datetime import date, datetime
 
+from dealer_station import registry
 from dealer_station.cli.audit import parse_time, store_options
 
-KINDS = ("shift", "recall", "events", "bourre-session", "card-room", "config", "pit",
-         "master-game", "discrepancies")
+#: The station's reports, and each game's own (the registry's ``Game.reports``) after events.
+GAME_REPORTS = tuple(registry.game_reports())
+KINDS = ("shift", "recall", "events", *GAME_REPORTS, "config", "pit", "master-game",
+         "discrepancies")
 #: Reports that can print JSON for other tools instead of a PDF.
-JSON_KINDS = ("card-room", "master-game")
+JSON_KINDS = (*(n for n, (_, r) in registry.game_reports().items() if r.json), "master-game")
 #: The accounting reports: by gaming day (every one, or --gaming-day), never a free period.
 ACCOUNTING_KINDS = ("master-game", "discrepancies")
 
@@ -26,17 +29,17 @@ def parse_day(text: str) -> date:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "report", parents=[store_options()],
-        help="write an audit report as a PDF (shift, recall, events, bourre-session, "
-             "card-room, config, pit, master-game, discrepancies)",
+        help=f"write an audit report as a PDF ({', '.join(KINDS)})",
         description="Write an audit report as a PDF, built only from the journal. Every page "
                     "shows the table, the period, page N of M, when it was printed and the "
                     "software version; the last page shows the journal's verification and "
                     "the hash of the last record the report covers.",
         epilog="reports: shift (rounds, wagered/paid/won per kind, hold, charts, meters, "
                "dealers, exceptions); recall (one round or hand: --round N, default the "
-               "latest); events (significant events); bourre-session (Bourré sessions); "
-               "card-room (Bourré per gaming day: collection, pots, chip reconciliation; "
-               "--json); config (configuration changes and par sheets); pit (every table side "
+               "latest); events (significant events); "
+               + "".join(f"{r.name} ({r.about}{'; --json' if r.json else ''}); "
+                         for _, r in registry.game_reports().values())
+               + "config (configuration changes and par sheets); pit (every table side "
                "by side, --tables T1,T2 or all); master-game (per table per gaming day: "
                "opener, closer, fills, credits, drop, win, hold, computed win, variance, "
                "theoretical win, month and year to date; --json: one JSON object per line; "
@@ -46,8 +49,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                "zone is given; --from is inclusive, --to exclusive. --gaming-day (and --shift) "
                "take the period from [gaming_day] in config/station.toml.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
-                   help="shift, recall, events, bourre-session, card-room, config, pit, "
-                        "master-game or discrepancies")
+                   help=", ".join(KINDS[:-1]) + f" or {KINDS[-1]}")
     p.add_argument("--table", help="table id (may be left out when the journal holds one)")
     p.add_argument("--tables", metavar="T1,T2",
                    help="pit: the tables, comma-separated (default: every table)")
@@ -57,8 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="only this shift (e.g. Swing) of --gaming-day (default: today's gaming "
                         "day)")
     p.add_argument("--json", action="store_true",
-                   help="card-room, master-game: JSON for other tools instead of the PDF (one "
-                        "object per table per gaming day, money in minor units)")
+                   help=f"{', '.join(JSON_KINDS)}: JSON for other tools instead of the PDF "
+                        "(one object per table per gaming day, money in minor units)")
     p.add_argument("--by-shift", action="store_true",
                    help="master-game: each gaming day shift by shift too (the tray counted "
                         "at each shift change; --json: one object per table per shift, with "
@@ -118,10 +120,11 @@ def run(args: argparse.Namespace) -> int:
 
         period, period_name = gaming_period(args.gaming_day, args.shift,
                                             load_gaming_calendar(args.station_config))
-    if args.kind == "card-room" and args.json:
-        from dealer_station.games.bourre.cli._card_room import print_card_room_json
+    own = registry.game_reports().get(args.kind)
+    if own is not None and args.json:
+        from dealer_station.cli._parts import REPORT_JSON
 
-        return print_card_room_json(args, period)
+        return own[0].part(REPORT_JSON)(args.kind, args, period)
     out = args.out
     if out is not None and not str(out).lower().endswith(".pdf"):
         raise StationError(f"--out {out}: give a file name ending in .pdf")

@@ -480,7 +480,7 @@ def _simulate(args: argparse.Namespace) -> int:
         raise StationError(f"--hands must be at least 1, got {args.hands}")
     profile = None
     if game.engine:
-        from dealer_station.gameconfig import load_bourre_profiles
+        from dealer_station.games.bourre.config_file import load_bourre_profiles
 
         profiles = load_bourre_profiles()
         profile = profiles.get("tournament")

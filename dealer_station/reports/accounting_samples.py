@@ -18,12 +18,12 @@ from datetime import date
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from dealer_station import registry
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.audit.users import Users
-from dealer_station.games.lapaire.table.days import SIM_PIN, SimClock, simulate_days
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.accounting_pdf import (
     build_discrepancy_pdf,
@@ -33,6 +33,8 @@ from dealer_station.reports.accounting_pdf import (
 )
 from dealer_station.reports.master_game import gather
 from dealer_station.table.accounting import TableAccounting
+from dealer_station.table.days import SIM_PIN, SimClock
+from dealer_station.table.parts import SIMULATE_DAYS
 
 CAL = GamingCalendar(zone=ZoneInfo("America/Chicago"))
 SETTINGS = AccountingSettings(variance_threshold=2500)
@@ -50,6 +52,9 @@ def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(f"sqlite:///{Path(tmp) / 'journal.db'}")
         journal = Journal(db, create_key(Path(tmp) / "journal.key"))
+        # The first banked game that simulates whole gaming days with its chip tray.
+        simulate_days = next(days for g in registry.REGISTRY.values()
+                             if (days := g.supplies(SIMULATE_DAYS)) is not None)
         simulate_days(journal, "T1", 40, days=3, mispay_rate=0.05, seed=2026,
                       settings=SETTINGS, calendar=CAL, start=START, quiet=True)
         book = TableAccounting(journal, "T1", SETTINGS, CAL)

@@ -9,21 +9,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from dealer_station import registry
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.reports.parts import REPORT
 from dealer_station.reports.source import Period
 from dealer_station.reports.template import BuiltReport
 
-#: Report names as the command line takes them, with what each is.
+#: Report names as the command line takes them, with what each is: the station's own, and
+#: each game's (``Game.reports`` in the registry) after its events report.
 REPORT_KINDS: dict[str, str] = {
     "shift": "table shift report: rounds, wagered/paid/won per wager kind, hold, charts, "
              "meters, dealers, exceptions",
     "recall": "game recall / dispute report of one round or hand (--round, default the last)",
     "events": "significant events of the period",
-    "bourre-session": "Bourré sessions: chips over the session, pots, bourrés and reneges, "
-                      "eliminations and tags, house collection",
-    "card-room": "Bourré card room per gaming day: hands, sessions, house collection (money "
-                 "in a cash game), pots carried and returned, chip reconciliation",
+    **{name: r.about for name, (_, r) in registry.game_reports().items()},
     "config": "configuration history: every change with who, when, what and why, and each "
               "version's par sheet",
 }
@@ -39,12 +39,6 @@ def _builder(kind: str) -> Callable[..., BuiltReport]:
     if kind == "config":
         from dealer_station.reports.config_history import build_config_history_report
         return build_config_history_report
-    if kind == "card-room":
-        from dealer_station.games.bourre.reports.card_room_pdf import build_card_room_report
-        return build_card_room_report
-    if kind == "bourre-session":
-        from dealer_station.games.bourre.reports.session import build_bourre_session_report
-        return build_bourre_session_report
     raise StationError(f"unknown report {kind!r}: one of {', '.join(REPORT_KINDS)}")
 
 
@@ -58,4 +52,7 @@ def build_report(kind: str, journal: Journal, table: str, period: Period | None 
         return build_recall_report(journal, table, round_no, out=out, paper=paper, **options)
     if round_no is not None:
         raise StationError(f"--round applies to the recall report only, not to {kind}")
+    own = registry.game_reports().get(kind)
+    if own is not None:
+        return own[0].part(REPORT)(kind, journal, table, period, out=out, paper=paper)
     return _builder(kind)(journal, table, period, out=out, paper=paper, **options)

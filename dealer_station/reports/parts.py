@@ -10,11 +10,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 from dealer_station.registry import Part
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from reportlab.platypus import Flowable
 
-    from dealer_station.audit.journal import ConfigVersion
+    from dealer_station.audit.journal import ConfigVersion, Journal
     from dealer_station.money import Money
-    from dealer_station.reports.template import ReportBuilder
+    from dealer_station.reports.samples import SampleClock, SampleReport
+    from dealer_station.reports.source import Period
+    from dealer_station.reports.template import BuiltReport, ReportBuilder
     from dealer_station.table.recall_model import Recall
 
 
@@ -49,7 +53,26 @@ class HouseEdges(Protocol):
                  ) -> dict[str, tuple[Fraction, Fraction]]: ...
 
 
+class BuildsReport(Protocol):
+    """Write the game's own report ``kind`` (one of its ``Game.reports``) for ``table`` over
+    ``period``."""
+
+    def __call__(self, kind: str, journal: Journal, table: str, period: Period | None, /, *,
+                 out: Path | str, paper: str = "A4") -> BuiltReport: ...
+
+
+class PlaysSamples(Protocol):
+    """The game's tables in the documentation's sample reports: play them into ``journal``
+    (whose ``clock`` the game may pace; ``where`` for files it needs) and say which reports
+    to write of them."""
+
+    def __call__(self, journal: Journal, clock: SampleClock, where: Path, /
+                 ) -> list[SampleReport]: ...
+
+
 REPORT_RECALL: Part[RecallSection] = Part("report_recall")
+REPORT_SAMPLES: Part[PlaysSamples] = Part("report_samples", optional=True)
+REPORT: Part[BuildsReport] = Part("report", optional=True)
 REPORT_CONFIG: Part[ConfigBody] = Part("report_config")
 CONFIG_WORDS: Part[ConfigWords] = Part("config_words", optional=True)
 HOUSE_EDGES: Part[HouseEdges] = Part("house_edges", optional=True)

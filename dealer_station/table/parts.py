@@ -10,13 +10,15 @@ tests/test_game_registry.py checks every game's entry against these signatures.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from dealer_station.registry import Part
 
 if TYPE_CHECKING:
+    from dealer_station.accounting.settings import AccountingSettings
     from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
+    from dealer_station.gaming_day import GamingCalendar
     from dealer_station.table.base import TableService
     from dealer_station.table.days import DaysResult
     from dealer_station.table.recall_model import Recall
@@ -46,6 +48,8 @@ class SimulatesDays(Protocol):
 
     def __call__(self, journal: Journal, table_id: str, rounds_per_day: int, /, *, days: int,
                  mispay_rate: float, seed: int | None, config_path: str | None = None,
+                 settings: AccountingSettings | None = None,
+                 calendar: GamingCalendar | None = None, start: date | None = None,
                  quiet: bool = False) -> DaysResult: ...
 
 

@@ -11,6 +11,16 @@ from dealer_station.games.bourre.reports.card_room import card_room_tables, gath
 from dealer_station.reports.source import Period
 
 
+def print_json(kind: str, args: argparse.Namespace, period: Period, /) -> int:
+    """The registry's ``report_json`` part: the JSON form of Bourré's report ``kind`` (the
+    card room's; its sessions report has none)."""
+    from dealer_station.errors import StationError
+
+    if kind != "card-room":
+        raise StationError(f"the {kind} report has no JSON form")
+    return print_card_room_json(args, period)
+
+
 def print_card_room_json(args: argparse.Namespace, period: Period) -> int:
     """The card-room report's JSON for ``period`` (the command line's, already checked)."""
     from dealer_station.cli.audit import open_store

@@ -9,7 +9,7 @@ from dealer_station.errors import StationError
 
 
 def bourre_content(config_path: str, profile: str | None) -> dict[str, Any]:
-    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.games.bourre.config_file import load_bourre_profiles
     from dealer_station.games.bourre.table.rounds import profile_content
 
     profiles = load_bourre_profiles(config_path)

@@ -11,7 +11,7 @@ from typing import Any
 def bourre_settler(path: Path | str | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """The registry's ``settler`` part: settles hands on the profiles of ``path`` (default
     config/bourre.toml); a file that cannot be read raises at once."""
-    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.games.bourre.config_file import load_bourre_profiles
     from dealer_station.games.bourre.rules.settle_json import settle_bourre_record
 
     profiles = load_bourre_profiles(path)

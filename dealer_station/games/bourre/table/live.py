@@ -608,7 +608,7 @@ def open_bourre_table(journal: Journal, table_id: str, *, config_path: str | Non
                       dealer: str, prefer_journal_config: bool | None = None) -> BourreTable:
     """The registry's ``table`` part: the tournament profile of the file named (or of
     config/bourre.toml), unless the journal already holds the table's profile."""
-    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.games.bourre.config_file import load_bourre_profiles
 
     profiles = load_bourre_profiles(config_path)
     profile = profiles.get("tournament") or next(iter(profiles.values()))

@@ -121,7 +121,7 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
     another profile for the table (it is journaled as a configuration change)."""
     chosen = profile_name is not None
     profile_name = profile_name or "tournament"
-    from dealer_station.gameconfig import load_bourre_profiles
+    from dealer_station.games.bourre.config_file import load_bourre_profiles
     from dealer_station.hardware.backends import open_device
 
     rng = random.Random(seed)

@@ -92,7 +92,7 @@ class BourreOperatorScreen(QWidget):
     def __init__(self, table: Any, events: TableEvents, session: SignInSession,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from dealer_station.gameconfig import load_bourre_profiles
+        from dealer_station.games.bourre.config_file import load_bourre_profiles
 
         self.table = table
         self.session = session

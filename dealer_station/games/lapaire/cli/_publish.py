@@ -11,8 +11,8 @@ from dealer_station.errors import StationError
 
 
 def lapaire_content(config_path: str, profile: str | None) -> dict[str, Any]:
-    from dealer_station.gameconfig import load_lapaire_config
     from dealer_station.games.lapaire.cli import parsheet as lapaire_parsheet
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
 
     if profile is not None:
         raise StationError("--profile is for Bourré profiles; a La Pair'e table file has none")

@@ -11,7 +11,7 @@ from typing import Any
 def lapaire_settler(path: Path | str | None) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """The registry's ``settler`` part: settles records on the table file ``path`` (default
     config/lapaire.toml); a file that cannot be read raises at once."""
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
     from dealer_station.games.lapaire.rules.settle_json import settle_lapaire_record
 
     config = load_lapaire_config(path)

@@ -40,7 +40,7 @@ def _table(headers: list[str], rows: list[list[str]], right: set[int]) -> list[s
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
     from dealer_station.games.lapaire.rules.house_math import par_sheet, percent
 
     config = load_lapaire_config(args.config)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import threading
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
@@ -34,40 +34,16 @@ from dealer_station.errors import StationError
 from dealer_station.games.lapaire.table.sim import play_round, random_wagers, simulated_table
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
-from dealer_station.table.days import DaysResult
+from dealer_station.table.days import SIM_PIN, SIM_USERS, DaysResult, SimClock
 
 if TYPE_CHECKING:
     from dealer_station.games.lapaire.table.live import LaPaireTable
 
-SIM_PIN = "2468"
-#: The simulation's signers: (user id, name, role). The dealer is the table's SIM_DEALER.
-SIM_USERS = (("sim-operator", "Simulated Operator", "operator"),
-             ("sim-dealer", "Simulated Dealer", "dealer"),
-             ("sim-supervisor", "Simulated Supervisor", "supervisor"),
-             ("sim-count1", "Simulated Counter One", "accounting"),
-             ("sim-count2", "Simulated Counter Two", "accounting"))
 #: How many chips of each denomination a standard tray holds (the first opener, the targets
 #: fills and credits bring a denomination back to).
 TRAY_CHIPS = {100: 300, 500: 200, 2500: 120, 10000: 40, 50000: 10}
 BUY_IN_STEP = 10000
 MARKER_SHARE = 0.1
-
-
-class SimClock:
-    """A settable clock for the journal: the simulation moves it, nothing sleeps."""
-
-    def __init__(self, start: datetime) -> None:
-        self.moment = start
-        self._lock = threading.Lock()
-
-    def __call__(self) -> datetime:
-        with self._lock:
-            return self.moment
-
-    def set(self, moment: datetime) -> None:
-        with self._lock:
-            # Never backwards: records keep their order in time.
-            self.moment = max(self.moment, moment.astimezone(UTC))
 
 
 class Tray:

@@ -539,7 +539,7 @@ def open_lapaire_table(journal: Journal, table_id: str, *, config_path: str | No
                        dealer: str, prefer_journal_config: bool | None = None) -> LaPaireTable:
     """The registry's ``table`` part: the live table on the journal's latest configuration
     unless a file is named (then that file's is recorded as a new version if it differs)."""
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
 
     prefer = config_path is None if prefer_journal_config is None else prefer_journal_config
     return LaPaireTable(journal, table_id, load_lapaire_config(config_path), dealer=dealer,

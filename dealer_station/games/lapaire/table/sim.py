@@ -67,7 +67,7 @@ def simulated_table(journal: Journal, table_id: str, config_path: str | None,
     """The table, started, with a simulated shoe attached: (table, shoe, settled, problems).
     ``settled`` is set after each stage settles or the round stops; ``problems`` collects
     why it stopped. The caller closes the shoe and shuts the table down."""
-    from dealer_station.gameconfig import load_lapaire_config
+    from dealer_station.games.lapaire.config_file import load_lapaire_config
     from dealer_station.games.lapaire.table.live import LaPaireTable
     from dealer_station.hardware.backends import open_device
 

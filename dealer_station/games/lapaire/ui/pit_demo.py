@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dealer_station.audit.users import Users
 from dealer_station.cards import LAPAIRE_DECK
-from dealer_station.gameconfig import load_lapaire_config
+from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.hardware.backends import open_device
