@@ -83,6 +83,7 @@ from dealer_station.audit.merkle_store import Trees, leaf_of
 from dealer_station.audit.notes import Signer
 from dealer_station.audit.records import (
     ConfigVersion,
+    Entry,
     Fact,
     JournalError,
     Meter,
@@ -192,6 +193,17 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
         return hmac.compare_digest(calc, str(row["hash"]))
 
     # -- writing --
+
+    def write(self, table_id: str, entries: Sequence[Entry], *,
+              also: Callable[[Connection], None] | None = None,
+              sign: bool = False) -> list[Record]:
+        """The station's one way in: typed events, each with its actor and round, appended
+        in one transaction (one durable commit), ``also(conn)`` in the same transaction and
+        ``sign`` as for :meth:`append_many`. Everything the station decides is written here;
+        the raw :meth:`append` and :meth:`append_many` below are the chain's own (its tests,
+        and records copied verbatim from another chain)."""
+        return self.append_many(table_id, [Fact.of(e.event, e.actor, e.round_no)
+                                           for e in entries], also=also, sign=sign)
 
     def append(self, table_id: str, kind: str, payload: Mapping[str, Any], actor: str, *,
                round_no: int | None = None,
@@ -339,6 +351,7 @@ __all__ = [
     "AnchorProblem",
     "Checkpoint",
     "ConfigVersion",
+    "Entry",
     "Fact",
     "Journal",
     "JournalConflict",

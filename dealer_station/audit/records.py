@@ -37,8 +37,19 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """A typed event to journal, with who did it and the round it belongs to: what the
+    station writes, and the only thing (see :meth:`Journal.write`)."""
+
+    event: Event
+    actor: str
+    round_no: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Fact:
-    """A record to be appended (see :meth:`Journal.append_many`)."""
+    """A record as the chain appends it, kind and payload (see :meth:`Journal.append_many`):
+    made from a typed event (:meth:`of`), or copied verbatim from another chain."""
 
     kind: str
     payload: Mapping[str, Any]

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dealer_station.audit.db import Database
-from dealer_station.audit.journal import Fact, Record, iso_utc
+from dealer_station.audit.journal import Entry, Fact, Record, iso_utc
 from dealer_station.audit.user_model import (
     STATION_STREAM,
     AuthError,
@@ -46,7 +46,7 @@ class SignIn(UserRecords):
         """A person signed out (or was signed out when idle): journaled, like the sign-in
         it ends, on the chain the sign-in went to. Returns the record."""
         event = SignedOut(user.user_id, why)
-        return self.journal.append(table_id, event.KIND, event.to_payload(), user.actor)
+        return self.journal.write(table_id, [Entry(event, user.actor)])[0]
 
     def authenticate(self, user_id: str, pin: str, *, table_id: str = STATION_STREAM,
                      over: str | None = None) -> User:
@@ -67,7 +67,7 @@ class SignIn(UserRecords):
             shown = "".join(c for c in str(user_id)[:64] if _one_line(c)) or "?"
             self._verify(self._dummy_hash, pin)
             refused = SignInFailed(shown, "unknown user")
-            self.journal.append(table_id, refused.KIND, refused.to_payload(), "unknown/unknown")
+            self.journal.write(table_id, [Entry(refused, "unknown/unknown")])
             raise AuthError(f"unknown user {shown!r} or wrong PIN")
         verified: dict[str, bool] = {}
         # Who may act is read from the chains: first make sure none was cut back past what

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from dealer_station.audit import schema
-from dealer_station.audit.journal import Fact, JournalError, Record, table_ids
+from dealer_station.audit.journal import Entry, Fact, JournalError, Record, table_ids
 from dealer_station.audit.pins import PinHashing
 from dealer_station.audit.user_model import User, UserMismatch
 from dealer_station.events.base import Codec
@@ -340,7 +340,7 @@ class UserRecords(PinHashing):
         """Journal a ``user.mismatch`` (best effort: a read-only store cannot record it)."""
         with contextlib.suppress(JournalError, SQLAlchemyError):
             event = UserRowMismatch(problem.payload())
-            self.journal.append(table_id, event.KIND, event.to_payload(), actor)
+            self.journal.write(table_id, [Entry(event, actor)])
 
 
 def _refusal(problem: Problem | _Forged) -> str:

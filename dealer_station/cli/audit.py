@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dealer_station.audit.journal import Entry
 from dealer_station.errors import StationError
 from dealer_station.events.station import Verified
 
@@ -275,7 +276,7 @@ def run_verify(args: argparse.Namespace) -> int:
             actor = args.actor or default_actor()
             for r in results:
                 done = Verified.from_payload(check.record_payload(r))
-                store.journal.append(r.table_id, done.KIND, done.to_payload(), actor)
+                store.journal.write(r.table_id, [Entry(done, actor)])
     return 0 if ok else 1
 
 

@@ -20,7 +20,7 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +29,10 @@ from sqlalchemy import select
 
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, DatabaseError, db_reason, mask_url, open_database
-from dealer_station.audit.journal import Journal, JournalError
+from dealer_station.audit.journal import Entry, Journal, JournalError
 from dealer_station.errors import StationError
+from dealer_station.events import Event
+from dealer_station.events.station import FloorLost, FloorRefused, FloorRestored
 from dealer_station.floor.receiver import (
     COLUMNS,
     ChainRefused,
@@ -347,8 +349,7 @@ class Forwarder:
         waiting = max(0, local_seq - self.link.floor_seq)
         if not self._lost_journaled and self.journal_outages:
             try:
-                self._journal("floor.lost", {"floor": self.shown_url, "reason": reason,
-                                             "floor_seq": self.link.floor_seq})
+                self._journal(FloorLost(self.shown_url, reason, self.link.floor_seq))
                 self._lost_journaled = True
                 waiting += 1
             except JournalError as e:        # tried again at the next failure
@@ -358,8 +359,7 @@ class Forwarder:
     def _restored(self) -> None:
         if self._lost_journaled:
             self._lost_journaled = False
-            self._journal("floor.restored", {"floor": self.shown_url,
-                                             "floor_seq": self.link.floor_seq})
+            self._journal(FloorRestored(self.shown_url, self.link.floor_seq))
             self.wake()
         if self.link.state != "online":
             self._set_link(Link("online", self.link.waiting, self.link.floor_seq))
@@ -383,13 +383,11 @@ class Forwarder:
             self._refusal_journaled = refused.reason
             # (If the local journal itself is what is broken, the floor has the refusal.)
             with contextlib.suppress(JournalError):
-                self._journal("floor.refused", {"floor": self.shown_url,
-                                                "reason": refused.reason,
-                                                "seq": refused.seq})
+                self._journal(FloorRefused(self.shown_url, refused.reason, refused.seq))
         self._set_link(Link("refused", self.link.waiting, self.link.floor_seq, refused.reason))
 
-    def _journal(self, kind: str, payload: Mapping[str, Any]) -> None:
-        self.journal.append(self.table_id, kind, dict(payload), ACTOR)
+    def _journal(self, event: Event) -> None:
+        self.journal.write(self.table_id, [Entry(event, ACTOR)])
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from sqlalchemy import func, select
 
 from dealer_station.audit import merkle, schema
 from dealer_station.audit.checkpoint_signing import SignedCheckpoint
-from dealer_station.audit.journal import Journal, JournalError
+from dealer_station.audit.journal import Entry, Journal, JournalError
 from dealer_station.audit.merkle_store import node_source
 from dealer_station.audit.notes import Verifier
 from dealer_station.events import Event
@@ -235,7 +235,7 @@ class WitnessPusher:
 
     def _journal(self, table_id: str, event: Event) -> None:
         try:
-            self.journal.append(table_id, event.KIND, event.to_payload(), ACTOR)
+            self.journal.write(table_id, [Entry(event, ACTOR)])
         except JournalError:
             log.exception("could not journal %s", event.KIND)
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from dealer_station import __version__
 from dealer_station.audit.hashing import canonical_json, config_version
-from dealer_station.audit.journal import Fact, Journal, MeterDelta, Record
+from dealer_station.audit.journal import Entry, Journal, MeterDelta, Record
 from dealer_station.audit.lease import TableLease, acquire_lease
 from dealer_station.audit.users import PermissionDenied, User, require_role
 from dealer_station.audit.whole_check import WholeCheck
@@ -263,10 +263,10 @@ class TableService:
 
     # -- journal helpers -------------------------------------------------------------------
 
-    def append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None = None
+    def append(self, entries: Sequence[Entry], also: Callable[[Any], None] | None = None
                ) -> list[Record]:
-        """Journal ``facts`` in one commit, then apply and publish them as typed events."""
-        records = self._append(facts, also)
+        """Journal ``entries`` in one commit, then apply and publish them as typed events."""
+        records = self._append(entries, also)
         done = [self.codec.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
                 for r in records]
         for c in done:
@@ -274,13 +274,13 @@ class TableService:
         self.publish(done)
         return records
 
-    def _append(self, facts: Sequence[Fact], also: Callable[[Any], None] | None
+    def _append(self, entries: Sequence[Entry], also: Callable[[Any], None] | None
                 ) -> list[Record]:
         self.lease.check()
-        closing = any(f.kind in closing_statuses() for f in facts)
+        closing = any(e.event.KIND in closing_statuses() for e in entries)
         # Every round's close signs the chain's checkpoint (in the same commit) and anchors
         # the head outside the database.
-        records = self.journal.append_many(self.table_id, facts, also=also, sign=closing)
+        records = self.journal.write(self.table_id, entries, also=also, sign=closing)
         if closing:
             self.journal.anchor(records[-1])
         return records
@@ -289,16 +289,15 @@ class TableService:
                round_no: int | None = None) -> Record:
         """Journal one event that no decision of the game's makes (the station's start and
         stop, a verification, a clock jump, a recovery) and tell the listeners."""
-        return self.append([Fact.of(event, actor, round_no)])[0]
+        return self.append([Entry(event, actor, round_no)])[0]
 
     def commit(self, steps: Sequence[Step]) -> list[Committed]:
         """Journal ``steps`` in one commit, then apply each event (the live state is always
         what the journal's events rebuild) and tell the listeners. The rows beside the chain
         (rounds, meters, configuration versions) are written in the same transaction, from
         the events."""
-        records = self._append(
-            [Fact(s.event.KIND, s.event.to_payload(), s.actor, s.round_no) for s in steps],
-            self._projection_writer(steps))
+        records = self._append([Entry(s.event, s.actor, s.round_no) for s in steps],
+                               self._projection_writer(steps))
         done = [Committed(r.seq, r.ts, r.actor, r.round_no, s.event)
                 for r, s in zip(records, steps, strict=True)]
         for c in done:
@@ -409,7 +408,7 @@ class TableService:
                 if r.table_id == self.table_id:
                     self.record(done, user.actor)
                 else:
-                    self.journal.append(r.table_id, done.KIND, done.to_payload(), user.actor)
+                    self.journal.write(r.table_id, [Entry(done, user.actor)])
 
     def startup(self) -> None:
         self.record(StationStarted(__version__, self.game, self.table_id))

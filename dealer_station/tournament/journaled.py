@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
-from dealer_station.audit.records import Fact
+from dealer_station.audit.records import Entry, Record
 from dealer_station.events.base import Event
 from dealer_station.events.tournament import codec
 from dealer_station.tournament.errors import TournamentError
@@ -34,7 +34,7 @@ class Verified(Protocol):
 
 
 class JournalPort(Protocol):
-    def append_many(self, table_id: str, facts: Sequence[Fact]) -> Any: ...
+    def write(self, table_id: str, entries: Sequence[Entry]) -> list[Record]: ...
     def records(self, table_id: str) -> Iterable[Any]: ...
     def verify_table(self, table_id: str) -> Verified: ...
     def check_head(self, table_id: str) -> None: ...
@@ -54,8 +54,7 @@ def sink(journal: JournalPort, name: str) -> Sink:
     table_id = stream(name)
 
     def write(events: Sequence[Event], actor: str) -> None:
-        journal.append_many(table_id, [Fact(e.KIND, e.to_payload(), actor,
-                                            getattr(e, "round", None)) for e in events])
+        journal.write(table_id, [Entry(e, actor, getattr(e, "round", None)) for e in events])
     return write
 
 
