@@ -17,7 +17,7 @@ from sqlalchemy import select
 from dealer_station.app import fast_hasher
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, open_database
-from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.journal import Copied, Journal, Record
 from dealer_station.audit.keys import JournalKey, create_key
 from dealer_station.audit.users import AuthError, LockedOut, User, UserMismatch, Users, WrongPin
 from dealer_station.cli.main import main
@@ -308,7 +308,7 @@ def test_a_floor_under_another_key_is_refused(
         # Users.adopt refuses a PIN hash its key does not bind to the user.
         mac = Users(floor).pin_mac("dana", "somehash")
         with pytest.raises(UserMismatch):
-            other.users.adopt("dana", [Fact("user.add", {"user_id": "dana", "name": "Dana",
+            other.users.adopt("dana", [Copied("user.add", {"user_id": "dana", "name": "Dana",
                                                          "role": "dealer", "pin_mac": mac},
                                             "x")], source={}, pin_hash="somehash")
         with other.db.read() as conn:

@@ -21,7 +21,7 @@ from datetime import date, datetime
 
 from dealer_station.accounting.figures import TableDay
 from dealer_station.accounting.ledger import Day, Ledger
-from dealer_station.events.accounting import TrayDifference
+from dealer_station.events.accounting import FillSlip, TrayDifference
 from dealer_station.events.base import Committed
 from dealer_station.gaming_day import GamingCalendar, Span
 
@@ -89,7 +89,7 @@ def shift_rows(table: str, ledger: Ledger, d: date, calendar: GamingCalendar,
                                   f"by {s.void_actor}: {s.void.reason}")
             continue
         row = rows[shift_index(spans, s.ts)]
-        if s.kind == "fill":
+        if isinstance(s.event, FillSlip):
             row.fills += s.event.total
         else:
             row.credits += s.event.total

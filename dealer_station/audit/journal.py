@@ -83,6 +83,7 @@ from dealer_station.audit.merkle_store import Trees, leaf_of
 from dealer_station.audit.notes import Signer
 from dealer_station.audit.records import (
     ConfigVersion,
+    Copied,
     Entry,
     Fact,
     JournalError,
@@ -194,16 +195,19 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
 
     # -- writing --
 
-    def write(self, table_id: str, entries: Sequence[Entry], *,
+    def write(self, table_id: str, entries: Sequence[Entry | Copied], *,
               also: Callable[[Connection], None] | None = None,
               sign: bool = False) -> list[Record]:
-        """The station's one way in: typed events, each with its actor and round, appended
-        in one transaction (one durable commit), ``also(conn)`` in the same transaction and
-        ``sign`` as for :meth:`append_many`. Everything the station decides is written here;
-        the raw :meth:`append` and :meth:`append_many` below are the chain's own (its tests,
-        and records copied verbatim from another chain)."""
-        return self.append_many(table_id, [Fact.of(e.event, e.actor, e.round_no)
-                                           for e in entries], also=also, sign=sign)
+        """The station's one way in: typed events, each with its actor and round (and,
+        where a user's facts are adopted from the floor, records copied as the floor's chain
+        holds them), appended in one transaction (one durable commit), ``also(conn)`` in the
+        same transaction and ``sign`` as for :meth:`append_many`. Everything the station
+        writes is written here; the raw :meth:`append` and :meth:`append_many` below are the
+        chain's own, which its contract tests drive."""
+        return self.append_many(table_id, [
+            Fact.of(e.event, e.actor, e.round_no) if isinstance(e, Entry)
+            else Fact(e.kind, e.payload, e.actor, e.round_no) for e in entries],
+            also=also, sign=sign)
 
     def append(self, table_id: str, kind: str, payload: Mapping[str, Any], actor: str, *,
                round_no: int | None = None,
@@ -351,6 +355,7 @@ __all__ = [
     "AnchorProblem",
     "Checkpoint",
     "ConfigVersion",
+    "Copied",
     "Entry",
     "Fact",
     "Journal",

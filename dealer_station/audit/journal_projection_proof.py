@@ -27,7 +27,7 @@ from dealer_station.audit.projections import (
 )
 from dealer_station.audit.records import Record, RoundInfo
 from dealer_station.events.kinds import closing_statuses, opening_kinds
-from dealer_station.events.station import ProjectionsRebuilt
+from dealer_station.events.station import CheckpointTaken, ProjectionsRebuilt
 
 J = schema.journal
 R = schema.rounds
@@ -67,13 +67,18 @@ class JournalProjectionProof(JournalBase):
         """The table's meters as the chain sums them: from the newest checkpoint record that
         carries meters (when ``since_checkpoint``), plus every closing record after it."""
         base: Record | None = None
+        base_meters: Mapping[str, Any] = {}
+        last = 0
         if since_checkpoint:
             for rec in self._select(select(*_RECORD_COLUMNS)
-                                    .where(J.c.table_id == table_id, J.c.kind == "checkpoint")
+                                    .where(J.c.table_id == table_id,
+                                           J.c.kind == CheckpointTaken.KIND)
                                     .order_by(J.c.seq.desc()).limit(20)):
-                if isinstance(rec.payload.get("meters"), Mapping) and \
-                        isinstance(rec.payload.get("last_round"), int):
-                    base = rec
+                # The checkpoint's meters and last round are in its open-ended state.
+                state = CheckpointTaken.from_payload(rec.payload).state
+                sums, last_round = state.get("meters"), state.get("last_round")
+                if isinstance(sums, Mapping) and isinstance(last_round, int):
+                    base, base_meters, last = rec, sums, int(last_round)
                     break
         stmt = (select(*_RECORD_COLUMNS)
                 .where(J.c.table_id == table_id, J.c.kind.in_(list(closing_statuses())),
@@ -84,10 +89,9 @@ class JournalProjectionProof(JournalBase):
             try:
                 meters = meters_from_closings(table_id, self.authentic(rows))
                 if base is not None:
-                    meters = add_meter_sums(table_id, base.payload["meters"], meters)
+                    meters = add_meter_sums(table_id, base_meters, meters)
             except ProjectionError as e:
                 raise JournalTampered(str(e)) from None
-        last = int(base.payload["last_round"]) if base is not None else 0
         return ProvenState(meters, last, base.seq if base is not None else 0)
 
     def _round_counts_differ(self, table_id: str, up_to: int) -> bool:

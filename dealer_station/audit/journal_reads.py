@@ -29,13 +29,13 @@ from dealer_station.audit.journal_common import (
 )
 from dealer_station.audit.keys import JournalKey
 from dealer_station.audit.projections import (
-    CONFIG_KIND,
     ProjectionError,
     config_from_record,
     group_rounds,
     round_from_records,
 )
 from dealer_station.audit.records import ConfigVersion, Meter, Record, RoundInfo
+from dealer_station.events.table import ConfigChanged
 
 J = schema.journal
 R = schema.rounds
@@ -219,11 +219,14 @@ class JournalReads(JournalBase):
         :class:`JournalTampered` when a version's content cannot be proven.
         """
         records = self._select(select(*_RECORD_COLUMNS)
-                               .where(J.c.table_id == table_id, J.c.kind == CONFIG_KIND)
+                               .where(J.c.table_id == table_id,
+                                      J.c.kind == ConfigChanged.KIND)
                                .order_by(J.c.seq))
         rows = self._config_rows(table_id)
         out: dict[str, ConfigVersion] = {}
         for rec in records:
+            # Read as stored, not decoded: the journal keeps whatever payload a config.change
+            # was given (its own contract tests give only what the rows need).
             version = str(rec.payload.get("version", ""))
             row = rows.get(version)
             try:

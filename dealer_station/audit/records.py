@@ -47,6 +47,18 @@ class Entry:
 
 
 @dataclass(frozen=True, slots=True)
+class Copied:
+    """A record copied as another chain holds it, kind and payload byte for byte (a user's
+    facts adopted from the floor): read as its event where it is decided on, written as it
+    was (see :meth:`Journal.write`)."""
+
+    kind: str
+    payload: Mapping[str, Any]
+    actor: str
+    round_no: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Fact:
     """A record as the chain appends it, kind and payload (see :meth:`Journal.append_many`):
     made from a typed event (:meth:`of`), or copied verbatim from another chain."""

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dealer_station.audit.db import Database
-from dealer_station.audit.journal import Entry, Fact, Record, iso_utc
+from dealer_station.audit.journal import Entry, Record, iso_utc
 from dealer_station.audit.user_model import (
     STATION_STREAM,
     AuthError,
@@ -104,8 +104,8 @@ class SignIn(UserRecords):
         user_id, state, row = before.user_id, before.state, before.row
         actor = f"{user_id}/{state.role if state is not None else 'unknown'}"
 
-        def failed(reason: str, **extra: Any) -> Fact:
-            return Fact.of(SignInFailed(user_id, reason, dict(extra)), actor)
+        def failed(reason: str, **extra: Any) -> Entry:
+            return Entry(SignInFailed(user_id, reason, dict(extra)), actor)
 
         if state is None and row is None and not before.forged:
             if "" not in verified:
@@ -121,7 +121,7 @@ class SignIn(UserRecords):
         if problem is not None or state is None or row is None:
             assert problem is not None
             return ([failed("the users table disagrees with the journal"),
-                     Fact.of(UserRowMismatch(problem.payload()), actor)],
+                     Entry(UserRowMismatch(problem.payload()), actor)],
                     UserMismatch(_refusal(problem)), None, False)
         pin_hash = str(row.pin_hash)
         if pin_hash not in verified:
@@ -136,10 +136,10 @@ class SignIn(UserRecords):
                                      now, "is"), None, True)
         if not ok:
             failures = state.failures + 1
-            facts = [failed("wrong PIN", failures=failures)]
+            facts: Facts = [failed("wrong PIN", failures=failures)]
             if failures >= self.max_failures:
                 until = iso_utc(now + self.lockout)
-                facts.append(Fact.of(LockedOutEvent(user_id, failures, until), actor))
+                facts.append(Entry(LockedOutEvent(user_id, failures, until), actor))
                 return (facts, self._locked_out(user_id, state.role, until, failures, now,
                                                 "is now"), None, True)
             return (facts, WrongPin(user_id, self.max_failures - failures,
@@ -154,4 +154,4 @@ class SignIn(UserRecords):
         if self.hasher.check_needs_rehash(pin_hash):
             new_hash = self.hash_pin(pin)
             more["pin_mac"] = self.pin_mac(user_id, new_hash)
-        return [Fact.of(SignedIn(user_id, state.role, more), actor)], None, new_hash, True
+        return [Entry(SignedIn(user_id, state.role, more), actor)], None, new_hash, True

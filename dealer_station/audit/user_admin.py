@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, and_, select
 
 from dealer_station.audit.db import Database
-from dealer_station.audit.journal import Fact
+from dealer_station.audit.journal import Copied, Entry
 from dealer_station.audit.user_model import (
     PRIVILEGED,
     STATION_STREAM,
@@ -37,12 +37,13 @@ from dealer_station.audit.user_records import (
     UserRecords,
     Users_,
     _derive,
-    _opt_str,
     _refusal,
     _Retry,
     _Snapshot,
     _State,
 )
+from dealer_station.events.base import Codec, Event
+from dealer_station.events.station import LockedOut as LockedOutEvent
 from dealer_station.events.station import (
     PinSet,
     RoleChanged,
@@ -55,6 +56,9 @@ from dealer_station.events.station import (
 
 ADOPT_ACTOR = "station/floor"
 """Who journals a user's facts copied from the floor's users at a table."""
+#: The user records a table copies from the floor's (a sign-in comes as a user.pin).
+_ADOPTABLE = (UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, LockedOutEvent)
+_ADOPT_CODEC = Codec(_ADOPTABLE)
 _BOOTSTRAP_LOCK = "dealer-station/users"
 
 
@@ -179,7 +183,7 @@ class UserAdmin(UserRecords):
                 action = ("row rewritten from the journal" if problem.field != "pin_hash" else
                           "row rewritten from the journal; its PIN hash is still refused "
                           "until the PIN is set again")
-                facts.append(Fact.of(UserRowMismatch({**problem.payload(), "action": action}),
+                facts.append(Entry(UserRowMismatch({**problem.payload(), "action": action}),
                                      actor_name))
             try:
                 state = self._commit(table_id, before, facts, write_row=True,
@@ -217,7 +221,7 @@ class UserAdmin(UserRecords):
         def plan(before: _Snapshot) -> Facts:
             if before.state is not None:
                 raise UserError(f"user id {user_id!r} is taken (user ids are unique)")
-            return [Fact.of(UserAdded(user_id, name, role, self.pin_mac(user_id, pin_hash)),
+            return [Entry(UserAdded(user_id, name, role, self.pin_mac(user_id, pin_hash)),
                             actor_name)]
 
         def first_only(conn: Connection, floor: int) -> None:
@@ -243,7 +247,7 @@ class UserAdmin(UserRecords):
 
     # -- facts copied from another journal under the same key (the floor's central users) --
 
-    def adopt(self, user_id: str, facts: Sequence[Fact], *, source: dict[str, Any],
+    def adopt(self, user_id: str, facts: Sequence[Copied], *, source: dict[str, Any],
               pin_hash: str | None = None, actor: str = ADOPT_ACTOR,
               table_id: str = STATION_STREAM) -> User | None:
         """Journal a user's facts copied from another journal under this journal's key (the
@@ -257,17 +261,19 @@ class UserAdmin(UserRecords):
         user this journal already has becomes a ``user.pin`` (and a ``user.role`` if the role
         differs). Returns the user as the chain then establishes them."""
         _check_user_id(user_id)
-        kinds = ("user.add", "user.pin", "user.role", "user.deactivate", "user.unlock",
-                 "lockout")
-        copied: Facts = []
+        # Each fact copied as it is (kind and payload), and read as its typed event.
+        copied: list[tuple[Copied, Event]] = []
         mac: str | None = None
         for f in facts:
-            if f.kind not in kinds or f.payload.get("user_id") != user_id:
-                raise UserError(f"{f.kind} for {f.payload.get('user_id')!r} cannot be "
-                                f"adopted as {user_id}'s")
-            if "pin_mac" in f.payload:
-                mac = _opt_str(f.payload["pin_mac"])
-            copied.append(Fact(f.kind, dict(f.payload), actor))
+            e = _ADOPT_CODEC.decode(f.kind, f.payload)
+            if not isinstance(e, _ADOPTABLE):
+                raise UserError(f"a {f.kind} record cannot be adopted as {user_id}'s")
+            if e.user_id != user_id:
+                raise UserError(f"{f.kind} for {e.user_id!r} cannot be adopted as "
+                                f"{user_id}'s")
+            if isinstance(e, UserAdded | PinSet) and e.pin_mac is not None:
+                mac = e.pin_mac
+            copied.append((Copied(f.kind, dict(f.payload), actor), e))
         if mac is not None and (pin_hash is None or not hmac.compare_digest(
                 self.pin_mac(user_id, pin_hash), mac)):
             raise UserMismatch(f"user {user_id}: the PIN hash offered is not the one the "
@@ -286,21 +292,22 @@ class UserAdmin(UserRecords):
                 raise UserMismatch(_refusal(before.forged[0]))
             plan: Facts = []
             role = before.state.role if before.state is not None else None
-            for f in copied:
-                if f.kind == "user.add" and role is not None:
-                    plan.append(Fact("user.pin", {"user_id": user_id,
-                                                  "pin_mac": f.payload.get("pin_mac")}, actor))
-                    if f.payload.get("role") != role:
-                        plan.append(Fact("user.role", {
-                            "user_id": user_id, "role": f.payload.get("role"), "was": role,
-                            "reason": "the floor's users"}, actor))
+            for f, e in copied:
+                if isinstance(e, UserAdded) and role is not None:
+                    # Written as it always was: a PIN left out of the user.add is an explicit
+                    # null here (PinSet would leave the key out).
+                    plan.append(Copied(PinSet.KIND, {"user_id": user_id, "pin_mac": e.pin_mac},
+                                     actor))
+                    if e.role != role:
+                        plan.append(Entry(RoleChanged(user_id, e.role, role,
+                                                        "the floor's users"), actor))
                 else:
                     plan.append(f)
-                if f.kind in ("user.add", "user.role"):
-                    role = str(f.payload.get("role"))
+                if isinstance(e, UserAdded | RoleChanged):
+                    role = e.role
             if role is None:
                 raise UserError(f"no user {user_id!r} to adopt facts for")
-            plan.append(Fact.of(UserAdopted(user_id, dict(source)), actor))
+            plan.append(Entry(UserAdopted(user_id, dict(source)), actor))
             try:
                 state = self._commit(table_id, before, plan, write_row=True,
                                      pin_hash=pin_hash)
@@ -392,7 +399,7 @@ class UserAdmin(UserRecords):
                     f"{user_id} is a {before.state.role}: on a journal whose PINs were set "
                     f"before they were bound to the key, an operator's PIN is set first "
                     f"(without sign-in), and that operator then sets the others")
-            return [Fact.of(PinSet(user_id, self.pin_mac(user_id, pin_hash)), actor_name)]
+            return [Entry(PinSet(user_id, self.pin_mac(user_id, pin_hash)), actor_name)]
 
         def still_unbound(conn: Connection, floor: int) -> None:
             self._lock(conn, _BOOTSTRAP_LOCK)
@@ -424,7 +431,7 @@ class UserAdmin(UserRecords):
                 raise UserError(f"no user {user_id!r}")
             if before.state.role == role:
                 raise UserError(f"{user_id} is already a {role}")
-            return [Fact.of(RoleChanged(user_id, role, before.state.role, reason), admin.actor)]
+            return [Entry(RoleChanged(user_id, role, before.state.role, reason), admin.actor)]
 
         return self._administer(user_id, table_id, plan, actor_name=admin.actor).user()
 
@@ -443,7 +450,7 @@ class UserAdmin(UserRecords):
                 raise UserError(f"no user {user_id!r}")
             if not before.state.active:
                 raise UserError(f"{user_id} is already deactivated")
-            return [Fact.of(UserDeactivated(user_id, reason), admin.actor)]
+            return [Entry(UserDeactivated(user_id, reason), admin.actor)]
 
         self._administer(user_id, table_id, plan, actor_name=admin.actor)
 
@@ -470,7 +477,7 @@ class UserAdmin(UserRecords):
                 article = "an" if role[:1] in ("a", "e", "i", "o", "u") else "a"
                 raise PermissionDenied(f"{admin.user_id} is a supervisor: only an operator "
                                        f"may unlock {article} {role}")
-            return [Fact.of(UserUnlocked(user_id, reason), admin.actor)]
+            return [Entry(UserUnlocked(user_id, reason), admin.actor)]
 
         return self._administer(user_id, table_id, plan, actor_name=admin.actor).user()
 

@@ -15,7 +15,7 @@ from sqlalchemy import Connection, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from dealer_station.audit import schema
-from dealer_station.audit.journal import Entry, Fact, JournalError, Record, table_ids
+from dealer_station.audit.journal import Copied, Entry, JournalError, Record, table_ids
 from dealer_station.audit.pins import PinHashing
 from dealer_station.audit.user_model import User, UserMismatch
 from dealer_station.events.base import Codec
@@ -181,7 +181,8 @@ class _Snapshot:
                 tuple((f.record.table_id, f.record.seq) for f in self.forged), row)
 
 
-Facts = list[Fact]
+#: What a user's change writes: typed events, and records adopted as the floor holds them.
+Facts = list[Entry | Copied]
 Users_ = list[User]
 StateList = list[_State | None]
 Strings = list[str]
@@ -316,7 +317,7 @@ class UserRecords(PinHashing):
                 self._write_row(conn, now.state, now.row, pin_hash)
             result.append(now.state)
 
-        self.journal.append_many(table_id, facts, also=also)
+        self.journal.write(table_id, facts, also=also)
         return result[0]
 
     def _write_row(self, conn: Connection, state: _State, row: Any | None,

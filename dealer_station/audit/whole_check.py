@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 
 from dealer_station.audit.journal import Journal, VerifyResult
 from dealer_station.audit.users import Users
+from dealer_station.events.base import Codec, Event
+from dealer_station.events.station import ProjectionsRebuilt, UserRowMismatch, Verified
 
 #: How many disagreeing projection rows are listed per table (the first ones).
 PROJECTION_LINES = 5
 #: Significant records saying the station repaired a projection from the chain.
-REPAIR_KINDS = ["projection.mismatch", "user.mismatch"]
+REPAIRS = Codec((ProjectionsRebuilt, UserRowMismatch))
+REPAIR_KINDS = list(REPAIRS.classes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,25 +46,26 @@ class WholeCheck:
                        ) -> dict[str, object]:
         """The ``verify`` record a person's verification leaves on a table's chain (with
         ``projections``: whether that table's rows beside the chain agreed too)."""
-        payload: dict[str, object] = {
-            "ok": result.ok, "records": result.records, "last_seq": result.last_seq,
-            "bad_seq": result.bad_seq, "problem": result.problem}
+        found: dict[str, object] = {"last_seq": result.last_seq, "bad_seq": result.bad_seq,
+                                    "problem": result.problem}
         if projections:
-            payload["projections_ok"] = all(f.ok for f in self.findings
-                                            if f.scope == f"table {result.table_id}")
-        return payload
+            found["projections_ok"] = all(f.ok for f in self.findings
+                                          if f.scope == f"table {result.table_id}")
+        return Verified(result.ok, result.records, found).to_payload()
 
 
-def _repair(payload: dict[str, object]) -> str:
+def _repair(e: Event) -> str:
     """What a ``projection.mismatch`` or ``user.mismatch`` record says was found."""
-    problems = payload.get("problems")
-    if isinstance(problems, list) and problems:
+    if isinstance(e, ProjectionsRebuilt) and e.problems:
+        problems = e.problems
         return (f"the station found rows beside the chain altered and rewrote them from it: "
                 f"{problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1
                                     else ""))
-    return (f"the station found user {payload.get('user_id')}'s row altered ("
-            f"{payload.get('field')} {payload.get('row')}, the journal says "
-            f"{payload.get('chain')}) and acted on the journal")
+    # A user row's mismatch keeps what was found whole (its keys vary with the case).
+    found = e.found if isinstance(e, UserRowMismatch) else {}
+    return (f"the station found user {found.get('user_id')}'s row altered ("
+            f"{found.get('field')} {found.get('row')}, the journal says "
+            f"{found.get('chain')}) and acted on the journal")
 
 
 def check_everything(journal: Journal, table_id: str | None = None) -> WholeCheck:
@@ -91,7 +95,8 @@ def check_everything(journal: Journal, table_id: str | None = None) -> WholeChec
             # from them, but someone changed the database, and a regulator is told.
             for rec in journal.events(result.table_id, kinds=REPAIR_KINDS):
                 add(Finding(scope, True, f"{scope}: warning: record {rec.seq} ({rec.kind}, "
-                                         f"{rec.ts}): {_repair(rec.payload)}",
+                                         f"{rec.ts}): "
+                                         f"{_repair(REPAIRS.decode(rec.kind, rec.payload))}",
                             warning=True))
     if table_id is None:
         for p in Users(journal).check_projection():

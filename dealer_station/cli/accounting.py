@@ -156,38 +156,50 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _tray(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.events.accounting import (
+        TrayClosed,
+        TrayDifference,
+        TrayOpened,
+        TrayShiftCounted,
+    )
+    from dealer_station.table.accounting import accounting_event
+
     money = book.settings.money.text
     chips = _chips(book, args.chips, args.action)
     book.check(args.action, chips=chips)
     dealer, sup = _signers(args, journal, [("dealer", args.dealer),
                                            ("supervisor", args.supervisor)])
     if args.action == "shift-count":
-        r = book.shift_count(chips, dealer, sup)
-        print(f"shift count at the end of the {r.payload['shift']} shift of gaming day "
-              f"{r.payload['gaming_day']} at table {args.table}: {chips} = "
+        counted = accounting_event(book.shift_count(chips, dealer, sup), TrayShiftCounted)
+        print(f"shift count at the end of the {counted.shift} shift of gaming day "
+              f"{counted.gaming_day} at table {args.table}: {chips} = "
               f"{money(chips.total)}, signed {dealer.actor} and {sup.actor}")
     elif args.action == "opener":
         records = book.opener(chips, dealer, sup)
-        print(f"opener of gaming day {records[0].payload['gaming_day']} at table {args.table}: "
+        opener = accounting_event(records[0], TrayOpened)
+        print(f"opener of gaming day {opener.gaming_day} at table {args.table}: "
               f"{chips} = {money(chips.total)}, signed {dealer.actor} and {sup.actor}")
         for r in records[1:]:
             print(f"EXCEPTION: the opener differs from the previous closer by "
-                  f"{money(int(r.payload['difference']))} (record {r.seq})")
+                  f"{money(accounting_event(r, TrayDifference).difference)} (record {r.seq})")
     else:
-        r = book.closer(chips, dealer, sup)
-        print(f"closer of gaming day {r.payload['gaming_day']} at table {args.table}: {chips} "
+        closer = accounting_event(book.closer(chips, dealer, sup), TrayClosed)
+        print(f"closer of gaming day {closer.gaming_day} at table {args.table}: {chips} "
               f"= {money(chips.total)}, signed {dealer.actor} and {sup.actor}")
     return 0
 
 
 def _slip(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
+    from dealer_station.table.accounting import slip_event
+
     money = book.settings.money.text
     chips = _chips(book, args.chips, args.action)
     book.check(args.action, chips=chips, number=args.number)
     dealer, sup = _signers(args, journal, [("dealer", args.dealer),
                                            ("supervisor", args.supervisor)])
     r = book.slip(args.action, chips, dealer, sup, number=args.number, note=args.note)
-    print(f"{args.action} slip {r.payload['number']} of {r.payload['year']} at table "
+    slip = slip_event(r)
+    print(f"{args.action} slip {slip.number} of {slip.year} at table "
           f"{args.table}: {chips} = {money(chips.total)}, signed {dealer.actor} and "
           f"{sup.actor}")
     return 0

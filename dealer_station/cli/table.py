@@ -23,6 +23,7 @@ from dealer_station.table.parts import TABLE
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal, Record
+    from dealer_station.events.table import RoundHalted
     from dealer_station.table.base import TableService
 
 #: Faults after which the card really dealt can be entered.
@@ -98,42 +99,54 @@ def run(args: argparse.Namespace) -> int:
 def _game(journal: Journal, table_id: str) -> str:
     # The game its station last started with, else the one its configuration is for (a table
     # driven without a station, as by a script, journals no start-up).
-    said = journal.events(table_id, kinds=["startup"]) or journal.events(
-        table_id, kinds=["config.change"])
+    from dealer_station.events.base import Codec
+    from dealer_station.events.table import ConfigChanged, StationStarted
+
+    said = journal.events(table_id, kinds=[StationStarted.KIND]) or journal.events(
+        table_id, kinds=[ConfigChanged.KIND])
     if not said:
         known = [t for t in journal.tables() if t != "station"]
         raise StationError(f"no table {table_id!r} in this journal (tables: "
                            f"{', '.join(known) or 'none'})")
-    game = max(said, key=lambda r: r.seq).payload.get("game")
+    last = max(said, key=lambda r: r.seq)
+    e = Codec((StationStarted, ConfigChanged)).decode(last.kind, last.payload)
+    game = e.game if isinstance(e, StationStarted | ConfigChanged) else None
     if game not in games.names():
         raise StationError(f"table {table_id}: its last start-up names no game this station "
                            f"plays ({game!r})")
     return str(game)
 
 
-def open_halt(journal: Journal, table_id: str) -> Record | None:
-    """The table's halt that nothing has resolved yet (read from the chain), if any."""
-    from dealer_station.events.kinds import closing_statuses
+def open_halt(journal: Journal, table_id: str, game: str) -> tuple[Record, RoundHalted] | None:
+    """The table's halt that nothing has resolved yet (read from the chain), if any, with
+    what it says."""
+    from dealer_station.events.kinds import closing_statuses, halt_ending_kinds
+    from dealer_station.events.parts import EVENTS
+    from dealer_station.events.table import RoundHalted
 
-    halts = journal.events(table_id, kinds=["halt"])
+    halts = journal.events(table_id, kinds=[RoundHalted.KIND])
     if not halts:
         return None
     halt = halts[-1]
+    codec = games.game(game).part(EVENTS)()
+    ending = halt_ending_kinds(codec)     # its resolution, a void of its round
     for r in journal.records(table_id, from_seq=halt.seq + 1):
-        if r.kind in ("resolve", "void") and r.payload.get("halt_seq") == halt.seq:
-            return None
+        if r.kind in ending:
+            settled = codec.decode(r.kind, r.payload).halt_settled()
+            if settled is not None and settled[0] == halt.seq:
+                return None
         if r.round_no == halt.round_no and r.kind in closing_statuses():
             return None
-    return halt
+    return halt, RoundHalted.from_payload(halt.payload)
 
 
-def resolutions(halt: Record | None, round_open: bool) -> list[str]:
+def resolutions(halt: RoundHalted | None, round_open: bool) -> list[str]:
     if halt is None:
         return []
     found = ["resume"]
     if round_open:
         found.append("void")
-        if halt.payload.get("fault") in CARD_FAULTS:
+        if halt.fault in CARD_FAULTS:
             found.append("correct")
     return found
 
@@ -141,30 +154,30 @@ def resolutions(halt: Record | None, round_open: bool) -> list[str]:
 def _status(journal: Journal, table_id: str, game: str, *, as_json: bool) -> int:
     open_rounds = journal.open_rounds(table_id)
     under_way = open_rounds[-1] if open_rounds else None
-    halt = open_halt(journal, table_id)
-    found = resolutions(halt, under_way is not None)
+    stopped = open_halt(journal, table_id, game)
+    halt, said = stopped if stopped is not None else (None, None)
+    found = resolutions(said, under_way is not None)
     unit = games.game(game).unit
     if as_json:
         out: dict[str, Any] = {
             "table": table_id, "game": game,
             "round": under_way.round_no if under_way else None,
             "halted": halt is not None,
-            "halt": None if halt is None else {
+            "halt": None if halt is None or said is None else {
                 "seq": halt.seq, "ts": halt.ts, "actor": halt.actor,
-                "reason": halt.payload.get("reason"), "fault": halt.payload.get("fault"),
-                "remedy": halt.payload.get("remedy")},
+                "reason": said.reason, "fault": said.fault, "remedy": said.remedy},
             "resolutions": found}
         print(json.dumps(out, ensure_ascii=False))
         return 0
     print(f"table {table_id}: {games.game(game).label}")
     print(f"{unit} under way: {under_way.round_no if under_way else 'none'}")
-    if halt is None:
+    if halt is None or said is None:
         print("not stopped")
         return 0
-    print(f"STOPPED since record {halt.seq} ({halt.ts}): {halt.payload.get('reason')}")
-    print(f"fault: {halt.payload.get('fault')}")
-    if halt.payload.get("remedy"):
-        print(f"remedy: {halt.payload.get('remedy')}")
+    print(f"STOPPED since record {halt.seq} ({halt.ts}): {said.reason}")
+    print(f"fault: {said.fault}")
+    if said.remedy:
+        print(f"remedy: {said.remedy}")
     print("a supervisor or operator can:")
     for action in found:
         card = " --card CODE" if action == "correct" else ""

@@ -30,7 +30,7 @@ from sqlalchemy import select
 from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
-from dealer_station.audit.journal import Journal, check_table_id, iso_utc, utc_now
+from dealer_station.audit.journal import Entry, Journal, check_table_id, iso_utc, utc_now
 from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
@@ -62,6 +62,7 @@ ACK_KIND = AlertAcknowledged.KIND
 #: What the pit's grid shows of each device: its last status, fault, loss or return.
 DEVICE_EVENTS = (DeviceStatusReported, DeviceFaulted, DeviceLost, DeviceConnected)
 _COMMON = Codec(COMMON)
+_PIT = Codec((AlertAcknowledged,))
 #: What each category is called on the podium.
 CATEGORY_LABELS = {
     "halt": "Halt", "device.fault": "Device fault", "void": "Void",
@@ -331,9 +332,9 @@ class Pit:
         """Every acknowledged alert id, from the pit's chain (each record's hash checked)."""
         out: dict[str, Acknowledgement] = {}
         for rec in self.journal.events(self.stream, kinds=[ACK_KIND]):
-            alert_id = str(rec.payload.get("alert"))
-            out[alert_id] = Acknowledgement(alert_id, str(rec.payload.get("reason", "")),
-                                            rec.actor, rec.ts, rec.seq)
+            e = _PIT.decode(rec.kind, rec.payload)
+            if isinstance(e, AlertAcknowledged):
+                out[e.alert] = Acknowledgement(e.alert, e.reason, rec.actor, rec.ts, rec.seq)
         return out
 
     def acknowledge(self, alert: Alert, user: User | None, reason: str) -> Record:
@@ -351,7 +352,7 @@ class Pit:
         said = AlertAcknowledged(alert.id, reason, {
             "table": alert.table, "category": alert.category, "what": alert.what,
             "raised_at": alert.at})
-        return self.journal.append(self.stream, said.KIND, said.to_payload(), user.actor)
+        return self.journal.write(self.stream, [Entry(said, user.actor)])[0]
 
     # -- the floor's tables --
 
@@ -362,8 +363,8 @@ class Pit:
         if row is None:
             return CHIPS
         try:
-            content = json.loads(row.payload).get("content")
-        except (ValueError, AttributeError):
+            content = ConfigChanged.from_payload(json.loads(row.payload)).content
+        except ValueError:      # not JSON, or not a config.change's (EventError)
             return CHIPS
         return Money.of(content if isinstance(content, Mapping) else None)
 

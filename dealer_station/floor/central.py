@@ -27,7 +27,7 @@ from sqlalchemy import Connection, select
 
 from dealer_station.audit import schema
 from dealer_station.audit.hashing import canonical_json, config_version
-from dealer_station.audit.journal import Journal, Record, check_table_id
+from dealer_station.audit.journal import Entry, Journal, Record, check_table_id
 from dealer_station.audit.users import PermissionDenied, User, Users
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, EventError
@@ -36,8 +36,6 @@ from dealer_station.events.table import ConfigChanged
 
 J = schema.journal
 FLOOR_STREAM = "floor"
-GROUP_KIND = FloorGroupDefined.KIND
-PUBLISH_KIND = FloorPublished.KIND
 _FLOOR = Codec((FloorGroupDefined, FloorPublished))
 MAX_REASON = 500
 _COLUMNS = (J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no, J.c.payload,
@@ -126,12 +124,26 @@ def _groups(records: Iterable[Record]) -> dict[str, Group]:
     return out
 
 
+def _publication(r: Record, e: FloorPublished) -> Publication:
+    return Publication(r.seq, r.hash, r.ts, r.actor, e.group, e.tables, e.game, e.version,
+                       dict(e.content), e.reason)
+
+
 def publication_from(r: Record) -> Publication:
     e = _FLOOR.decode(r.kind, r.payload)
     if not isinstance(e, FloorPublished):
         raise EventError(f"record {r.seq} of the floor is a {r.kind}, not a publication")
-    return Publication(r.seq, r.hash, r.ts, r.actor, e.group, e.tables, e.game, e.version,
-                       dict(e.content), e.reason)
+    return _publication(r, e)
+
+
+def publications_in(records: Iterable[Record]) -> list[Publication]:
+    """The publications among ``records`` (of the floor stream), in their order."""
+    out: list[Publication] = []
+    for r in records:
+        e = _FLOOR.decode(r.kind, r.payload)
+        if isinstance(e, FloorPublished):
+            out.append(_publication(r, e))
+    return out
 
 
 class Floor:
@@ -149,7 +161,7 @@ class Floor:
         return _groups(self._records())
 
     def publications(self) -> list[Publication]:
-        return [publication_from(r) for r in self._records() if r.kind == PUBLISH_KIND]
+        return publications_in(self._records())
 
     def operator(self, user_id: str) -> User:
         """The floor's user ``user_id``, who must be an active operator, not locked out."""
@@ -174,7 +186,7 @@ class Floor:
             raise PublishError("a group needs a name (at most 64 characters)")
         tables = _tables(tables)
         said = FloorGroupDefined(name.strip(), tuple(tables), reason.strip())
-        rec = self.journal.append(FLOOR_STREAM, said.KIND, said.to_payload(), actor.actor)
+        rec = self.journal.write(FLOOR_STREAM, [Entry(said, actor.actor)])[0]
         return Group(name.strip(), tuple(tables), rec.seq, rec.actor, rec.ts)
 
     def publish(self, *, game: str, content: Mapping[str, Any], reason: str, actor: User,
@@ -196,7 +208,7 @@ class Floor:
         content = json.loads(canonical_json(dict(content)))
         version = config_version(canonical_json(content))
         said = FloorPublished(group, tuple(names), game, version, content, reason)
-        rec = self.journal.append(FLOOR_STREAM, said.KIND, said.to_payload(), actor.actor)
+        rec = self.journal.write(FLOOR_STREAM, [Entry(said, actor.actor)])[0]
         return publication_from(rec)
 
 
@@ -255,11 +267,10 @@ def adoptions(conn: Connection) -> dict[str, Adoption]:
             .order_by(J.c.table_id, J.c.seq))
     for table_id, seq, ts, payload in conn.execute(stmt):
         try:
-            p = json.loads(payload)
-        except ValueError:
+            e = ConfigChanged.from_payload(json.loads(payload))
+        except ValueError:      # not JSON, or not a config.change's (EventError): passed over
             continue
-        floor = (p.get("changes") or {}).get("floor") if isinstance(p, dict) else None
+        floor = e.changes.get("floor")
         pub = int(floor["seq"]) if isinstance(floor, dict) and "seq" in floor else None
-        out[str(table_id)] = Adoption(str(table_id), str(p.get("version", "")), int(seq),
-                                      str(ts), pub)
+        out[str(table_id)] = Adoption(str(table_id), e.version, int(seq), str(ts), pub)
     return out

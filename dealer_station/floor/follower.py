@@ -34,23 +34,34 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from sqlalchemy import exc as sa_exc
 from sqlalchemy import select
 
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, DatabaseError, db_reason, mask_url, open_database
-from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.journal import Copied, Journal, Record
 from dealer_station.audit.users import ADOPT_ACTOR, STATION_STREAM, UserError, UserMismatch, Users
 from dealer_station.errors import StationError
+from dealer_station.events import Codec
+from dealer_station.events.station import (
+    LockedOut,
+    PinSet,
+    RoleChanged,
+    SignedIn,
+    UserAdded,
+    UserAdopted,
+    UserDeactivated,
+    UserUnlocked,
+)
+from dealer_station.events.table import ConfigChanged
 from dealer_station.floor.central import (
     FLOOR_STREAM,
-    PUBLISH_KIND,
     FloorChainBroken,
     Publication,
     latest_for,
-    publication_from,
+    publications_in,
     read_stream,
 )
 
@@ -59,8 +70,11 @@ J = schema.journal
 U = schema.users
 ACTOR = ADOPT_ACTOR
 #: The floor's user facts a table copies (a sign-in that rehashed a PIN becomes a user.pin).
-USER_FACTS = ("user.add", "user.pin", "user.role", "user.deactivate", "user.unlock",
-              "lockout", "login")
+USER_FACTS = (UserAdded, PinSet, RoleChanged, UserDeactivated, UserUnlocked, LockedOut,
+              SignedIn)
+UserFact: TypeAlias = (UserAdded | PinSet | RoleChanged | UserDeactivated | UserUnlocked
+                       | LockedOut | SignedIn)
+_USERS = Codec(USER_FACTS)
 
 
 class TableLike(Protocol):
@@ -73,6 +87,14 @@ class TableLike(Protocol):
 
     def adopt_published_config(self, version: str, content: Mapping[str, Any], reason: str,
                                what: Mapping[str, Any], actor: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class _Copied:
+    """A floor user fact waiting to be adopted: its record (copied as stored) and its event."""
+
+    record: Record
+    event: UserFact
 
 
 @dataclass
@@ -116,7 +138,7 @@ class Follower:
         self._floor_cursor: tuple[int, str | None] = (0, None)
         self._station_cursor: tuple[int, str | None] = (0, None)
         self._publications: list[Publication] = []
-        self._user_facts: list[Record] = []          # read, not yet adopted
+        self._user_facts: list[_Copied] = []         # read, not yet adopted
         self._adopted_user_seqs, self._adopted_pubs = self._adopted_locally()
         self._refused_users: dict[str, str] = {}
         self._pin_hashes: dict[str, str] = {}
@@ -217,15 +239,18 @@ class Follower:
             recs = read_stream(self.journal, conn, FLOOR_STREAM, after=after, prev_hash=prev)
             if recs:
                 self._floor_cursor = (recs[-1].seq, recs[-1].hash)
-            self._publications += [publication_from(r) for r in recs if r.kind == PUBLISH_KIND]
+            self._publications += publications_in(recs)
             after, prev = self._station_cursor
             recs = read_stream(self.journal, conn, STATION_STREAM, after=after, prev_hash=prev)
             if recs:
                 self._station_cursor = (recs[-1].seq, recs[-1].hash)
-            self._user_facts += [r for r in recs if r.kind in USER_FACTS
-                                 and r.seq not in self._adopted_user_seqs
-                                 and (r.kind != "login" or "pin_mac" in r.payload)]
-            waiting = sorted({str(r.payload.get("user_id")) for r in self._user_facts})
+            for r in recs:
+                e = _USERS.decode(r.kind, r.payload)
+                # Only a sign-in that rehashed the PIN (and so bound a new pin_mac) is a fact.
+                if (isinstance(e, USER_FACTS) and r.seq not in self._adopted_user_seqs
+                        and (not isinstance(e, SignedIn) or "pin_mac" in e.more)):
+                    self._user_facts.append(_Copied(r, e))
+            waiting = sorted({f.event.user_id for f in self._user_facts})
             self._pin_hashes = ({} if not waiting else {
                 str(u): str(h) for u, h in conn.execute(
                     select(U.c.user_id, U.c.pin_hash).where(U.c.user_id.in_(waiting)))})
@@ -238,14 +263,20 @@ class Follower:
         self._adopt_config()
 
     def _adopt_users(self) -> None:
-        by_user: dict[str, list[Record]] = {}
-        for r in self._user_facts:
-            by_user.setdefault(str(r.payload.get("user_id")), []).append(r)
+        by_user: dict[str, list[_Copied]] = {}
+        for f in self._user_facts:
+            by_user.setdefault(f.event.user_id, []).append(f)
         done: set[int] = set()
-        for user_id, recs in by_user.items():
-            facts = [Fact("user.pin", {"user_id": user_id, "pin_mac": r.payload["pin_mac"]},
-                          r.actor) if r.kind == "login" else Fact(r.kind, r.payload, r.actor)
-                     for r in recs]
+        for user_id, copied in by_user.items():
+            recs = [f.record for f in copied]
+            # Each fact is copied with its payload as stored, byte for byte, and a sign-in's
+            # new PIN becomes a user.pin that keeps its pin_mac key as the sign-in had it:
+            # whether a record carries one is what Users.adopt and its first-user checks
+            # read (PinSet would leave out a null one).
+            facts = [Copied(PinSet.KIND, {"user_id": user_id, "pin_mac": f.event.more["pin_mac"]},
+                          f.record.actor) if isinstance(f.event, SignedIn)
+                     else Copied(f.record.kind, f.record.payload, f.record.actor)
+                     for f in copied]
             source = {"floor": self.shown_url, "floor_seqs": [r.seq for r in recs],
                       "floor_hashes": [r.hash for r in recs],
                       "by": sorted({r.actor for r in recs})}
@@ -266,7 +297,7 @@ class Follower:
             self._refused_users.pop(user_id, None)
             done.update(r.seq for r in recs)
             self._adopted_user_seqs.update(r.seq for r in recs)
-        self._user_facts = [r for r in self._user_facts if r.seq not in done]
+        self._user_facts = [f for f in self._user_facts if f.record.seq not in done]
 
     def _adopt_config(self) -> None:
         pub = latest_for(self._publications, self.table.table_id, self.table.game)
@@ -304,11 +335,12 @@ class Follower:
         pubs: set[str] = set()
         with self.journal.db.read() as conn:
             for (payload,) in conn.execute(select(J.c.payload).where(
-                    J.c.table_id == STATION_STREAM, J.c.kind == "user.adopted")):
-                seqs.update(int(s) for s in json.loads(payload).get("floor_seqs", []))
+                    J.c.table_id == STATION_STREAM, J.c.kind == UserAdopted.KIND)):
+                adopted = UserAdopted.from_payload(json.loads(payload))
+                seqs.update(int(s) for s in adopted.source.get("floor_seqs", []))
             for (payload,) in conn.execute(select(J.c.payload).where(
-                    J.c.table_id == self.table.table_id, J.c.kind == "config.change")):
-                floor = json.loads(payload).get("changes", {}).get("floor")
+                    J.c.table_id == self.table.table_id, J.c.kind == ConfigChanged.KIND)):
+                floor = ConfigChanged.from_payload(json.loads(payload)).changes.get("floor")
                 if isinstance(floor, Mapping) and "hash" in floor:
                     pubs.add(str(floor["hash"]))
         return seqs, pubs

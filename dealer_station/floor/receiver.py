@@ -22,7 +22,6 @@ from dealer_station.audit import schema
 from dealer_station.audit.hashing import canonical_json
 from dealer_station.audit.journal import add_meters, iso_utc, utc_now
 from dealer_station.audit.projections import (
-    CONFIG_KIND,
     ProjectionError,
     config_from_record,
     meters_from_closings,
@@ -30,7 +29,9 @@ from dealer_station.audit.projections import (
 )
 from dealer_station.audit.records import MeterDelta, Record
 from dealer_station.errors import StationError
+from dealer_station.events import Codec, EventError
 from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.table import ConfigChanged
 
 J = schema.journal
 FT = schema.floor_tables
@@ -38,6 +39,7 @@ FR = schema.floor_refusals
 
 #: The columns of a record as stored, in the order a forwarded row carries them.
 COLUMNS = ("table_id", "seq", "ts", "actor", "kind", "round_no", "payload", "prev_hash", "hash")
+_CONFIG = Codec((ConfigChanged,))
 
 
 class ChainRefused(StationError):
@@ -220,7 +222,11 @@ def _project(conn: Connection, table_id: str, rows: Sequence[Mapping[str, Any]])
         add_meters(conn, table_id, {k: MeterDelta(m.rounds, m.wagered, m.paid, m.house_win)
                                     for k, m in sums.items()})
     for r in records:
-        if r.kind != CONFIG_KIND or "content" not in r.payload:
+        try:
+            e = _CONFIG.decode(r.kind, r.payload)
+        except EventError:
+            continue            # not a config.change the station wrote: verification says so
+        if not isinstance(e, ConfigChanged) or e.content is None:
             continue
         try:
             cv = config_from_record(table_id, r, None)

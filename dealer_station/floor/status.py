@@ -13,6 +13,7 @@ from sqlalchemy import Connection, select
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import utc_now
+from dealer_station.events import EventError
 from dealer_station.events.kinds import codecs, halt_ending_kinds
 from dealer_station.events.table import ConfigChanged, RoundHalted, StationStopped
 
@@ -72,6 +73,14 @@ def _state(conn: Connection, table_id: str, last_round: Any) -> str:
     return "between rounds"
 
 
+def _version(payload: str) -> str | None:
+    """The version a stored ``config.change`` payload names (None: not one a table wrote)."""
+    try:
+        return ConfigChanged.from_payload(json.loads(payload)).version
+    except EventError:
+        return None
+
+
 def table_statuses(floor: Database, now: datetime | None = None) -> list[TableStatus]:
     now = now or utc_now()
     out: list[TableStatus] = []
@@ -90,7 +99,7 @@ def table_statuses(floor: Database, now: datetime | None = None) -> list[TableSt
                 select(J.c.payload).where(J.c.table_id == t.table_id,
                                           J.c.kind == ConfigChanged.KIND)
                 .order_by(J.c.seq.desc()).limit(1)).scalar()
-            version = (json.loads(adopted).get("version") if adopted
+            version = (_version(adopted) if adopted
                        else last_round.config_version if last_round else None)
             out.append(TableStatus(
                 table=t.table_id, game=last_round.game if last_round else None,

@@ -17,11 +17,13 @@ from reportlab.platypus import Flowable
 
 from dealer_station import registry as games
 from dealer_station.audit.journal import ConfigVersion, Journal, Record
+from dealer_station.events.table import ConfigChanged
 from dealer_station.money import Money
 from dealer_station.reports.parts import CONFIG_WORDS, REPORT_CONFIG, ConfigWords
 from dealer_station.reports.pdf_style import FONT_MONO, p, rich
 from dealer_station.reports.source import (
     Period,
+    config_change,
     config_changes,
     coverage,
     covered_records,
@@ -128,13 +130,13 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
         versions = journal.config_versions(table)
         by_version = {v.version: v for v in versions}
         changes: list[Record] = [
-            rec for rec in journal.records(table, kinds=["config.change"],
+            rec for rec in journal.records(table, kinds=[ConfigChanged.KIND],
                                            to_seq=cov.last.seq if cov.last else 0)
             if period.contains(rec.ts)]
         before = [c for c in config_changes(journal, table)
                   if period.since_iso is not None and c.ts < period.since_iso]
         earlier_change = before[-1] if before else None
-        earlier = (by_version.get(str(earlier_change.payload.get("version")))
+        earlier = (by_version.get(config_change(earlier_change).version)
                    if earlier_change is not None else None)
         r = ReportBuilder(kind="config", title="Configuration history", table=table,
                           period=cov.label, paper=paper)
@@ -144,8 +146,7 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
                       ("Versions stored", f"{len(versions):,} for this table")]))
         r.heading("Changes")
         rows = [[local_short(c.ts), c.actor, approver(c) or "none recorded",
-                 str(c.payload.get("version", ""))[:16], str(c.payload.get("reason", ""))]
-                for c in changes]
+                 config_change(c).version[:16], config_change(c).reason] for c in changes]
         r.add(grid(["When", "Who", "Approved by", "Version", "Why"],
                    rows or [["-", "", "", "", "none"]],
                    [w * 0.17, w * 0.17, w * 0.17, w * 0.17, w * 0.32], wrap=(1, 2, 4)))
@@ -157,22 +158,23 @@ def build_config_history_report(journal: Journal, table: str, period: Period | N
             assert earlier_change is not None
             r.add(facts([("Version", _mono(earlier.version)),
                          ("Recorded", f"{local(earlier_change.ts)} by {earlier_change.actor}"),
-                         ("Why", str(earlier_change.payload.get("reason", "")))]))
+                         ("Why", config_change(earlier_change).reason)]))
             r.add(*_version_body(r, earlier))
             shown.add(earlier.version)
         for n, c in enumerate(changes, 1):
-            version_id = str(c.payload.get("version", ""))
+            said = config_change(c)
+            version_id = said.version
             v = by_version.get(version_id)
             r.heading(f"Change {n}: {local(c.ts)}", level=1)
             money = Money.of(v.content if v is not None else None)
             r.add(facts([("Who", c.actor),
                          ("Approved by", approver(c) or "no second approval recorded"),
                          ("When", local(c.ts)),
-                         ("Why", str(c.payload.get("reason", ""))),
-                         ("Game", game_label(str(c.payload.get("game", "")))),
+                         ("Why", said.reason),
+                         ("Game", game_label(said.game)),
                          ("Version", _mono(version_id)),
-                         ("What (as entered)", as_entered(c.payload.get("changes"), money,
-                                                        _words(c.payload.get("game")))),
+                         ("What (as entered)", as_entered(said.changes, money,
+                                                        _words(said.game))),
                          ("Journal record", f"{c.seq:,}, hash {c.hash}")]))
             if v is None:
                 r.add(p(f"Version {version_id[:16]} is not among the stored configuration "
@@ -224,7 +226,7 @@ def _words(game: object) -> ConfigWords | None:
 
 def approver(change: Record) -> str | None:
     """Who approved a change as a second person (``approved_by`` in its record), if anyone."""
-    who = change.payload.get("approved_by")
+    who = config_change(change).approved_by
     return str(who) if who else None
 
 

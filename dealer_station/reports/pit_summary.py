@@ -17,6 +17,7 @@ from dealer_station import registry
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.events.table import ConfigChanged
 from dealer_station.money import Money
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.shift import Figures, ShiftData, exception_rows, gather
@@ -35,7 +36,7 @@ def game_tables(journal: Journal) -> list[str]:
 
     j = schema.journal
     with journal.db.read() as conn:
-        rows = conn.execute(select(j.c.table_id).where(j.c.kind == "config.change")
+        rows = conn.execute(select(j.c.table_id).where(j.c.kind == ConfigChanged.KIND)
                             .distinct()).scalars().all()
     return sorted(str(t) for t in rows)
 

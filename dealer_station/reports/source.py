@@ -17,11 +17,14 @@ from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
 from dealer_station.errors import StationError
+from dealer_station.events import Codec, EventError
+from dealer_station.events.table import ConfigChanged
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.money import Money
 from dealer_station.reports.text import local
 
 J = schema.journal
+_CONFIG = Codec((ConfigChanged,))
 
 def game_label(game: str) -> str:
     return games.label(game)
@@ -153,8 +156,16 @@ def config_changes(journal: Journal, table: str, to_seq: int | None = None) -> l
     """The table's ``config.change`` records, oldest first: who recorded which version, when
     and why (hash-chained, unlike the stored versions' own dates)."""
     # events() walks the (table, kind, time) index: records() would scan the whole chain.
-    changes = sorted(journal.events(table, kinds=["config.change"]), key=lambda r: r.seq)
+    changes = sorted(journal.events(table, kinds=[ConfigChanged.KIND]), key=lambda r: r.seq)
     return [c for c in changes if to_seq is None or c.seq <= to_seq]
+
+
+def config_change(rec: Record) -> ConfigChanged:
+    """A ``config.change`` record (one :func:`config_changes` gives) read as its event."""
+    e = _CONFIG.decode(rec.kind, rec.payload)
+    if not isinstance(e, ConfigChanged):
+        raise EventError(f"record {rec.seq} is a {rec.kind}, not a configuration change")
+    return e
 
 
 def config_in_force(journal: Journal, table: str, at: str | None,
@@ -165,13 +176,13 @@ def config_in_force(journal: Journal, table: str, at: str | None,
     if not versions:
         return None
     by_id = {v.version: v for v in versions}
-    changes = [c for c in config_changes(journal, table)
-               if str(c.payload.get("version")) in by_id]
-    before = [c for c in changes if at is None or c.ts < at]
-    chosen = before[-1] if before else (changes[0] if changes else None)
+    changes = [(c.ts, version) for c in config_changes(journal, table)
+               if (version := config_change(c).version) in by_id]
+    before = [version for ts, version in changes if at is None or ts < at]
+    chosen = before[-1] if before else (changes[0][1] if changes else None)
     if chosen is None:
         return versions[-1]
-    return by_id[str(chosen.payload["version"])]
+    return by_id[chosen]
 
 
 def money_for(journal: Journal, table: str, at: str | None) -> Money:

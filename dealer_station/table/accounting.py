@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
+from typing import TypeVar
 
 from sqlalchemy import Connection, func, select
 
@@ -27,11 +28,12 @@ from dealer_station.accounting.ledger import AccountingRefused, Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.accounting.shifts import shift_index
 from dealer_station.audit import schema
-from dealer_station.audit.journal import Fact, Journal, Record
+from dealer_station.audit.journal import Entry, Journal, Record
 from dealer_station.audit.users import User
 from dealer_station.events.accounting import (
     CODEC,
     KINDS,
+    SLIP_KINDS,
     BuyIn,
     CreditSlip,
     DayPlayed,
@@ -43,8 +45,9 @@ from dealer_station.events.accounting import (
     TrayOpened,
     TrayShiftCounted,
 )
-from dealer_station.events.base import Event
+from dealer_station.events.base import Codec, Event, EventError
 from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.table import StationStarted
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.parts import Wins
 
@@ -52,6 +55,8 @@ J = schema.journal
 SUPERVISING = ("supervisor", "operator")
 TENDERS = ("cash", "marker")
 MAX_NOTE = 500
+_STARTUP = Codec((StationStarted,))
+E = TypeVar("E", bound=Event)
 
 
 class _Changed(Exception):
@@ -83,9 +88,27 @@ def _actor(*users: User) -> str:
 
 def table_game(journal: Journal, table_id: str) -> str | None:
     """The game the table last started up with (None: never started)."""
-    startups = journal.events(table_id, kinds=["startup"])
-    game = startups[-1].payload.get("game") if startups else None
-    return game if isinstance(game, str) else None
+    startups = journal.events(table_id, kinds=[StationStarted.KIND])
+    if not startups:
+        return None
+    e = _STARTUP.decode(startups[-1].kind, startups[-1].payload)
+    return e.game if isinstance(e, StationStarted) else None
+
+
+def accounting_event(rec: Record, cls: type[E]) -> E:
+    """An accounting record (one :class:`TableAccounting` wrote) read as its event ``cls``."""
+    e = CODEC.decode(rec.kind, rec.payload)
+    if not isinstance(e, cls):
+        raise EventError(f"record {rec.seq} is a {rec.kind}, not a {cls.KIND}")
+    return e
+
+
+def slip_event(rec: Record) -> FillSlip | CreditSlip:
+    """A fill or credit slip's record read as its event."""
+    e = CODEC.decode(rec.kind, rec.payload)
+    if not isinstance(e, FillSlip | CreditSlip):
+        raise EventError(f"record {rec.seq} is a {rec.kind}, not a fill or credit slip")
+    return e
 
 
 def table_wins(journal: Journal, table_id: str) -> Wins | None:
@@ -212,7 +235,7 @@ class TableAccounting:
                 time.sleep(random.uniform(0.005, 0.05) * attempt)
             ledger = self.ledger()
             events = decide(ledger, self.today())
-            facts = [Fact(e.KIND, e.to_payload(), actor) for e, actor in events]
+            facts = [Entry(e, actor) for e, actor in events]
             want = ledger.count + len(facts)
             through = [e.through_seq for e, _ in events if isinstance(e, DayPlayed)]
 
@@ -228,7 +251,7 @@ class TableAccounting:
                     raise _Changed   # a round closed while the day was being summed
 
             try:
-                records = self.journal.append_many(self.table_id, facts, also=guard)
+                records = self.journal.write(self.table_id, facts, also=guard)
             except _Changed:
                 continue
             self.journal.anchor(records[-1])
@@ -316,7 +339,8 @@ class TableAccounting:
     def slip(self, kind: str, chips: Chips, dealer: User | None, supervisor: User | None, *,
              number: int | None = None, note: str | None = None) -> Record:
         """A fill or credit slip; ``number`` (a pre-printed slip's) must be the next one."""
-        if kind not in ("fill", "credit"):
+        cls = SLIP_KINDS.get(kind)
+        if cls is None:
             raise AccountingRefused(f"unknown slip {kind!r}: fill or credit")
         d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
                            second_roles=SUPERVISING, action=f"a {kind}")
@@ -328,7 +352,6 @@ class TableAccounting:
             if note is not None and len(note) > MAX_NOTE:
                 raise AccountingRefused(f"{kind}: the note is longer than {MAX_NOTE} "
                                         f"characters")
-        cls = FillSlip if kind == "fill" else CreditSlip
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
             ledger.check_open_shift(day, self.shift_now(), kind)

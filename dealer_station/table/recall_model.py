@@ -274,8 +274,8 @@ def detail_text(payload: Mapping[str, Any], returned: str = "") -> str:
     """An exception record's payload beyond who and why, as ``words: value; ...``.
     ``returned`` is how the game words the wagers a void gave back."""
     parts = []
-    for k in sorted(payload):
-        v = payload[k]
+    # A listing of whatever keys the record holds, of any kind: no field is picked out.
+    for k, v in sorted(payload.items()):
         if k in DETAIL_SKIP or v is None or v == [] or v == {}:
             continue
         if k == "returned":

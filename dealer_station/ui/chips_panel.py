@@ -45,8 +45,14 @@ from dealer_station.accounting.shifts import day_drop
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.errors import StationError
+from dealer_station.events.accounting import (
+    TrayClosed,
+    TrayDifference,
+    TrayOpened,
+    TrayShiftCounted,
+)
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.table.accounting import TableAccounting
+from dealer_station.table.accounting import TableAccounting, accounting_event, slip_event
 from dealer_station.ui import theme
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
@@ -501,23 +507,25 @@ class ChipsPanel(QWidget):
         book, money = self.book, self.book.settings.money.text(chips.total)
         signed = f"signed by {dealer.name} and {supervisor.name}"
         if self.action in ("fill", "credit"):
-            r = book.slip(self.action, chips, dealer, supervisor, number=None,
-                          note=self.note.text() or None)
-            return (f"{self.action.capitalize()} slip {r.payload['year']}-"
-                    f"{int(r.payload['number']):05d} recorded: {money}, {signed}.")
+            slip = slip_event(book.slip(self.action, chips, dealer, supervisor, number=None,
+                                        note=self.note.text() or None))
+            return (f"{self.action.capitalize()} slip {slip.year}-{slip.number:05d} recorded: "
+                    f"{money}, {signed}.")
         if self.action == "opener":
             records = book.opener(chips, dealer, supervisor)
-            said = f"Opener of gaming day {records[0].payload['gaming_day']}: {money}, {signed}."
+            opener = accounting_event(records[0], TrayOpened)
+            said = f"Opener of gaming day {opener.gaming_day}: {money}, {signed}."
             for extra in records[1:]:
+                difference = accounting_event(extra, TrayDifference).difference
                 said += (f" EXCEPTION: it differs from the previous closer by "
-                         f"{book.settings.money.text(int(extra.payload['difference']))}.")
+                         f"{book.settings.money.text(difference)}.")
             return said
         if self.action == "shift-count":
-            r = book.shift_count(chips, dealer, supervisor)
-            return (f"Shift count at the end of the {r.payload['shift']} shift: {money}, "
-                    f"{signed}.")
-        r = book.closer(chips, dealer, supervisor)
-        return f"Closer of gaming day {r.payload['gaming_day']}: {money}, {signed}."
+            counted = accounting_event(book.shift_count(chips, dealer, supervisor),
+                                       TrayShiftCounted)
+            return f"Shift count at the end of the {counted.shift} shift: {money}, {signed}."
+        closer = accounting_event(book.closer(chips, dealer, supervisor), TrayClosed)
+        return f"Closer of gaming day {closer.gaming_day}: {money}, {signed}."
 
     def print_selected(self) -> Path | None:
         """The selected slip as a PDF, sent to the printer when one is set."""

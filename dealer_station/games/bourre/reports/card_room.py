@@ -23,12 +23,24 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from dealer_station.audit.journal import Journal, Record
+from dealer_station.games.bourre.events import (
+    CODEC,
+    HandClosed,
+    HandOpened,
+    HandVoided,
+    HouseCollected,
+    PotCarried,
+    PotReturned,
+    SessionClosed,
+    SessionOpened,
+)
+from dealer_station.games.bourre.reports.session_data import BETWEEN, Entry
 from dealer_station.gaming_day import GamingCalendar, Span
 from dealer_station.money import CHIPS, Money
 
 #: The record kinds the card-room figures are read from.
-KINDS = ("session.open", "session.close", "hand.open", "hand.close", "void",
-         "bourre.collection", "pot.carry", "pot.return")
+KINDS = (SessionOpened.KIND, SessionClosed.KIND, HandOpened.KIND, HandClosed.KIND,
+         HandVoided.KIND, HouseCollected.KIND, PotCarried.KIND, PotReturned.KIND)
 
 
 @dataclass(frozen=True)
@@ -62,29 +74,29 @@ class HandLine:
 
     round_no: int
     session_id: str
-    opened: Record
-    closed: Record
-    collection: Record | None = None
+    opened: Entry[HandOpened]
+    closed: Entry[HandClosed]
+    collection: HouseCollected | None = None
 
     @property
     def stacks_before(self) -> int:
-        return sum(int(v) for v in self.closed.payload.get("chips_before", {}).values())
+        return sum(int(v) for v in self.closed.event.chips_before.values())
 
     @property
     def stacks_after(self) -> int:
-        return sum(int(v) for v in self.closed.payload.get("chips", {}).values())
+        return sum(int(v) for v in self.closed.event.chips.values())
 
     @property
     def pot_before(self) -> int:
-        return int(self.closed.payload.get("pot_before", 0))
+        return self.closed.event.pot_before
 
     @property
     def pot_after(self) -> int:
-        return int(self.closed.payload.get("pot", 0))
+        return self.closed.event.pot
 
     @property
     def house(self) -> int:
-        return int(self.closed.payload.get("house", 0))
+        return self.closed.event.house
 
     @property
     def balanced(self) -> bool:
@@ -123,11 +135,11 @@ class PotMove:
 class SessionLedger:
     """One session's chips from its opening to its end, and where its last pot went."""
 
-    opened: Record
+    opened: Entry[SessionOpened]
     chips: Chips
-    closed: Record | None = None
+    closed: Entry[SessionClosed] | None = None
     hands: list[HandLine] = field(default_factory=list)
-    voided: list[Record] = field(default_factory=list)
+    voided: list[Entry[HandVoided]] = field(default_factory=list)
     carried_out: PotMove | None = None
     returned: PotMove | None = None
     #: The pot the journal says was waiting when the session opened (None: none waiting).
@@ -136,15 +148,15 @@ class SessionLedger:
 
     @property
     def session_id(self) -> str:
-        return str(self.opened.payload.get("session_id", ""))
+        return self.opened.event.session_id
 
     @property
     def started_with(self) -> int:
-        return sum(int(v) for v in self.opened.payload.get("chips", {}).values())
+        return sum(int(v) for v in self.opened.event.chips.values())
 
     @property
     def pot_in(self) -> int:
-        return int(self.opened.payload.get("pot", 0))
+        return self.opened.event.pot
 
     @property
     def collected(self) -> int:
@@ -154,16 +166,16 @@ class SessionLedger:
     def stacks_end(self) -> int:
         """The players' chips at the end (the standings), or after the last hand so far."""
         if self.closed is not None:
-            return sum(int(s["chips"]) for s in self.closed.payload.get("standings", []))
-        track = {str(k): int(v) for k, v in self.opened.payload.get("chips", {}).items()}
+            return sum(int(s["chips"]) for s in self.closed.event.standings)
+        track = {str(k): int(v) for k, v in self.opened.event.chips.items()}
         for h in self.hands:
-            track.update({str(k): int(v) for k, v in h.closed.payload.get("chips", {}).items()})
+            track.update({str(k): int(v) for k, v in h.closed.event.chips.items()})
         return sum(track.values())
 
     @property
     def pot_end(self) -> int:
         if self.closed is not None:
-            return int(self.closed.payload.get("pot", 0))
+            return self.closed.event.pot
         return self.hands[-1].pot_after if self.hands else self.pot_in
 
     @property
@@ -229,8 +241,7 @@ class CardRoomDay:
     def collected_amount(self) -> int | None:
         """The collection in money (minor units), from the ``bourre.collection`` records;
         None when no hand of the day was played for cash."""
-        amounts = [int(h.collection.payload["amount"]) for h in self.hands
-                   if h.collection is not None]
+        amounts = [h.collection.amount for h in self.hands if h.collection is not None]
         return sum(amounts) if amounts else None
 
     @property
@@ -278,14 +289,14 @@ class CardRoomDay:
 
 # --- reading the journal ---------------------------------------------------------------------
 
-def _chips_of(journal: Journal, table: str, opened: Record,
+def _chips_of(journal: Journal, table: str, opened: SessionOpened,
               cache: dict[str, Chips]) -> Chips:
     """The session's chips, from its configuration version's profile."""
-    version = str(opened.payload.get("config_version", ""))
+    version = opened.config_version
     if version not in cache:
         stored = journal.config(table, version)
         profiles = (stored.content if stored else {}).get("profiles", {})
-        profile = profiles.get(str(opened.payload.get("profile")), {}) if isinstance(
+        profile = profiles.get(opened.profile, {}) if isinstance(
             profiles, Mapping) else {}
         money = profile.get("money") if profile.get("chips") == "cash" else None
         cache[version] = Chips(True, str(money["currency"]), int(money["minor_units"]),
@@ -306,49 +317,49 @@ def read_sessions(journal: Journal, table: str, records: Iterable[Record] | None
     current: SessionLedger | None = None
     last_closed: SessionLedger | None = None
     waiting: PotMove | None = None
-    opens: dict[int, Record] = {}
-    collections: dict[int, Record] = {}
+    opens: dict[int, Entry[HandOpened]] = {}
+    collections: dict[int, HouseCollected] = {}
     carries: dict[int, PotMove] = {}
     for rec in records:
-        p = rec.payload
-        if rec.kind == "session.open":
-            current = SessionLedger(rec, _chips_of(journal, table, rec, cache), waiting=waiting)
+        e = (BETWEEN if current is None else CODEC).decode(rec.kind, rec.payload)
+        if isinstance(e, SessionOpened):
+            current = SessionLedger(Entry(rec, e), _chips_of(journal, table, e, cache),
+                                    waiting=waiting)
             waiting = None
             sessions.append(current)
             opens, collections = {}, {}
-        elif rec.kind == "session.close" and current is not None:
-            current.closed = rec
+        elif isinstance(e, SessionClosed) and current is not None:
+            current.closed = Entry(rec, e)
             last_closed, current = current, None
-        elif rec.kind == "pot.carry":
-            move = PotMove(str(p["session_id"]), int(p["pot"]),
-                           int(p["pot"]) * int(p["chip_value"]) if p.get("currency") else None,
+        elif isinstance(e, PotCarried):
+            move = PotMove(e.session_id, e.pot, e.pot * e.chip_value if e.currency else None,
                            rec)
             carries[rec.seq] = move
             if last_closed is not None and last_closed.session_id == move.session_id:
                 last_closed.carried_out = move
             waiting = move
-        elif rec.kind == "pot.return":
-            carry = carries.get(int(p["carry_seq"]))
-            move = PotMove(str(p["session_id"]), int(p["pot"]),
-                           carry.amount if carry is not None else None, rec, rec.actor,
-                           str(p["reason"]), {str(k): int(v) for k, v in p["shares"].items()},
-                           {str(k): str(v) for k, v in p["players"].items()})
+        elif isinstance(e, PotReturned):
+            carry = carries.get(e.carry_seq)
+            move = PotMove(e.session_id, e.pot, carry.amount if carry is not None else None,
+                           rec, rec.actor, e.reason,
+                           {str(k): int(v) for k, v in e.shares.items()},
+                           {str(k): str(v) for k, v in e.players.items()})
             owner = next((s for s in reversed(sessions) if s.session_id == move.session_id),
                          None)
             if owner is not None:
                 owner.returned = move
             waiting = None
         elif current is not None and rec.round_no is not None:
-            if rec.kind == "hand.open":
-                opens[rec.round_no] = rec
-            elif rec.kind == "bourre.collection":
-                collections[rec.round_no] = rec
-            elif rec.kind == "hand.close" and rec.round_no in opens:
+            if isinstance(e, HandOpened):
+                opens[rec.round_no] = Entry(rec, e)
+            elif isinstance(e, HouseCollected):
+                collections[rec.round_no] = e
+            elif isinstance(e, HandClosed) and rec.round_no in opens:
                 current.hands.append(HandLine(rec.round_no, current.session_id,
-                                              opens[rec.round_no], rec,
+                                              opens[rec.round_no], Entry(rec, e),
                                               collections.get(rec.round_no)))
-            elif rec.kind == "void":
-                current.voided.append(rec)
+            elif isinstance(e, HandVoided):
+                current.voided.append(Entry(rec, e))
     for s in sessions:
         check_session(s)
     return sessions
@@ -362,10 +373,10 @@ def check_session(s: SessionLedger) -> None:
     if s.pot_in != want_in:
         out.append(f"session {s.session_id} opened with a pot of {s.pot_in} chips, but "
                    f"{want_in} were waiting from the last session")
-    stacks = {str(k): int(v) for k, v in s.opened.payload.get("chips", {}).items()}
+    stacks = {str(k): int(v) for k, v in s.opened.event.chips.items()}
     pot = s.pot_in
     for h in s.hands:
-        before = {str(k): int(v) for k, v in h.closed.payload.get("chips_before", {}).items()}
+        before = {str(k): int(v) for k, v in h.closed.event.chips_before.items()}
         if any(stacks.get(k) != v for k, v in before.items()) or h.pot_before != pot:
             out.append(f"hand {h.round_no} began with chips {before} and a pot of "
                        f"{h.pot_before}, but the hand before left {stacks} and {pot}")
@@ -377,22 +388,21 @@ def check_session(s: SessionLedger) -> None:
         if s.chips.cash:
             if c is None:
                 out.append(f"hand {h.round_no}: a cash hand with no collection record")
-            elif (int(c.payload["chips"]) != h.house or int(c.payload["amount"])
-                  != h.house * int(c.payload["chip_value"])
-                  or int(c.payload["chip_value"]) != s.chips.chip_value):
+            elif (c.chips != h.house or c.amount != h.house * c.chip_value
+                  or c.chip_value != s.chips.chip_value):
                 out.append(f"hand {h.round_no}: the collection record says "
-                           f"{c.payload['chips']} chips = {c.payload['amount']} minor units; "
+                           f"{c.chips} chips = {c.amount} minor units; "
                            f"the hand collected {h.house} chips of {s.chips.chip_value}")
-        stacks.update({str(k): int(v) for k, v in h.closed.payload.get("chips", {}).items()})
+        stacks.update({str(k): int(v) for k, v in h.closed.event.chips.items()})
         pot = h.pot_after
     if s.closed is not None:
-        ends = {str(st["seat"]): int(st["chips"]) for st in s.closed.payload.get("standings", [])}
+        ends = {str(st["seat"]): int(st["chips"]) for st in s.closed.event.standings}
         if any(stacks.get(k, 0) != v for k, v in ends.items()) or s.pot_end != pot:
             out.append(f"session {s.session_id} ended with stacks {ends} and a pot of "
                        f"{s.pot_end}, but its last hand left {stacks} and {pot}")
-        if int(s.closed.payload.get("house", 0)) != s.collected:
+        if s.closed.event.house != s.collected:
             out.append(f"session {s.session_id} says it collected "
-                       f"{s.closed.payload.get('house')} chips; its hands collected "
+                       f"{s.closed.event.house} chips; its hands collected "
                        f"{s.collected}")
     if not s.balanced:
         out.append(f"session {s.session_id}: started with {s.started_with} + pot {s.pot_in}, "
@@ -413,7 +423,7 @@ def card_room_tables(journal: Journal, table: str | None = None) -> list[str]:
     """The tables whose journal holds a Bourré session (or just ``table``)."""
     tables = [table] if table else journal.tables()
     return [t for t in tables
-            if next(journal.records(t, kinds=["session.open"]), None) is not None]
+            if next(journal.records(t, kinds=[SessionOpened.KIND]), None) is not None]
 
 
 def _overlap(a: datetime, b: datetime, span: Span) -> int:
@@ -450,8 +460,8 @@ def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
     for span in days_of(calendar, start, end):
         day = CardRoomDay(table, calendar.day_of(span.start), span)
 
-        def inside(rec: Record, span: Span = span) -> bool:
-            return datetime.fromisoformat(rec.ts) in span
+        def inside(at: Record | Entry[Any], span: Span = span) -> bool:
+            return datetime.fromisoformat(at.ts) in span
 
         for s in sessions:
             opened = datetime.fromisoformat(s.opened.ts)
@@ -469,7 +479,7 @@ def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
             day.play_seconds += _overlap(opened, closed, span)
             if inside(s.opened) and s.pot_in:
                 day.carried_in.append(PotMove(
-                    s.session_id, s.pot_in, s.chips.money(s.pot_in), s.opened,
+                    s.session_id, s.pot_in, s.chips.money(s.pot_in), s.opened.record,
                     from_session=s.waiting.session_id if s.waiting else ""))
             if s.carried_out is not None and inside(s.carried_out.record):
                 day.carried_out.append(s.carried_out)
@@ -477,7 +487,8 @@ def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
                 day.returned.append(s.returned)
             if s.closed is not None and inside(s.closed) and s.unaccounted:
                 day.unaccounted.append(PotMove(s.session_id, s.unaccounted,
-                                               s.chips.money(s.unaccounted), s.closed))
+                                               s.chips.money(s.unaccounted),
+                                               s.closed.record))
             # A session's own checks are printed on the day it ends (or the last day shown).
             ends_here = (s.closed is not None and inside(s.closed)) or (
                 s.closed is None and span.end >= end)

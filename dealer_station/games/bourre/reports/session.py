@@ -11,7 +11,7 @@ table. The figures come from :mod:`dealer_station.games.bourre.reports.session_d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Table, Tab
 
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
+from dealer_station.games.bourre.events import HandClosed, Reneged
 from dealer_station.games.bourre.reports.session_data import Hand, Session, gather, hand_misplays
 from dealer_station.money import Money
 from dealer_station.reports.cells import fitted
@@ -73,10 +74,10 @@ def pot_at_end(s: Session, fmt: Any) -> str:
     pot = s.pot_now
     if s.closed is None:
         return f"{fmt(pot)} in the pot after the last settled hand (the session is under way)"
-    pot = int(s.closed.payload.get("pot", pot))
+    pot = s.closed.event.pot
     if s.returned is not None:
         return (f"{fmt(pot)}, returned to the players by {s.returned.actor} at "
-                f"{local_short(s.returned.ts)}: {s.returned.payload.get('reason', '')}")
+                f"{local_short(s.returned.ts)}: {s.returned.event.reason}")
     if s.carried is not None:
         return f"{fmt(pot)}, carried to the next session"
     return f"{fmt(pot)}" + (" (not recorded as carried or returned)" if pot else "")
@@ -96,41 +97,41 @@ def _ended(s: Session, fmt: Any) -> str:
 
 def _summary(s: Session, money: Money, width: float) -> Flowable:
     fmt = money.number
-    o = s.opened.payload
+    o = s.opened.event
     settled = s.settled
     voided = [h for h in s.hands if h.voided is not None]
-    won = [h for h in settled if h.closed and h.closed.payload.get("winner")]
-    carried = [h for h in settled if h.closed and not h.closed.payload.get("winner")
-               and not h.closed.payload.get("dead")]
-    won_total = sum(int(h.closed.payload.get("won", 0)) for h in won if h.closed)
+    won = [h for h in settled if h.closed and h.closed.event.winner]
+    carried = [h for h in settled if h.closed and not h.closed.event.winner
+               and not h.closed.event.dead]
+    won_total = sum(h.closed.event.won for h in won if h.closed)
     going = len(s.under_way)
-    collected = [h for h in settled if h.closed and h.closed.payload.get("house")]
+    collected = [h for h in settled if h.closed and h.closed.event.house]
     house = (f"{fmt(s.house)} in {len(collected)} of {len(settled)} hands (the House column), "
              f"kept apart from the pots" if s.house else "none collected")
     label = 0.2 * width
     return facts([
-        ("Profile", f"{o.get('profile')} (configuration {str(o.get('config_version'))[:12]})"),
+        ("Profile", f"{o.profile} (configuration {o.config_version[:12]})"),
         ("Started", f"{local(s.opened.ts)} by {s.opened.actor}"),
         ("Ended", _ended(s, fmt)),
         ("Hands", f"{len(settled)} settled, {len(voided)} voided"
                   + (f", {going} under way" if going else "")
                   + f"; pots: {len(won)} won ({fmt(won_total)}), {len(carried)} carried to "
                     f"the next hand"),
-        ("Pot", f"{fmt(int(o.get('pot', 0)))} carried in; at the end {pot_at_end(s, fmt)}"),
+        ("Pot", f"{fmt(o.pot)} carried in; at the end {pot_at_end(s, fmt)}"),
         ("House", f"{house}. Rule: {house_rule(s.profile_content())}."),
     ], widths=(label, width - label))
 
 
 def _players(s: Session, money: Money, width: float) -> Flowable:
     fmt = money.number
-    start = {str(k): int(v) for k, v in s.opened.payload.get("chips", {}).items()}
+    start = {str(k): int(v) for k, v in s.opened.event.chips.items()}
     end = s.chips_track()[-1][1]
     busted = s.busted()
-    standing: dict[str, dict[str, Any]] = {}
-    tags: dict[str, Any] = {}
+    standing: dict[str, Mapping[str, Any]] = {}
+    tags: Mapping[str, Any] = {}
     if s.closed is not None:
-        standing = {str(st["seat"]): st for st in s.closed.payload.get("standings", [])}
-        tags = s.closed.payload.get("tags", {})
+        standing = {str(st["seat"]): st for st in s.closed.event.standings}
+        tags = s.closed.event.tags
     rows = []
     for seat in s.seats:
         name = s.players.get(seat, seat)
@@ -155,12 +156,12 @@ def _chart(s: Session, width: float, height: float) -> Flowable:
                           y_label="chips")
 
 
-def penalty_text(c: dict[str, Any]) -> str:
+def penalty_text(c: HandClosed) -> str:
     """Each penalty of a hand and what it was for: "seat 3 bourré 10; seat 2 renege 10"."""
-    bourre = set(map(str, c.get("bourre", [])))
-    renegers = {str(m.get("seat")) for m in c.get("reneges", [])}
+    bourre = set(map(str, c.bourre))
+    renegers = {str(m.get("seat")) for m in c.reneges}
     parts = []
-    for seat, chips in sorted(c.get("penalties", {}).items(), key=lambda kv: int(kv[0])):
+    for seat, chips in sorted(c.penalties.items(), key=lambda kv: int(kv[0])):
         why = " and ".join(w for w, yes in (("renege", seat in renegers),
                                              ("bourré", seat in bourre)) if yes)
         parts.append(f"seat {seat} {why or 'penalty'} {chips}")
@@ -168,21 +169,20 @@ def penalty_text(c: dict[str, Any]) -> str:
 
 
 def _hand_row(h: Hand, chips: dict[str, int], seats: Sequence[str], fmt: Any) -> list[str]:
-    o = h.opened.payload
-    dealer = str(o.get("dealer_seat", ""))
+    o = h.opened.event
+    dealer = str(o.dealer_seat)
     if h.closed is None:
         what = "voided" if h.voided is not None else "in play"
-        return [str(h.number), dealer, fmt(int(o.get("pot", 0))), "", what, "",
-                f"{h.voided.payload.get('reason', '')} ({h.voided.actor})"
+        return [str(h.number), dealer, fmt(o.pot), "", what, "",
+                f"{h.voided.event.reason} ({h.voided.actor})"
                 if h.voided else "", "", "",
                 *[fmt(chips.get(seat, 0)) for seat in seats]]
-    c = h.closed.payload
-    taken = (f"seat {c['winner']}" if c.get("winner") else
-             "dead hand" if c.get("dead") else "carried")
-    return [str(h.number), dealer, fmt(int(c.get("pot_before", 0))),
-            fmt(int(c.get("pot_end", 0))), taken, fmt(int(c.get("won", 0))),
-            penalty_text(c), fmt(int(c.get("house", 0))),
-            fmt(int(c.get("pot", 0))), *[fmt(chips.get(seat, 0)) for seat in seats]]
+    c = h.closed.event
+    taken = (f"seat {c.winner}" if c.winner else
+             "dead hand" if c.dead else "carried")
+    return [str(h.number), dealer, fmt(c.pot_before), fmt(c.pot_end), taken, fmt(c.won),
+            penalty_text(c), fmt(c.house), fmt(c.pot),
+            *[fmt(chips.get(seat, 0)) for seat in seats]]
 
 
 def _hands(r: ReportBuilder, s: Session, money: Money) -> None:
@@ -232,7 +232,7 @@ def _misplays(r: ReportBuilder, s: Session, money: Money) -> None:
 def _exceptions(r: ReportBuilder, s: Session) -> None:
     """Exceptions other than reneges (those are the misplays above)."""
     w = r.width
-    others = [e for e in s.exceptions if e.kind != "renege"]
+    others = [e.record for e in s.exceptions if not isinstance(e.event, Reneged)]
     headers = ["Time", "Hand", "What", "Who", "Why", "Detail"]
     widths, rows = fitted(headers, [[t, n, record_label(kind), who, why, detail]
                                     for t, n, kind, who, why, detail in exception_rows(others)],
@@ -265,12 +265,12 @@ def _sessions_list(sessions: Sequence[Session], money: Money, width: float) -> F
     fmt = money.number
     rows = []
     for s in sessions:
-        winners = ", ".join(str(st["player"]) for st in (s.closed.payload.get("standings", [])
-                                                          if s.closed else [])
+        winners = ", ".join(str(st["player"]) for st in (s.closed.event.standings
+                                                          if s.closed else ())
                             if st.get("outcome") == "win")
         rows.append([s.session_id, local_short(s.opened.ts),
                      local_short(s.closed.ts) if s.closed else "under way",
-                     str(len(s.settled)), fmt(int(s.opened.payload.get("pot", 0))),
+                     str(len(s.settled)), fmt(s.opened.event.pot),
                      pot_at_end(s, fmt), winners or "-"])
     headers = ["Session", "Started", "Ended", "Hands", "Pot in",
                f"Pot left ({money.label})", "Winners"]

@@ -7,24 +7,69 @@ settled; nothing is taken from the station's memory.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from dealer_station.audit.journal import Journal, Record
+from dealer_station.events.base import Codec, Event
+from dealer_station.games.bourre.events import (
+    CODEC,
+    HandClosed,
+    HandOpened,
+    HandVoided,
+    PotCarried,
+    PotReturned,
+    Reneged,
+    SessionClosed,
+    SessionOpened,
+)
 from dealer_station.reports.shift import EXCEPTION_KINDS
 from dealer_station.reports.source import Coverage, Period, coverage
 
-SESSION_KINDS = ("session.open", "session.close", "hand.open", "hand.close", "void",
-                 "pot.carry", "pot.return")
+SESSION_KINDS = (SessionOpened.KIND, SessionClosed.KIND, HandOpened.KIND, HandClosed.KIND,
+                 HandVoided.KIND, PotCarried.KIND, PotReturned.KIND)
+
+#: The only records read between sessions (one opening, a pot carried or returned); the
+#: table's others then are passed over unread, as they always were: they may be another
+#: game's (La Pair'e's void is not Bourré's).
+BETWEEN = Codec((SessionOpened, PotCarried, PotReturned))
+
+E = TypeVar("E", bound=Event)
+
+
+@dataclass(frozen=True)
+class Entry(Generic[E]):
+    """A journal record beside its event, decoded once: the event says what happened, the
+    record when, by whom and where in the chain."""
+
+    record: Record
+    event: E
+
+    @property
+    def seq(self) -> int:
+        return self.record.seq
+
+    @property
+    def ts(self) -> str:
+        return self.record.ts
+
+    @property
+    def actor(self) -> str:
+        return self.record.actor
+
+    @property
+    def round_no(self) -> int | None:
+        return self.record.round_no
 
 
 @dataclass
 class Hand:
     number: int
-    opened: Record
-    closed: Record | None = None
-    voided: Record | None = None
-    reneges: list[Record] = field(default_factory=list)
+    opened: Entry[HandOpened]
+    closed: Entry[HandClosed] | None = None
+    voided: Entry[HandVoided] | None = None
+    reneges: list[Reneged] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -45,25 +90,26 @@ class Misplay:
 class Session:
     """One session as the journal has it."""
 
-    opened: Record
+    opened: Entry[SessionOpened]
     hands: list[Hand] = field(default_factory=list)
-    closed: Record | None = None
-    carried: Record | None = None      # pot.carry: the pot left for the next session
-    returned: Record | None = None     # pot.return: that pot given back instead
-    exceptions: list[Record] = field(default_factory=list)
+    closed: Entry[SessionClosed] | None = None
+    carried: Entry[PotCarried] | None = None      # the pot left for the next session
+    returned: Entry[PotReturned] | None = None    # that pot given back instead
+    #: Voids, reneges, halts and the other exceptions, in the order written.
+    exceptions: list[Entry[Event]] = field(default_factory=list)
     journal: Journal | None = field(default=None, repr=False)
 
     @property
     def session_id(self) -> str:
-        return str(self.opened.payload.get("session_id", ""))
+        return self.opened.event.session_id
 
     @property
     def seats(self) -> list[str]:
-        return [str(s) for s in self.opened.payload.get("seats", [])]
+        return [str(s) for s in self.opened.event.seats]
 
     @property
     def players(self) -> dict[str, str]:
-        return {str(k): str(v) for k, v in self.opened.payload.get("players", {}).items()}
+        return {str(k): str(v) for k, v in self.opened.event.players.items()}
 
     def player(self, seat: object) -> str:
         return f"seat {seat} ({self.players.get(str(seat), str(seat))})"
@@ -80,18 +126,17 @@ class Session:
     def pot_now(self) -> int:
         """The pot after the last settled hand (the session's opening pot before any)."""
         last = self.settled[-1].closed if self.settled else None
-        return int(last.payload.get("pot", 0)) if last else int(self.opened.payload.get("pot",
-                                                                                       0))
+        return last.event.pot if last else self.opened.event.pot
 
     def chips_track(self) -> list[tuple[int, dict[str, int]]]:
         """Chips per seat at the start (numbered as the hand before the first) and after every
         settled hand, by hand number (a seat out of a hand keeps what it had)."""
-        now = {str(s): int(v) for s, v in self.opened.payload.get("chips", {}).items()}
+        now = {str(s): int(v) for s, v in self.opened.event.chips.items()}
         first = self.hands[0].number if self.hands else 1
         track = [(first - 1, dict(now))]
         for h in self.settled:
             assert h.closed is not None
-            for s, v in h.closed.payload.get("chips", {}).items():
+            for s, v in h.closed.event.chips.items():
                 now[str(s)] = int(v)
             track.append((h.number, dict(now)))
         return track
@@ -100,24 +145,28 @@ class Session:
         """The session's rule profile as its configuration version stores it."""
         if self.journal is None:
             return {}
-        v = self.journal.config(self.opened.table_id,
-                                str(self.opened.payload.get("config_version")))
+        o = self.opened
+        v = self.journal.config(o.record.table_id, o.event.config_version)
         profiles = (v.content if v else {}).get("profiles", {})
-        return dict(profiles.get(str(self.opened.payload.get("profile")), {}))
+        return dict(profiles.get(o.event.profile, {}))
 
     @property
     def house(self) -> int:
-        return sum(int(h.closed.payload.get("house", 0)) for h in self.settled
-                   if h.closed is not None)
+        return sum(h.closed.event.house for h in self.settled if h.closed is not None)
 
     def busted(self) -> dict[str, int]:
         """Seat -> the hand in which it ran out of chips."""
         out: dict[str, int] = {}
         for h in self.settled:
             assert h.closed is not None
-            for seat in h.closed.payload.get("eliminated", []):
+            for seat in h.closed.event.eliminated:
                 out.setdefault(str(seat), h.number)
         return out
+
+
+def _renege(r: Reneged) -> Mapping[str, Any]:
+    """A renege record's misplay as a hand's close holds one."""
+    return {"seat": r.seat, "trick": r.trick, "card": r.card, "reason": r.reason}
 
 
 def hand_misplays(h: Hand) -> list[Misplay]:
@@ -126,14 +175,14 @@ def hand_misplays(h: Hand) -> list[Misplay]:
     The rules charge a player one penalty a hand, however many times she reneged and whether
     or not she was also bourré: it is set against her first renege; a later one shows what
     the penalty was for."""
-    c = h.closed.payload if h.closed else {}
-    if h.closed is not None:
-        found = [(m, True) for m in c.get("reneges", [])] + \
-                [(m, False) for m in c.get("retractions", [])]
+    c = h.closed.event if h.closed else None
+    found: list[tuple[Mapping[str, Any], bool]]
+    if c is not None:
+        found = [(m, True) for m in c.reneges] + [(m, False) for m in c.retractions]
     else:   # a hand voided or still under way: its renege records are all there is
-        found = [(r.payload, bool(r.payload.get("penalised"))) for r in h.reneges]
+        found = [(_renege(r), r.penalised) for r in h.reneges]
     found.sort(key=lambda mp: int(mp[0].get("trick", 0)))
-    penalties = {str(k): int(v) for k, v in c.get("penalties", {}).items()}
+    penalties = {str(k): int(v) for k, v in c.penalties.items()} if c else {}
     first: dict[str, tuple[int, str]] = {}
     out = []
     for m, penalised in found:
@@ -162,43 +211,48 @@ def gather(journal: Journal, table: str, period: Period) -> tuple[list[Session],
     current: Session | None = None
     hands: dict[int, Hand] = {}
     since, until = period.since_iso, period.until_iso
-    kinds = SESSION_KINDS + tuple(k for k in EXCEPTION_KINDS if k != "void")
+    kinds = SESSION_KINDS + tuple(k for k in EXCEPTION_KINDS if k != HandVoided.KIND)
     for rec in journal.records(table, to_seq=cov.last.seq, kinds=kinds):
         if until is not None and rec.ts >= until:
             continue
-        if rec.kind == "session.open":
-            current = Session(rec, journal=journal)
+        e = (BETWEEN if current is None else CODEC).decode(rec.kind, rec.payload)
+        if isinstance(e, SessionOpened):
+            current = Session(Entry(rec, e), journal=journal)
             sessions.append(current)
             hands = {}
             continue
-        if rec.kind in ("pot.carry", "pot.return"):
-            owner = next((s for s in reversed(sessions)
-                          if s.session_id == rec.payload.get("session_id")), None)
-            if owner is not None:
-                setattr(owner, "carried" if rec.kind == "pot.carry" else "returned", rec)
+        if isinstance(e, PotCarried | PotReturned):
+            owner = next((s for s in reversed(sessions) if s.session_id == e.session_id),
+                         None)
+            if owner is not None and isinstance(e, PotCarried):
+                owner.carried = Entry(rec, e)
+            elif owner is not None and isinstance(e, PotReturned):
+                owner.returned = Entry(rec, e)
             continue
         if current is None:
             continue
-        if rec.kind == "session.close":
-            current.closed = rec
+        if isinstance(e, SessionClosed):
+            current.closed = Entry(rec, e)
             current = None
             continue
-        if rec.kind in EXCEPTION_KINDS:
-            current.exceptions.append(rec)
+        # Beyond the session's own records, all but a hand's opening and close are the
+        # exceptions the query asked for (a void and a renege among them).
+        if not isinstance(e, HandOpened | HandClosed):
+            current.exceptions.append(Entry(rec, e))
         n = rec.round_no
         if n is None:
             continue
-        if rec.kind == "hand.open":
-            hands[n] = Hand(n, rec)
+        if isinstance(e, HandOpened):
+            hands[n] = Hand(n, Entry(rec, e))
             current.hands.append(hands[n])
         elif n in hands:
             h = hands[n]
-            if rec.kind == "hand.close":
-                h.closed = rec
-            elif rec.kind == "void":
-                h.voided = rec
-            elif rec.kind == "renege":
-                h.reneges.append(rec)
+            if isinstance(e, HandClosed):
+                h.closed = Entry(rec, e)
+            elif isinstance(e, HandVoided):
+                h.voided = Entry(rec, e)
+            elif isinstance(e, Reneged):
+                h.reneges.append(e)
     if since is not None:
         sessions = [s for s in sessions
                     if s.closed is None or s.closed.ts >= since]

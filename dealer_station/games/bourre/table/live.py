@@ -40,6 +40,8 @@ from dealer_station.games.bourre.table.rounds import (
     GAME,
     BourreState,
     HandState,
+    committed,
+    event_class,
     misplay_payload,
     profile_content,
     profile_from_content,
@@ -152,16 +154,20 @@ class BourreTable(TableService):
     # -- recovery --------------------------------------------------------------------------
 
     def _recover_waiting_pot(self) -> None:
-        kinds = ["session.open", "session.close", "pot.carry", "pot.return"]
+        kinds = [e.KIND for e in (ev.SessionOpened, ev.SessionClosed, ev.PotCarried,
+                                  ev.PotReturned)]
         for rec in self.journal.records(self.table_id, kinds=kinds):
-            self._keep_pot(CODEC.committed(rec.seq, rec.ts, rec.actor, rec.round_no, rec.kind,
-                                           rec.payload))
+            self._keep_pot(committed(rec))
 
     def _recover(self) -> None:
         records = session_records(self.journal, self.table_id)
-        if not records or any(r.kind == "session.close" for r in records):
+        # A closed session is passed over without decoding its records.
+        if not records or any(event_class(r) is ev.SessionClosed for r in records):
             return
-        version = str(records[0].payload["config_version"])
+        opening = committed(records[0]).event
+        if not isinstance(opening, ev.SessionOpened):
+            raise TableError(f"record {records[0].seq} does not open a session")
+        version = opening.config_version
         stored = self.journal.config(self.table_id, version)
         if stored is None:
             raise TableError(f"configuration version {version[:12]} is not in the journal")
@@ -255,7 +261,8 @@ class BourreTable(TableService):
             discards_read=discards_read, last_result=result, winning=_winning(hand),
             # A renege is announced until the hand is settled: the result then says it.
             renege=None if phase is Phase.SETTLED else next(
-                (r.payload for r in reversed(st.records) if r.kind == "renege"), None))
+                (r.event.to_payload() for r in reversed(st.records)
+                 if isinstance(r.event, ev.Reneged)), None))
 
     def describe_round(self) -> str:
         with self.lock:
@@ -403,8 +410,11 @@ class BourreTable(TableService):
         """Game tags per player across every session this table has closed."""
         record = TournamentRecord.for_profile(self.profile)
         tags: dict[str, int] = {}
-        for rec in self.journal.records(self.table_id, kinds=["session.close"]):
-            tags = {str(k): int(v) for k, v in rec.payload.get("tags", {}).items()}
+        closes = list(self.journal.records(self.table_id, kinds=[ev.SessionClosed.KIND]))
+        if closes:      # the last session's close holds the tags so far
+            e = committed(closes[-1]).event
+            assert isinstance(e, ev.SessionClosed)
+            tags = {str(k): int(v) for k, v in e.tags.items()}
         return TournamentRecord(record.tags_to_eliminate, tags)
 
     # -- the dealer's intents --------------------------------------------------------------

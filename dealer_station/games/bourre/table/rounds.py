@@ -20,7 +20,7 @@ from typing import Any
 from dealer_station.audit.journal import Journal, MeterDelta, Record
 from dealer_station.cards import parse_card
 from dealer_station.errors import StationError
-from dealer_station.events import Committed
+from dealer_station.events import Committed, Event
 from dealer_station.games.bourre import events as ev
 from dealer_station.games.bourre.events import CODEC
 from dealer_station.games.bourre.rules.config import BourreProfile, parse_bourre_profiles
@@ -115,8 +115,7 @@ class BourreState:
     def apply(self, rec: Record | Committed) -> None:
         """One committed event, live or read back from the journal (a stored record is read
         as its typed event first): the only change of a session's state."""
-        c = rec if isinstance(rec, Committed) else CODEC.committed(
-            rec.seq, rec.ts, rec.actor, rec.round_no, rec.kind, rec.payload)
+        c = rec if isinstance(rec, Committed) else committed(rec)
         e = c.event
         if isinstance(e, ev.SessionOpened):
             self.session_open = e.to_payload()
@@ -232,9 +231,20 @@ def _hand_snapshot(st: HandState | None) -> dict[str, Any] | None:
     }
 
 
+def committed(rec: Record) -> Committed:
+    """A stored record as its typed event (a payload that is not what its kind says is an
+    EventError naming the record)."""
+    return CODEC.committed(rec.seq, rec.ts, rec.actor, rec.round_no, rec.kind, rec.payload)
+
+
+def event_class(rec: Record) -> type[Event] | None:
+    """The event class a record is of, its payload not read: to pass over records cheaply."""
+    return CODEC.classes.get(rec.kind)
+
+
 def session_records(journal: Journal, table_id: str) -> list[Record]:
     """The records of the table's latest session, from its ``session.open`` on."""
-    opens = list(journal.records(table_id, kinds=["session.open"]))
+    opens = list(journal.records(table_id, kinds=[ev.SessionOpened.KIND]))
     if not opens:
         return []
     return list(journal.records(table_id, from_seq=opens[-1].seq))
@@ -242,17 +252,21 @@ def session_records(journal: Journal, table_id: str) -> list[Record]:
 
 def rebuild_state(records: Sequence[Record], profile: BourreProfile, version: str
                   ) -> BourreState:
-    """Apply a session's records; a voided hand is skipped as if it had never been dealt."""
-    voided = {r.round_no for r in records if r.kind == "void" and r.round_no is not None}
+    """Apply a session's records; a voided hand is skipped as if it had never been dealt
+    (its records other than its opening and its void are not even decoded)."""
+    voided = {r.round_no for r in records
+              if event_class(r) is ev.HandVoided and r.round_no is not None}
     state = BourreState(profile, version, voided=set())
     for rec in records:
-        if rec.round_no in voided and rec.kind == "void":
+        if rec.round_no in voided and event_class(rec) is ev.HandVoided:
             state.apply(rec)
             continue
         if rec.round_no in voided:
-            if rec.kind == "hand.open":
-                state.hands.append(HandState(rec.round_no, str(rec.payload["config_version"]),
-                                             str(rec.payload["dealer"]), _empty_hand(state)))
+            if event_class(rec) is ev.HandOpened:
+                e = committed(rec).event
+                assert isinstance(e, ev.HandOpened)
+                state.hands.append(HandState(rec.round_no, e.config_version, e.dealer,
+                                             _empty_hand(state)))
             continue
         state.apply(rec)
     return state
@@ -268,20 +282,24 @@ def _empty_hand(state: BourreState) -> BourreHand:
 def replay_hand(records: list[Record], configs: Any) -> tuple[str, list[str], dict[str, Any]]:
     """``audit replay`` for one hand on its own, from its recorded starting chips and pot."""
     opening = records[0]
-    p = opening.payload
-    profile = configs.get(str(p["config_version"]), lambda c, _f: profile_from_content(c))
-    seats = [int(x) for x in p["seats"]]
-    chips = {int(k): int(v) for k, v in p["chips"].items()}
-    session = BourreSession(profile, seats, int(p["dealer_seat"]), chips=chips,
-                            pot=int(p["pot"]))
-    state = BourreState(profile, str(p["config_version"]), session=session)
+    try:
+        p = committed(opening).event
+    except ValueError as exc:
+        return "unreadable", [f"hand {opening.round_no} record {opening.seq}: {exc}"], {}
+    if not isinstance(p, ev.HandOpened):
+        raise ReplayError(f"hand {opening.round_no} does not start with hand.open")
+    profile = configs.get(p.config_version, lambda c, _f: profile_from_content(c))
+    chips = {int(k): int(v) for k, v in p.chips.items()}
+    session = BourreSession(profile, list(p.seats), p.dealer_seat, chips=chips, pot=p.pot)
+    state = BourreState(profile, p.config_version, session=session)
     status = "open"
     for rec in records:
         try:
-            state.apply(rec)
+            c = committed(rec)
+            state.apply(c)
         except ValueError as exc:
             return "unreadable", [f"hand {opening.round_no} record {rec.seq}: {exc}"], {}
-        if rec.kind == "void":
+        if isinstance(c.event, ev.HandVoided):
             status = "voided"
     deltas: dict[str, Any] = {}
     if state.hands and state.hands[-1].status == "settled":

@@ -31,6 +31,8 @@ from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User, Users
 from dealer_station.errors import StationError
+from dealer_station.games.lapaire import events as ev
+from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.table.sim import play_round, random_wagers, simulated_table
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
@@ -225,10 +227,11 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
         # player from the felt, never through the tray.
         amounts: dict[int, int] = {}
         for r in book.journal.proven_round_records(table.table_id, closed.round_no):
-            if r.kind == "wager.place":
-                amounts[int(r.payload["wager_id"])] = int(r.payload["amount"])
-            elif r.kind == "stage.settle":
-                for res in r.payload["results"]:
+            e = CODEC.decode(r.kind, r.payload)
+            if isinstance(e, ev.WagerPlaced):
+                amounts[e.wager_id] = e.amount
+            elif isinstance(e, ev.StageSettled):
+                for res in e.results:
                     stake = amounts[int(res["wager_id"])]
                     if not res["won"]:
                         tray.put(tray.split(stake))

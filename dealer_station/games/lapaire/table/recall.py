@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer_station.audit.journal import Journal, Record, RoundInfo
+from dealer_station.events.base import Event
+from dealer_station.games.lapaire import events as ev
+from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.rules.config import KIND_LABELS, parse_lapaire_config
 from dealer_station.games.lapaire.rules.layout import spot_label
 from dealer_station.games.lapaire.table.rounds import rebuild_round
@@ -38,6 +41,11 @@ STAGE_LABELS: dict[int, str] = {1: "First Card", 2: "La Pair'e Card", 3: "Poker 
 
 def stage_label(stage: int) -> str:
     return STAGE_LABELS.get(stage, f"Card {stage}")
+
+
+def record_event(r: RecordLine | ExceptionLine) -> Event:
+    """A recall's record line as its typed event (read by class and field, not by key)."""
+    return CODEC.decode(r.kind, r.payload)
 
 
 def wager_name(bet: str, values: tuple[str, ...]) -> str:
@@ -200,8 +208,8 @@ class PayoutConfirmation:
         return STATION_CONFIRMED_LABEL if self.auto else self.actor
 
     @classmethod
-    def of(cls, r: RecordLine) -> PayoutConfirmation:
-        return cls(int(r.payload["stage"]), r.actor, r.ts, r.seq, bool(r.payload.get("auto")))
+    def of(cls, r: RecordLine, e: ev.PayoutConfirmed) -> PayoutConfirmation:
+        return cls(e.stage, r.actor, r.ts, r.seq, bool(e.auto))
 
 
 @dataclass(frozen=True)
@@ -253,8 +261,8 @@ class LaPaireRecall(Recall):
     @property
     def confirmations(self) -> tuple[PayoutConfirmation, ...]:
         """Each stage's payout confirmation, in the order they were journaled."""
-        return tuple(PayoutConfirmation.of(r) for r in self.records
-                     if r.kind == "payout.confirm")
+        return tuple(PayoutConfirmation.of(r, e) for r in self.records
+                     if isinstance(e := record_event(r), ev.PayoutConfirmed))
 
     def confirmed_by(self, stage: int) -> PayoutConfirmation | None:
         return next((c for c in self.confirmations if c.stage == stage), None)
@@ -263,19 +271,21 @@ class LaPaireRecall(Recall):
     def removed_wagers(self) -> tuple[RemovedWager, ...]:
         """The wagers taken back, in the order they were: they are in no seat's list, which
         holds what stayed on the layout."""
-        placed: dict[int, RecordLine] = {}
+        placed: dict[int, tuple[RecordLine, ev.WagerPlaced]] = {}
         out: list[RemovedWager] = []
         for r in self.records:
-            if r.kind == "wager.place":
-                placed[int(r.payload["wager_id"])] = r
-            elif r.kind == "wager.remove":
-                wager_id = int(r.payload["wager_id"])
-                p = placed.get(wager_id)
-                w: Mapping[str, Any] = p.payload if p is not None else {}
-                out.append(RemovedWager(
-                    wager_id, int(w.get("seat", 0)), str(w.get("bet", "")),
-                    tuple(w.get("values", ())), int(w.get("amount", 0)),
-                    p.actor if p is not None else None, r.actor, r.ts, r.seq))
+            e = record_event(r)
+            if isinstance(e, ev.WagerPlaced):
+                placed[e.wager_id] = (r, e)
+            elif isinstance(e, ev.WagerRemoved):
+                found = placed.get(e.wager_id)
+                if found is None:       # no record placed it: what it was is not known
+                    out.append(RemovedWager(e.wager_id, 0, "", (), 0, None, r.actor, r.ts,
+                                            r.seq))
+                    continue
+                p, w = found
+                out.append(RemovedWager(e.wager_id, w.seat, w.bet, w.values, w.amount,
+                                        p.actor, r.actor, r.ts, r.seq))
         return tuple(out)
 
     def _stakes(self, *results: str) -> int:
@@ -323,7 +333,9 @@ class LaPaireRecall(Recall):
         return ", ".join(parts)
 
     def exception_detail(self, e: ExceptionLine) -> str:
-        return detail_text(e.payload, self.returned_text(e.payload.get("returned") or ()))
+        said = record_event(e)
+        return detail_text(e.payload, self.returned_text(
+            said.returned if isinstance(said, ev.RoundVoided) else ()))
 
     def body_json(self) -> dict[str, Any]:
         return {"cards": [c.to_json() for c in self.cards],

@@ -165,7 +165,11 @@ def round_events(records: Sequence[Record]) -> list[Committed]:
 
 def rebuild_round(records: Sequence[Record], config: LaPaireConfig) -> RebuiltRound:
     """Replay one round's records through :func:`apply_round`."""
-    events = round_events(records)
+    return rebuild_events(round_events(records), config)
+
+
+def rebuild_events(events: Sequence[Committed], config: LaPaireConfig) -> RebuiltRound:
+    """Replay one round's events (its records decoded) through :func:`apply_round`."""
     if not events:
         raise ValueError("a round with no records")
     rb = open_round(events[0], config)
@@ -183,7 +187,11 @@ def replay_round(records: list[Record], configs: Any
                  ) -> tuple[str, list[str], dict[str, MeterDelta]]:
     """``audit replay`` for one round: re-settled under the configuration it was played
     with. A round still open adds nothing to the meters."""
-    config = configs.get(str(records[0].payload["config_version"]), parse_lapaire_config)
-    rb = rebuild_round(records, config)
+    events = round_events(records)
+    opening = events[0].event if events else None
+    if not isinstance(opening, ev.RoundOpened):
+        raise ValueError(f"round {records[0].round_no} does not start with round.open")
+    config = configs.get(opening.config_version, parse_lapaire_config)
+    rb = rebuild_events(events, config)
     deltas = meter_deltas(rb.engine.results) if rb.status != "open" else {}
     return rb.status, rb.differences, deltas

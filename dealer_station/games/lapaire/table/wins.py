@@ -22,13 +22,15 @@ from dealer_station.audit.hashing import table_record_hasher
 from dealer_station.audit.journal import Journal, JournalTampered, iso_utc
 from dealer_station.audit.keys import JournalKey
 from dealer_station.audit.raw_rows import raw_rows
+from dealer_station.games.lapaire import events as ev
+from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.rules.config import parse_lapaire_config
 from dealer_station.games.lapaire.rules.house_math import par_sheet
 from dealer_station.table.wins import RoundWin
 
 J = schema.journal
-CLOSE_KINDS = ("round.close", "void")
-READ_KINDS = ("round.open", "wager.place", "stage.settle", *CLOSE_KINDS)
+CLOSE_KINDS = (ev.RoundClosed.KIND, ev.RoundVoided.KIND)
+READ_KINDS = (ev.RoundOpened.KIND, ev.WagerPlaced.KIND, ev.StageSettled.KIND, *CLOSE_KINDS)
 
 
 class EdgeBook:
@@ -100,15 +102,19 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
                 f"run `dealer-station audit verify`")
         n = int(round_no)
         p: Any = loads(payload)
-        if kind == "round.open":
+        # Each record is picked by its event class, but its payload is read as parsed, not
+        # decoded: this reads every wager of the period (2.2 million records for 100,000
+        # rounds), and decoding a wager measured 22 us against 4 us to parse its JSON.
+        cls = CODEC.classes[kind]
+        if cls is ev.RoundOpened:
             opened[n] = (ts, str(p["config_version"]), str(p["dealer"]))
             stakes, theo, kinds, current = {}, 0, {}, n
             edge, den = book.edges(opened[n][1])
         elif n != current:
             continue    # the end of a round opened before the first one asked for
-        elif kind == "wager.place":
+        elif cls is ev.WagerPlaced:
             stakes[p["wager_id"]] = (p["amount"], p["bet"], tuple(p["values"]))
-        elif kind == "stage.settle":
+        elif cls is ev.StageSettled:
             for res in p["results"]:
                 amount, bet, values = stakes[res["wager_id"]]
                 t = amount * edge.get((bet, values), 0)
@@ -121,8 +127,7 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
                     k[1] += t
         elif s <= ts < u:
             total = p.get("meters", {}).get("total", {})
-            out.append(RoundWin(n, opened[n][0], ts, opened[n][2],
-                                "settled" if kind == "round.close" else "voided",
+            out.append(RoundWin(n, opened[n][0], ts, opened[n][2], cls.CLOSES,
                                 int(total.get("wagered", 0)), int(total.get("paid", 0)),
                                 int(total.get("house_win", 0)), Fraction(theo, den),
                                 tuple((b, v[0], v[1]) for b, v in sorted(kinds.items())),

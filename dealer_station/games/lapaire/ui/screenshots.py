@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from dealer_station.app import Station
+from dealer_station.games.lapaire.events import CODEC, RoundVoided
 from dealer_station.games.lapaire.rules.engine import Wager
 from dealer_station.ui.screenshots import _save, production_scene, scene, wait_for
 
@@ -331,7 +332,8 @@ def supervisor_events_scene(out: Path) -> list[Path]:
         events = screen.events_tab
         wait_for(app, lambda: events.model.rowCount() > 0)
         saved = [_save(app, w, out / "supervisor-events.png")]
-        row = next(i for i, r in enumerate(events.model.rows) if r.record.kind == "void")
+        row = next(i for i, r in enumerate(events.model.rows)
+                   if isinstance(CODEC.decode(r.record.kind, r.record.payload), RoundVoided))
         events.list.open_row(row)
         saved.append(_save(app, w, out / "supervisor-event-detail.png"))
         return saved
