@@ -55,7 +55,7 @@ _CHUNK = 1 << 20
 #: Characters a shipped path may not hold: they would make the SHA256SUMS line ambiguous.
 _BAD_PATH_CHARS = ("\n", "\r", "\\")
 
-#: Journal kinds (significant: see ``SIGNIFICANT_PREFIXES`` in the journal).
+#: Journal kinds (significant whole: see ``SIGNIFICANT_FAMILIES`` in events/kinds.py).
 #: The approved build's overall hash, when the installation pins it (install.sh
 #: --expect-hash writes it into station.env): any other overall hash is a mismatch, even if
 #: the bundle agrees with a manifest someone rewrote.

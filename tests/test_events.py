@@ -187,3 +187,24 @@ def test_the_kinds_that_open_and_close_rounds_are_what_the_events_declare() -> N
     assert set(opening_kinds()) == {"round.open", "hand.open"}
     assert dict(closing_statuses()) == {"round.close": "settled", "hand.close": "settled",
                                         "void": "voided"}
+
+
+def test_the_significant_kinds_and_the_exceptions_are_those_the_events_declare() -> None:
+    """The journal's significant events and the recall's exceptions are found from the event
+    classes (``SIGNIFICANT``, ``EXCEPTION``): the same kinds the journal and the recall listed
+    by name before the events declared them, and every event of a significant family."""
+    from dealer_station.audit.journal_common import is_significant
+    from dealer_station.events.kinds import exception_kinds, significant_kinds
+
+    exact, families = significant_kinds()
+    assert exact == {
+        "startup", "shutdown", "misread", "void", "correction", "halt", "resolve", "card.held",
+        "config.change", "login", "login.failed", "lockout", "logout", "verify", "checkpoint",
+        "clock.jump", "projection.mismatch", "alert.ack", "pot.return",
+        "tournament.disqualify", "tournament.correct", "tournament.match.correct",
+        "tray.difference", "slip.void"}
+    assert families == ("device.", "user.", "integrity.", "floor.", "witness.")
+    assert exception_kinds() == {"halt", "resolve", "void", "correction", "card.held",
+                                 "renege", "recovery", "device.fault"}
+    assert is_significant("device.lost") and is_significant("device.someday")
+    assert is_significant("misread") and not is_significant("wager.place")

@@ -33,6 +33,7 @@ from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key, load_key
 from dealer_station.cli.main import main
+from dealer_station.events.kinds import exception_kinds
 from dealer_station.games.bourre.table.recall import (
     DECISION_LABELS,
     PHASE_LABELS,
@@ -47,7 +48,6 @@ from dealer_station.reports.recall import build_recall_report
 from dealer_station.table.recall import recall, recall_round
 from dealer_station.table.recall_model import (
     CONFIRMED_LABELS,
-    EXCEPTION_KINDS,
     RECORD_LABELS,
     RESULT_LABELS,
     SOURCE_LABELS,
@@ -126,7 +126,7 @@ def test_the_words_are_the_felts_and_the_rules() -> None:
     assert wager_name("corner", ("9", "2", "8", "3")) == "Corner 2-3-8-9"
     assert set(STATUS_LABELS) == {"open", "settled", "voided"}
     assert set(RESULT_LABELS) == {"win", "lose", "returned", "pending"}
-    assert EXCEPTION_KINDS.issubset(RECORD_LABELS)
+    assert exception_kinds().issubset(RECORD_LABELS)
     words = [*RECORD_LABELS.values(), *STATUS_LABELS.values(), *RESULT_LABELS.values(),
              *SOURCE_LABELS.values(), *STAGE_LABELS.values(), *CONFIRMED_LABELS.values(),
              *DECISION_LABELS.values(), *PHASE_LABELS.values(), *PLAY_LABELS.values(),

@@ -51,8 +51,6 @@ from dealer_station.audit.hashing import (
 from dealer_station.audit.journal_checkpoints import JournalCheckpoints
 from dealer_station.audit.journal_common import (
     _RECORD_COLUMNS,
-    SIGNIFICANT_KINDS,
-    SIGNIFICANT_PREFIXES,
     Checkpoint,
     JournalConflict,
     JournalTampered,
@@ -350,8 +348,6 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
 
 
 __all__ = [
-    "SIGNIFICANT_KINDS",
-    "SIGNIFICANT_PREFIXES",
     "AnchorProblem",
     "Checkpoint",
     "ConfigVersion",

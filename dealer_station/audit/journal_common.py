@@ -18,36 +18,9 @@ from sqlalchemy.sql.elements import ColumnElement
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.records import JournalError, Meter, Record
+from dealer_station.events import kinds as events_kinds
 
 J = schema.journal
-
-# Significant events (AGCO / NIGC 543 / GLI style): the kinds `events()` returns by default.
-SIGNIFICANT_KINDS: frozenset[str] = frozenset({
-    "startup", "shutdown",
-    "misread", "void", "correction",
-    # A halt (who or what stopped play, and why), its resolution (who resumed or entered the
-    # card, and why) and a card read but not taken are what a supervisor and a regulator look
-    # for first.
-    "halt", "resolve", "card.held",
-    "config.change",
-    "login", "login.failed", "lockout", "logout",
-    "verify", "checkpoint",
-    "clock.jump",
-    "projection.mismatch",
-    "alert.ack",
-    # Chips leaving a Bourré pot other than to its winner: a supervisor's return, with why.
-    "pot.return",
-    # A tournament's rulings: a player or team put out, a result changed after the fact.
-    "tournament.disqualify", "tournament.correct", "tournament.match.correct",
-    # Accounting exceptions: an opener that differs from the previous closer, a voided slip.
-    "tray.difference", "slip.void",
-})
-# ...and every kind starting with one of these (device.connected, device.lost, device.status,
-# device.fault, user.add, user.pin, user.deactivate, user.unlock, ...; integrity.ok,
-# integrity.mismatch, integrity.ack: the software check at start, see dealer_station/integrity.py;
-# floor.lost, floor.restored, floor.refused: the link to the floor, see dealer_station/floor).
-SIGNIFICANT_PREFIXES: tuple[str, ...] = ("device.", "user.", "integrity.", "floor.",
-                                         "witness.")
 
 _TABLE_ID_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 _KIND_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789._-")
@@ -216,9 +189,12 @@ def has_records(db: Database) -> bool:
 
 
 def significant_kinds() -> list[str]:
-    """The kind filter that selects significant events (exact kinds and ``prefix.*``)."""
-    return sorted(SIGNIFICANT_KINDS) + [p + "*" for p in SIGNIFICANT_PREFIXES]
+    """The kind filter that selects significant events (exact kinds and ``prefix.*``), as
+    the events declare them (``Event.SIGNIFICANT``)."""
+    exact, families = events_kinds.significant_kinds()
+    return sorted(exact) + [p + "*" for p in families]
 
 
 def is_significant(kind: str) -> bool:
-    return kind in SIGNIFICANT_KINDS or kind.startswith(SIGNIFICANT_PREFIXES)
+    exact, families = events_kinds.significant_kinds()
+    return kind in exact or kind.startswith(families)

@@ -59,6 +59,7 @@ class TrayDifference(Event):
     Journaled with the opener, as the record right after it."""
 
     KIND = "tray.difference"
+    SIGNIFICANT = True
     gaming_day: str
     opener_total: int
     previous_seq: int
@@ -131,6 +132,7 @@ class SlipVoided(Event):
     no longer counts."""
 
     KIND = "slip.void"
+    SIGNIFICANT = True
     slip: str              # "fill" or "credit"
     number: int
     year: int

@@ -74,6 +74,12 @@ class Event:
     OPENS: ClassVar[bool] = False
     #: ...or closes one, and the round's status then ("settled", "voided"; "" for neither).
     CLOSES: ClassVar[str] = ""
+    #: A significant event (AGCO / NIGC 543 / GLI style): what `audit events` and the events
+    #: report show by default, and what a supervisor and a regulator look for first.
+    SIGNIFICANT: ClassVar[bool] = False
+    #: An exception to the normal flow of a round or hand (a halt, a void, a correction...):
+    #: recall lists it beside the round.
+    EXCEPTION: ClassVar[bool] = False
 
     def told(self, unit: str, round_no: int | None) -> str:
         """What the next person to sign in at the station is told of this event when it

@@ -57,6 +57,7 @@ class UserUnlocked(Event):
 @dataclass(frozen=True, slots=True)
 class SignedIn(Event):
     KIND = "login"
+    SIGNIFICANT = True
     user_id: str
     role: str
     more: JsonObject = rest()       # a PIN bound to the key at this sign-in
@@ -65,6 +66,7 @@ class SignedIn(Event):
 @dataclass(frozen=True, slots=True)
 class SignInFailed(Event):
     KIND = "login.failed"
+    SIGNIFICANT = True
     user_id: str
     reason: str
     more: JsonObject = rest()       # the failure count, for a wrong PIN
@@ -73,6 +75,7 @@ class SignInFailed(Event):
 @dataclass(frozen=True, slots=True)
 class LockedOut(Event):
     KIND = "lockout"
+    SIGNIFICANT = True
     user_id: str
     failures: int
     until: str
@@ -85,6 +88,7 @@ class LockedOut(Event):
 @dataclass(frozen=True, slots=True)
 class SignedOut(Event):
     KIND = "logout"
+    SIGNIFICANT = True
     user: str
     why: str
 
@@ -100,6 +104,7 @@ class UserRowMismatch(Event):
 @dataclass(frozen=True, slots=True)
 class ProjectionsRebuilt(Event):
     KIND = "projection.mismatch"
+    SIGNIFICANT = True
     count: int
     problems: tuple[str, ...]
     action: str
@@ -111,6 +116,7 @@ class CheckpointTaken(Event):
     what comes after)."""
 
     KIND = "checkpoint"
+    SIGNIFICANT = True
     state: JsonObject = rest()
 
 
@@ -119,6 +125,7 @@ class Verified(Event):
     """A person verified the journal (``audit verify --record``, the Verify tab)."""
 
     KIND = "verify"
+    SIGNIFICANT = True
     ok: bool
     records: int
     result: JsonObject = rest()
@@ -157,6 +164,7 @@ class AlertAcknowledged(Event):
     """A supervisor at the pit acknowledged an alert, with a reason (the pit's own chain;
     floor/alerts.py). The rest says which table, what and when it was raised."""
     KIND = "alert.ack"
+    SIGNIFICANT = True
     alert: str
     reason: str
     about: JsonObject = rest()

@@ -26,6 +26,7 @@ from dealer_station.events.station import STATION
 @dataclass(frozen=True, slots=True)
 class StationStarted(Event):
     KIND = "startup"
+    SIGNIFICANT = True
     version: str
     game: str
     table: str
@@ -34,6 +35,7 @@ class StationStarted(Event):
 @dataclass(frozen=True, slots=True)
 class StationStopped(Event):
     KIND = "shutdown"
+    SIGNIFICANT = True
     version: str
 
 
@@ -48,6 +50,7 @@ class ConfigChanged(Event):
     reads); version 1 is a change nobody approved."""
 
     KIND = "config.change"
+    SIGNIFICANT = True
     VERSION: ClassVar[int] = 2
     # Version 1 had no second approval: read as approved_by None.
     UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {1: lambda d: d}
@@ -71,6 +74,8 @@ class RoundHalted(Event):
     (``card``, ``device_seq``) when a device's frame stopped it."""
 
     KIND = "halt"
+    SIGNIFICANT = True
+    EXCEPTION = True
     ALERT = "halt"
     reason: str
     fault: str
@@ -90,6 +95,8 @@ class RoundHalted(Event):
 @dataclass(frozen=True, slots=True)
 class HaltResolved(Event):
     KIND = "resolve"
+    SIGNIFICANT = True
+    EXCEPTION = True
     action: str
     reason: str
     halt_seq: int | None
@@ -105,6 +112,8 @@ class CardHeld(Event):
     """A card read that was not dealt or played (the round stopped, no hand under way...)."""
 
     KIND = "card.held"
+    SIGNIFICANT = True
+    EXCEPTION = True
     card: str
     note: str
     device: str | None = optional()
@@ -121,6 +130,7 @@ class TableRecovered(Event):
     """A station restarted with a round or hand under way; ``state`` says where it was."""
 
     KIND = "recovery"
+    EXCEPTION = True
     round_no: int
     differences: tuple[str, ...]
     state: JsonObject = rest()
@@ -129,6 +139,7 @@ class TableRecovered(Event):
 @dataclass(frozen=True, slots=True)
 class DeviceFaulted(Event):
     KIND = "device.fault"
+    EXCEPTION = True
     ALERT = "device.fault"
     device: str
     kind: str
@@ -188,6 +199,7 @@ class DeviceIdentified(Event):
 @dataclass(frozen=True, slots=True)
 class ClockJumped(Event):
     KIND = "clock.jump"
+    SIGNIFICANT = True
     seconds: int
     milliseconds: int
 

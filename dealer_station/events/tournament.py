@@ -81,6 +81,7 @@ class ResultCorrected(Event):
     """A table's result replaced before its round closed."""
 
     KIND = "tournament.correct"
+    SIGNIFICANT = True
     round: int
     table: int
     results: JsonObject
@@ -142,6 +143,7 @@ class MatchCorrected(Event):
     """A match's result replaced while no later match depends on it."""
 
     KIND = "tournament.match.correct"
+    SIGNIFICANT = True
     match: str
     scores: JsonObject
     winner: str
@@ -168,6 +170,7 @@ class EuchreHandScored(Event):
 @dataclass(frozen=True, slots=True)
 class Disqualified(Event):
     KIND = "tournament.disqualify"
+    SIGNIFICANT = True
     entry: str
     round: int                     # the round (or bracket wave) it happened in
     reason: str | None = optional()

@@ -19,7 +19,7 @@ from typing import Any
 
 from dealer_station import registry as games
 from dealer_station.audit.journal import Record, RoundInfo
-from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.kinds import closing_statuses, exception_kinds
 from dealer_station.money import CHIPS, Money
 
 # --- the words people read ------------------------------------------------------------------
@@ -109,9 +109,6 @@ WAGERED_MEANING = ("Wagered: the stakes a card settled (as the meters and the sh
 #: A difference between what was recorded and a re-settlement of the recorded inputs.
 DIFFERENCE_LABEL = "Replay difference"
 
-#: Record kinds that are exceptions to the normal flow of a round or hand.
-EXCEPTION_KINDS = frozenset({"halt", "resolve", "void", "correction", "card.held", "renege",
-                             "recovery", "device.fault"})
 
 
 def _word(labels: Mapping[Any, str], key: object) -> str:
@@ -298,7 +295,9 @@ def record_lines(records: Sequence[Record]) -> tuple[RecordLine, ...]:
 
 
 def exception_lines(records: Sequence[Record]) -> tuple[ExceptionLine, ...]:
-    return tuple(ExceptionLine.of(r) for r in records if r.kind in EXCEPTION_KINDS)
+    # The kinds the events declare exceptions (Event.EXCEPTION).
+    exceptions = exception_kinds()
+    return tuple(ExceptionLine.of(r) for r in records if r.kind in exceptions)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -110,6 +110,7 @@ class Reneged(Event):
     ``witness`` whoever read the card."""
 
     KIND = "renege"
+    EXCEPTION = True
     ALERT = "renege"
     seat: int
     trick: int
@@ -158,6 +159,8 @@ class HandVoided(Event):
     """Every chip goes back as it was before the hand."""
 
     KIND = "void"
+    SIGNIFICANT = True
+    EXCEPTION = True
     ALERT = "void"
     CLOSES = "voided"
     reason: str
@@ -176,6 +179,8 @@ class HandVoided(Event):
 @dataclass(frozen=True, slots=True)
 class BourreCardCorrected(Event):
     KIND = "correction"
+    SIGNIFICANT = True
+    EXCEPTION = True
     ALERT = "correction"
     card: str
     reason: str
@@ -235,6 +240,7 @@ class PotReturned(Event):
     ``players`` seat -> player, and why. The supervisor is the record's actor."""
 
     KIND = "pot.return"
+    SIGNIFICANT = True
     session_id: str
     carry_seq: int
     pot: int

@@ -115,6 +115,8 @@ class RoundVoided(Event):
     stand and their meters count."""
 
     KIND = "void"
+    SIGNIFICANT = True
+    EXCEPTION = True
     ALERT = "void"
     CLOSES = "voided"
     cards: tuple[str, ...]
@@ -144,6 +146,8 @@ class CardCorrected(Event):
     """A supervisor entered card ``n`` after a misread or an impossible read."""
 
     KIND = "correction"
+    SIGNIFICANT = True
+    EXCEPTION = True
     ALERT = "correction"
     n: int
     card: str
