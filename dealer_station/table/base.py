@@ -101,6 +101,8 @@ class TableView:
     halt: Halt | None
     devices: Mapping[str, str]
     summary: str        # a line about the round or hand under way, for the supervisor
+    #: While halted: what must be cleared before the round may resume (a device's fault).
+    blockers: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,11 +250,23 @@ class TableService:
         """Whether nobody is signed in at a station whose sign-in session manages the table."""
         return self.duty_managed and self.on_duty is None
 
+    def view(self) -> TableView:
+        """The table's read model now, taken under its lock: what a screen reads of the
+        table (a screen never reads the live table itself)."""
+        with self.lock:
+            return self.read_model()
+
+    def set_dealer(self, actor: str) -> None:
+        """The dealer the rounds opened from now on name (the one signed in at the table)."""
+        with self.lock:
+            self.dealer = actor
+
     def read_model(self) -> TableView:
         """The table's read model now (call under the lock). Games extend it."""
         return TableView(self.table_id, self.game, self.round_no, self.last_round_no(),
                          self.halt, dict(self.device_state),
-                         self.describe_round() if self.in_round() else "")
+                         self.describe_round() if self.in_round() else "",
+                         tuple(self.resume_blockers()) if self.halt is not None else ())
 
     def publish(self, events: Sequence[Committed], problem: str | None = None) -> None:
         if not self._listeners:

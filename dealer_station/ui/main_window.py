@@ -166,8 +166,8 @@ class MainWindow(QMainWindow):
         self._clock.timeout.connect(self._check_clock)
         self._clock.start(CLOCK_CHECK_MS)
         self.resize(*theme.WINDOW_SIZE)
-        with self.table.lock:
-            self.banner.show_halt(self.table.halt, self.table.device_state)
+        now = self.table.view()
+        self.banner.show_halt(now.halt, now.devices)
         self._user_changed(None)
 
     # -- header ----------------------------------------------------------------------------
@@ -251,8 +251,7 @@ class MainWindow(QMainWindow):
             return
         if user.role == "dealer":
             # Rounds opened from now on name this dealer.
-            with self.table.lock:
-                self.table.dealer = user.actor
+            self.table.set_dealer(user.actor)
         over = self.session.dealer
         # Name over role: two short lines leave the header room for the devices and the floor.
         role = user.role + (f" · for {over.name}" if over else "")

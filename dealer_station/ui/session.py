@@ -98,8 +98,7 @@ class SignInSession(QObject):
         unit, halt = "round", None
         if self.table is not None:
             unit = games.game(self.table.game).unit
-            with self.table.lock:
-                halt = self.table.halt
+            halt = self.table.view().halt
         return what_happened(self.users.journal, self.table_id, self.nobody_since,
                              codec=self.table.codec if self.table is not None else None,
                              unit=unit, halt=halt)

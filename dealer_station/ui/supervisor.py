@@ -37,6 +37,7 @@ from dealer_station.errors import StationError
 from dealer_station.events.table import device_name, fault_words
 from dealer_station.money import Money
 from dealer_station.table.base import CORRECTABLE_FAULTS, TableService, TableView, Update
+from dealer_station.table.capabilities import CarriesPots
 from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
 from dealer_station.ui.chips_panel import ChipsPanel
@@ -200,16 +201,15 @@ class SupervisorScreen(QWidget):
 
     def _round_words(self) -> str:
         unit = games.game(self.table.game).unit
-        with self.table.lock:
-            n = self.table.read_model().round_no
+        n = self.table.view().round_no
         return f"{unit} {n}" if n is not None else f"the {unit}"
 
     def resume(self, reason: str | None = None) -> None:
         """Resume the stopped round: asks the reason first (``reason`` given: at once). A
         device that still reports a fault is said at once, before any reason is asked."""
         if reason is None:
-            with self.table.lock:
-                blockers = self.table.resume_blockers() if self.table.halt else []
+            now = self.table.view()
+            blockers = list(now.blockers) if now.halt else []
             if blockers:
                 self._say("Not done: cannot resume yet: " + "; ".join(blockers)
                           + ". Clear it first, or void the round.", "bad")
@@ -228,9 +228,10 @@ class SupervisorScreen(QWidget):
         self._act(f"{unit.capitalize()} voided", self.table.void, reason)
 
     def return_pot(self, reason: str | None = None) -> None:
-        give_back = getattr(self.table, "return_pot", None)
-        if give_back is None:
+        table = self.table
+        if not isinstance(table, CarriesPots):
             return
+        give_back = table.return_pot
         if reason is None:
             self._ask("return_pot", self.pot_button,
                       "Return the carried pot to the players: why?", self.return_pot)
@@ -256,8 +257,7 @@ class SupervisorScreen(QWidget):
         t = self.table
         unit = games.game(t.game).unit
         if view is None:
-            with t.lock:
-                view = t.read_model()
+            view = t.view()
         halt, round_no, detail = view.halt, view.round_no, view.summary
         lines = [f"<b>{unit.capitalize()} {round_no}</b> · {escape(detail)}"
                  if round_no is not None else f"<b>No {unit} is open.</b>"]
@@ -279,8 +279,7 @@ class SupervisorScreen(QWidget):
             held = self._held_cards(halt.seq)
             if held:
                 lines.append(f"<b>Read while stopped, not taken:</b> {escape(', '.join(held))}")
-            with t.lock:
-                blockers = t.resume_blockers()
+            blockers = view.blockers
             if blockers:
                 lines.append(f"<span style='color:{theme.WARN}'><b>Before resuming:</b> "
                              f"{escape('; '.join(blockers))}.</span>")
@@ -293,10 +292,9 @@ class SupervisorScreen(QWidget):
         self.resume_button.setEnabled(halt is not None)
         self.void_button.setEnabled(round_no is not None)
         self.correct_button.setEnabled(halt is not None and halt.fault in CORRECTABLE_FAULTS)
-        with t.lock:
-            waiting = getattr(t, "waiting", None)
+        waiting = t.waiting_pot() if isinstance(t, CarriesPots) else None
         if waiting is not None:
-            lines.append(f"<b>Pot carried from the last session:</b> {waiting.pot:,} chips. It "
+            lines.append(f"<b>Pot carried from the last session:</b> {waiting:,} chips. It "
                          f"opens the next session unless a supervisor returns it to the "
                          f"players.")
         self.pot_button.setVisible(waiting is not None)

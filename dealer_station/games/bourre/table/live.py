@@ -205,10 +205,15 @@ class BourreTable(TableService):
     def round_no(self) -> int | None:
         return self.state.current.round_no if self.state.current else None
 
+    def view(self) -> BourreView:
+        with self.lock:
+            return self.read_model()
+
     def read_model(self) -> BourreView:
         base = super().read_model()
         common = {f: getattr(base, f) for f in ("table_id", "game", "round_no",
-                                                "last_round_no", "halt", "devices", "summary")}
+                                                "last_round_no", "halt", "devices", "summary",
+                                                "blockers")}
         session = self.session
         if session is None:
             return BourreView(**common, profile=self.profile.name,
@@ -382,6 +387,12 @@ class BourreTable(TableService):
             self._write(steps)
             self.last_result = result
             return result
+
+    def waiting_pot(self) -> int | None:
+        """The chips of the pot carried from the last closed session, waiting for the next
+        (None when none waits)."""
+        with self.lock:
+            return self.waiting.pot if self.waiting is not None else None
 
     def return_pot(self, user: User, reason: str,
                    shares: Mapping[int, int] | None = None) -> dict[int, int]:

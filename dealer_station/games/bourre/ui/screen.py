@@ -68,8 +68,7 @@ class BourreScreen(QWidget):
         #: The phase the message bar speaks of: it is cleared when the hand moves on.
         self._message_phase = "none"
         self._build()
-        with table.lock:
-            self.view: BourreView = table.read_model()
+        self.view: BourreView = table.view()
         events.listen(self.on_change)
         self.refresh(self.view)
 

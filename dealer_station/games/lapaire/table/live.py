@@ -216,13 +216,24 @@ class LaPaireTable(TableService):
     def money(self) -> Money:
         return self.config.money
 
+    def view(self) -> LaPaireView:
+        with self.lock:
+            return self.read_model()
+
+    def configuration(self) -> tuple[LaPaireConfig, str, tuple[LaPaireConfig, str] | None]:
+        """The configuration in force, its version, and a change saved for the next round
+        (or None), taken together under the lock (the operator's screen reads them)."""
+        with self.lock:
+            return self.config, self.version, self.pending
+
     def read_model(self) -> LaPaireView:
         base = super().read_model()
         rb = self.current or self.last_closed
         layout = (self.current.engine.config if self.current else
                   self.pending[0] if self.pending else self.config)
         common = {f: getattr(base, f) for f in ("table_id", "game", "round_no",
-                                                "last_round_no", "halt", "devices", "summary")}
+                                                "last_round_no", "halt", "devices", "summary",
+                                                "blockers")}
         common["rebets"] = dict(self.state.seat_last)
         if rb is None:
             return LaPaireView(**common, config=layout, config_pending=self.pending is not None)

@@ -60,9 +60,9 @@ class DemoPanel(QFrame):
     def _fresh_deck_for_new_round(self) -> None:
         # A shoe is dealt through round after round; it is reshuffled only before a round it
         # could not finish, so no round ever sees a card twice.
-        with self.table.lock:
-            engine = getattr(self.table, "engine", None)
-            starting = engine is None or engine.stage == 0
+        # No card of a round dealt yet (or no round): the read model's cards.
+        now = self.table.view()
+        starting = now.round_no is None or not now.cards
         if starting and self.shoe.remaining < ROUND_CARDS:
             self.shoe.new_shoe()
 

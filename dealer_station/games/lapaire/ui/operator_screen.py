@@ -181,11 +181,10 @@ class OperatorScreen(QWidget):
     def _base(self) -> tuple[LaPaireConfig, str, bool]:
         """The configuration a change starts from, its version, and whether it is saved for
         the next round (not yet in force)."""
-        with self.table.lock:
-            pending = self.table.pending
-            if pending is not None:
-                return pending[0], pending[1], True
-            return self.table.config, self.table.version, False
+        config, version, pending = self.table.configuration()
+        if pending is not None:
+            return pending[0], pending[1], True
+        return config, version, False
 
     def base_sheet(self) -> list[ParSheetRow]:
         """The par sheet of the configuration a change starts from (worked out once)."""
@@ -413,8 +412,7 @@ class OperatorScreen(QWidget):
         self._show_in_force()
 
     def _show_in_force(self) -> None:
-        with self.table.lock:
-            version, pending = self.table.version, self.table.pending
+        _, version, pending = self.table.configuration()
         if self._waiting_for is not None and (pending is None
                                               or pending[1] != self._waiting_for):
             # The round is over and the change is in force: "takes effect when this round
@@ -647,8 +645,7 @@ class OperatorScreen(QWidget):
         finally:
             self.approver_pin.clear()
         self.approver_id.clear()
-        with self.table.lock:
-            pending = self.table.pending is not None
+        pending = self.table.configuration()[2] is not None
         when = ("it takes effect when this round is over" if pending
                 else "it is in force from now")
         self.load()

@@ -117,8 +117,7 @@ class LaPaireScreen(QWidget):
         self.config: LaPaireConfig = table.config
         self.seat = 1
         self.chip_value = self.config.money.chips[0]
-        with table.lock:
-            self.view: LaPaireView = table.read_model()
+        self.view: LaPaireView = table.view()
         #: The round the message bar speaks of, when not the one under way.
         self._message_round: int | None = None
         self._build()
