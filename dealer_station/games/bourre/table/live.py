@@ -388,6 +388,29 @@ class BourreTable(TableService):
             self.last_result = result
             return result
 
+    def deal_is_fresh(self) -> bool:
+        """Whether the hand under way is at its deal with no card dealt yet (a shoe may be
+        shuffled for it)."""
+        with self.lock:
+            hand = self.hand
+            return hand is not None and hand.phase is Phase.DEAL and not any(
+                hand.held(s) for s in hand.seats)
+
+    def turn(self) -> tuple[int | None, list[Card], list[Card]]:
+        """The seat to act, the cards it holds that are not already being discarded, and (in
+        play) those it may lawfully play: what the players' part of the demo strip needs."""
+        with self.lock:
+            hand = self.hand
+            if hand is None or hand.to_act is None:
+                return None, [], []
+            seat = hand.to_act
+            held = list(hand.held(seat))
+            legal = hand.legal_cards(seat) if hand.phase is Phase.PLAY else []
+            current = self.current
+            pending = ({parse_card(c) for c in current.discards.get(seat, [])}
+                       if current is not None else set())
+        return seat, [c for c in held if c not in pending], legal
+
     def waiting_pot(self) -> int | None:
         """The chips of the pot carried from the last closed session, waiting for the next
         (None when none waits)."""

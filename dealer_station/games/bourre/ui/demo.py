@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-from dealer_station.cards import BOURRE_DECK, Card, parse_card
+from dealer_station.cards import BOURRE_DECK, Card
 from dealer_station.games.bourre.rules.engine import Phase
 
 if TYPE_CHECKING:
+    from dealer_station.games.bourre.table.live import BourreTable
     from dealer_station.games.bourre.ui.screen import BourreScreen
 
 
@@ -20,7 +21,8 @@ class BourreDemoPanel(QFrame):
     """Plays the players' part with the simulated shoe and reader (demo and tests only):
     the shoe deals, and the reader reads a discard, a legal card or a renege."""
 
-    def __init__(self, table: Any, station: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, table: BourreTable, station: Any, parent: QWidget | None = None
+                 ) -> None:
         super().__init__(parent)
         self.setObjectName("panel")
         self.table = table
@@ -50,25 +52,13 @@ class BourreDemoPanel(QFrame):
         row.addWidget(self.last, 1)
 
     def deal(self) -> None:
-        with self.table.lock:
-            hand = self.table.hand
-            fresh = hand is not None and hand.phase is Phase.DEAL and not any(
-                hand.held(s) for s in hand.seats)
-        if fresh or self.shoe.remaining == 0:
+        if self.table.deal_is_fresh() or self.shoe.remaining == 0:
             self.shoe.set_order(BOURRE_DECK.shuffled(self.rng))
         card = self.shoe.deal()
         self.last.setText(f"dealt {card.label}")
 
     def _seat_cards(self) -> tuple[int | None, list[Card], list[Card]]:
-        with self.table.lock:
-            hand = self.table.hand
-            if hand is None or hand.to_act is None:
-                return None, [], []
-            seat = hand.to_act
-            held = list(hand.held(seat))
-            legal = hand.legal_cards(seat) if hand.phase is Phase.PLAY else []
-            pending = {parse_card(c) for c in self.table.current.discards.get(seat, [])}
-        return seat, [c for c in held if c not in pending], legal
+        return self.table.turn()
 
     def discard(self) -> None:
         seat, held, _ = self._seat_cards()
