@@ -208,3 +208,16 @@ def test_the_significant_kinds_and_the_exceptions_are_those_the_events_declare()
                                  "renege", "recovery", "device.fault"}
     assert is_significant("device.lost") and is_significant("device.someday")
     assert is_significant("misread") and not is_significant("wager.place")
+
+
+def test_a_record_read_as_one_class_names_itself_when_it_is_another() -> None:
+    from dealer_station.events.base import Codec, EventError
+    from dealer_station.events.table import COMMON, ConfigChanged, RoundHalted
+
+    codec = Codec(COMMON)
+    said = ConfigChanged("v1", "lapaire", "why", {})
+    assert codec.decode_as(ConfigChanged, 7, said.KIND, said.to_payload()) == said
+    with pytest.raises(EventError, match=r"record 7 is a config\.change, not a halt"):
+        codec.decode_as(RoundHalted, 7, said.KIND, said.to_payload())
+    with pytest.raises(EventError, match="record 8"):
+        codec.decode_as(ConfigChanged, 8, said.KIND, {"version": "v1"})

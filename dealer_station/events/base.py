@@ -222,6 +222,16 @@ class Codec:
             return Unregistered(kind=kind, payload=dict(payload))
         return cls.from_payload(payload)
 
+    def decode_as(self, cls: type[E] | tuple[type[E], ...], seq: int, kind: str,
+                  payload: Mapping[str, Any]) -> E:
+        """Record ``seq`` read as an event of ``cls`` (a class, or a tuple of them): an
+        EventError naming the record if it is of another kind or does not read as its own."""
+        event = self.committed(seq, "", "", None, kind, payload).event
+        if not isinstance(event, cls):
+            wanted = " or ".join(c.KIND for c in (cls if isinstance(cls, tuple) else (cls,)))
+            raise EventError(f"record {seq} is a {kind}, not a {wanted}")
+        return event
+
     def committed(self, seq: int, ts: str, actor: str, round_no: int | None, kind: str,
                   payload: Mapping[str, Any]) -> Committed:
         try:

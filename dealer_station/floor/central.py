@@ -30,7 +30,7 @@ from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Entry, Journal, Record, check_table_id
 from dealer_station.audit.users import PermissionDenied, User, Users
 from dealer_station.errors import StationError
-from dealer_station.events import Codec, EventError
+from dealer_station.events import Codec
 from dealer_station.events.station import FloorGroupDefined, FloorPublished
 from dealer_station.events.table import ConfigChanged
 
@@ -130,9 +130,7 @@ def _publication(r: Record, e: FloorPublished) -> Publication:
 
 
 def publication_from(r: Record) -> Publication:
-    e = _FLOOR.decode(r.kind, r.payload)
-    if not isinstance(e, FloorPublished):
-        raise EventError(f"record {r.seq} of the floor is a {r.kind}, not a publication")
+    e = _FLOOR.decode_as(FloorPublished, r.seq, r.kind, r.payload)
     return _publication(r, e)
 
 

@@ -17,7 +17,7 @@ from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.journal import ConfigVersion, Journal, Record, iso_utc
 from dealer_station.errors import StationError
-from dealer_station.events import Codec, EventError
+from dealer_station.events import Codec
 from dealer_station.events.table import ConfigChanged
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.money import Money
@@ -162,10 +162,7 @@ def config_changes(journal: Journal, table: str, to_seq: int | None = None) -> l
 
 def config_change(rec: Record) -> ConfigChanged:
     """A ``config.change`` record (one :func:`config_changes` gives) read as its event."""
-    e = _CONFIG.decode(rec.kind, rec.payload)
-    if not isinstance(e, ConfigChanged):
-        raise EventError(f"record {rec.seq} is a {rec.kind}, not a configuration change")
-    return e
+    return _CONFIG.decode_as(ConfigChanged, rec.seq, rec.kind, rec.payload)
 
 
 def config_in_force(journal: Journal, table: str, at: str | None,

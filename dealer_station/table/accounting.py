@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from sqlalchemy import Connection, func, select
 
@@ -45,7 +45,7 @@ from dealer_station.events.accounting import (
     TrayOpened,
     TrayShiftCounted,
 )
-from dealer_station.events.base import Codec, Event, EventError
+from dealer_station.events.base import Codec, Event
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.events.table import StationStarted
 from dealer_station.gaming_day import GamingCalendar
@@ -97,18 +97,14 @@ def table_game(journal: Journal, table_id: str) -> str | None:
 
 def accounting_event(rec: Record, cls: type[E]) -> E:
     """An accounting record (one :class:`TableAccounting` wrote) read as its event ``cls``."""
-    e = CODEC.decode(rec.kind, rec.payload)
-    if not isinstance(e, cls):
-        raise EventError(f"record {rec.seq} is a {rec.kind}, not a {cls.KIND}")
-    return e
+    return CODEC.decode_as(cls, rec.seq, rec.kind, rec.payload)
 
 
 def slip_event(rec: Record) -> FillSlip | CreditSlip:
     """A fill or credit slip's record read as its event."""
-    e = CODEC.decode(rec.kind, rec.payload)
-    if not isinstance(e, FillSlip | CreditSlip):
-        raise EventError(f"record {rec.seq} is a {rec.kind}, not a fill or credit slip")
-    return e
+    # decode_as has checked it is one of the two.
+    return cast(FillSlip | CreditSlip,
+                CODEC.decode_as((FillSlip, CreditSlip), rec.seq, rec.kind, rec.payload))
 
 
 def table_wins(journal: Journal, table_id: str) -> Wins | None:

@@ -34,7 +34,7 @@ from dealer_station.games.bourre.events import (
     SessionClosed,
     SessionOpened,
 )
-from dealer_station.games.bourre.reports.session_data import BETWEEN, Entry
+from dealer_station.games.bourre.reports.session_data import BETWEEN, Decoded
 from dealer_station.gaming_day import GamingCalendar, Span
 from dealer_station.money import CHIPS, Money
 
@@ -74,8 +74,8 @@ class HandLine:
 
     round_no: int
     session_id: str
-    opened: Entry[HandOpened]
-    closed: Entry[HandClosed]
+    opened: Decoded[HandOpened]
+    closed: Decoded[HandClosed]
     collection: HouseCollected | None = None
 
     @property
@@ -135,11 +135,11 @@ class PotMove:
 class SessionLedger:
     """One session's chips from its opening to its end, and where its last pot went."""
 
-    opened: Entry[SessionOpened]
+    opened: Decoded[SessionOpened]
     chips: Chips
-    closed: Entry[SessionClosed] | None = None
+    closed: Decoded[SessionClosed] | None = None
     hands: list[HandLine] = field(default_factory=list)
-    voided: list[Entry[HandVoided]] = field(default_factory=list)
+    voided: list[Decoded[HandVoided]] = field(default_factory=list)
     carried_out: PotMove | None = None
     returned: PotMove | None = None
     #: The pot the journal says was waiting when the session opened (None: none waiting).
@@ -317,19 +317,19 @@ def read_sessions(journal: Journal, table: str, records: Iterable[Record] | None
     current: SessionLedger | None = None
     last_closed: SessionLedger | None = None
     waiting: PotMove | None = None
-    opens: dict[int, Entry[HandOpened]] = {}
+    opens: dict[int, Decoded[HandOpened]] = {}
     collections: dict[int, HouseCollected] = {}
     carries: dict[int, PotMove] = {}
     for rec in records:
         e = (BETWEEN if current is None else CODEC).decode(rec.kind, rec.payload)
         if isinstance(e, SessionOpened):
-            current = SessionLedger(Entry(rec, e), _chips_of(journal, table, e, cache),
+            current = SessionLedger(Decoded(rec, e), _chips_of(journal, table, e, cache),
                                     waiting=waiting)
             waiting = None
             sessions.append(current)
             opens, collections = {}, {}
         elif isinstance(e, SessionClosed) and current is not None:
-            current.closed = Entry(rec, e)
+            current.closed = Decoded(rec, e)
             last_closed, current = current, None
         elif isinstance(e, PotCarried):
             move = PotMove(e.session_id, e.pot, e.pot * e.chip_value if e.currency else None,
@@ -351,15 +351,15 @@ def read_sessions(journal: Journal, table: str, records: Iterable[Record] | None
             waiting = None
         elif current is not None and rec.round_no is not None:
             if isinstance(e, HandOpened):
-                opens[rec.round_no] = Entry(rec, e)
+                opens[rec.round_no] = Decoded(rec, e)
             elif isinstance(e, HouseCollected):
                 collections[rec.round_no] = e
             elif isinstance(e, HandClosed) and rec.round_no in opens:
                 current.hands.append(HandLine(rec.round_no, current.session_id,
-                                              opens[rec.round_no], Entry(rec, e),
+                                              opens[rec.round_no], Decoded(rec, e),
                                               collections.get(rec.round_no)))
             elif isinstance(e, HandVoided):
-                current.voided.append(Entry(rec, e))
+                current.voided.append(Decoded(rec, e))
     for s in sessions:
         check_session(s)
     return sessions
@@ -460,7 +460,7 @@ def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
     for span in days_of(calendar, start, end):
         day = CardRoomDay(table, calendar.day_of(span.start), span)
 
-        def inside(at: Record | Entry[Any], span: Span = span) -> bool:
+        def inside(at: Record | Decoded[Any], span: Span = span) -> bool:
             return datetime.fromisoformat(at.ts) in span
 
         for s in sessions:

@@ -39,7 +39,7 @@ E = TypeVar("E", bound=Event)
 
 
 @dataclass(frozen=True)
-class Entry(Generic[E]):
+class Decoded(Generic[E]):
     """A journal record beside its event, decoded once: the event says what happened, the
     record when, by whom and where in the chain."""
 
@@ -66,9 +66,9 @@ class Entry(Generic[E]):
 @dataclass
 class Hand:
     number: int
-    opened: Entry[HandOpened]
-    closed: Entry[HandClosed] | None = None
-    voided: Entry[HandVoided] | None = None
+    opened: Decoded[HandOpened]
+    closed: Decoded[HandClosed] | None = None
+    voided: Decoded[HandVoided] | None = None
     reneges: list[Reneged] = field(default_factory=list)
 
 
@@ -90,13 +90,13 @@ class Misplay:
 class Session:
     """One session as the journal has it."""
 
-    opened: Entry[SessionOpened]
+    opened: Decoded[SessionOpened]
     hands: list[Hand] = field(default_factory=list)
-    closed: Entry[SessionClosed] | None = None
-    carried: Entry[PotCarried] | None = None      # the pot left for the next session
-    returned: Entry[PotReturned] | None = None    # that pot given back instead
+    closed: Decoded[SessionClosed] | None = None
+    carried: Decoded[PotCarried] | None = None      # the pot left for the next session
+    returned: Decoded[PotReturned] | None = None    # that pot given back instead
     #: Voids, reneges, halts and the other exceptions, in the order written.
-    exceptions: list[Entry[Event]] = field(default_factory=list)
+    exceptions: list[Decoded[Event]] = field(default_factory=list)
     journal: Journal | None = field(default=None, repr=False)
 
     @property
@@ -217,7 +217,7 @@ def gather(journal: Journal, table: str, period: Period) -> tuple[list[Session],
             continue
         e = (BETWEEN if current is None else CODEC).decode(rec.kind, rec.payload)
         if isinstance(e, SessionOpened):
-            current = Session(Entry(rec, e), journal=journal)
+            current = Session(Decoded(rec, e), journal=journal)
             sessions.append(current)
             hands = {}
             continue
@@ -225,32 +225,32 @@ def gather(journal: Journal, table: str, period: Period) -> tuple[list[Session],
             owner = next((s for s in reversed(sessions) if s.session_id == e.session_id),
                          None)
             if owner is not None and isinstance(e, PotCarried):
-                owner.carried = Entry(rec, e)
+                owner.carried = Decoded(rec, e)
             elif owner is not None and isinstance(e, PotReturned):
-                owner.returned = Entry(rec, e)
+                owner.returned = Decoded(rec, e)
             continue
         if current is None:
             continue
         if isinstance(e, SessionClosed):
-            current.closed = Entry(rec, e)
+            current.closed = Decoded(rec, e)
             current = None
             continue
         # Beyond the session's own records, all but a hand's opening and close are the
         # exceptions the query asked for (a void and a renege among them).
         if not isinstance(e, HandOpened | HandClosed):
-            current.exceptions.append(Entry(rec, e))
+            current.exceptions.append(Decoded(rec, e))
         n = rec.round_no
         if n is None:
             continue
         if isinstance(e, HandOpened):
-            hands[n] = Hand(n, Entry(rec, e))
+            hands[n] = Hand(n, Decoded(rec, e))
             current.hands.append(hands[n])
         elif n in hands:
             h = hands[n]
             if isinstance(e, HandClosed):
-                h.closed = Entry(rec, e)
+                h.closed = Decoded(rec, e)
             elif isinstance(e, HandVoided):
-                h.voided = Entry(rec, e)
+                h.voided = Decoded(rec, e)
             elif isinstance(e, Reneged):
                 h.reneges.append(e)
     if since is not None:
