@@ -46,6 +46,7 @@ PARTS = (
     "report",         # optional: its own reports (``Game.reports``), built by name
     "report_json",    # optional: the JSON form of those of its reports that have one
     "report_samples",  # optional: its tables in the documentation's sample reports
+    "tournament_tables",  # optional: a tournament's tables played on its engine (simulations)
 )
 
 P = TypeVar("P")
@@ -197,6 +198,7 @@ REGISTRY: dict[str, Game] = {
             report=_B + "reports.catalog:build",
             report_json=_B + "cli._card_room:print_json",
             report_samples=_B + "reports.samples:sample_reports",
+            tournament_tables=_B + "tournament_tables:tournament_tables",
         )),
 }
 

@@ -89,7 +89,12 @@ def main() -> int:
                       else importlib.import_module(name.removesuffix(".__init__")))
         except Exception:           # one that will not import: its names judged by shape
             module = None
-        for n in ast.walk(ast.parse(source)):
+        tree = ast.parse(source)
+        # A payload held under another name (``p = rec.payload``) and read through it.
+        aliases = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                   and isinstance(n.value, ast.Attribute) and n.value.attr == "payload"
+                   for t in n.targets if isinstance(t, ast.Name)}
+        for n in ast.walk(tree):
             if not in_events and isinstance(n, ast.Compare):
                 sides = [n.left, *n.comparators]
                 if any(is_kind(s) for s in sides) and any(names_a_kind(s) for s in sides):
@@ -97,13 +102,16 @@ def main() -> int:
             if not in_events and isinstance(n, ast.Subscript):
                 v = n.value
                 if (isinstance(v, ast.Attribute) and v.attr == "payload") or (
-                        isinstance(v, ast.Name) and v.id == "payload"):
+                        isinstance(v, ast.Name) and (v.id == "payload" or v.id in aliases)):
                     payload_reads += 1
                     read_at[str(rel)] = read_at.get(str(rel), 0) + 1
             # ``rec.payload.get("x")`` is the same raw read.
             if (not in_events and isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                    and n.func.attr == "get" and isinstance(n.func.value, ast.Attribute)
-                    and n.func.value.attr == "payload"):
+                    and n.func.attr == "get" and (
+                        (isinstance(n.func.value, ast.Attribute)
+                         and n.func.value.attr == "payload")
+                        or (isinstance(n.func.value, ast.Name)
+                            and n.func.value.id in aliases))):
                 payload_reads += 1
                 read_at[str(rel)] = read_at.get(str(rel), 0) + 1
             if (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)

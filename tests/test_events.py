@@ -221,3 +221,42 @@ def test_a_record_read_as_one_class_names_itself_when_it_is_another() -> None:
         codec.decode_as(RoundHalted, 7, said.KIND, said.to_payload())
     with pytest.raises(EventError, match="record 8"):
         codec.decode_as(ConfigChanged, 8, said.KIND, {"version": "v1"})
+
+
+def test_the_fields_read_from_records_of_any_game_are_what_their_events_say(
+        tmp_path: Path) -> None:
+    """``events/rows.py`` reads a field or two from records whose event class the reader does
+    not hold (the projections, the floor's day, the replay's choice of game): on every record
+    of the landed journals, each read equals the typed event's own field."""
+    from dealer_station.events import rows as r
+
+    db_url, _key = landed_journal_copy(tmp_path)
+    records = _records(Path(db_url.removeprefix("sqlite:///")))
+    codecs = {t: _codec_of(records, t) for t in {x[0] for x in records}}
+    seen: Counter[str] = Counter()
+    for table, _seq, kind, payload in records:
+        event = codecs[table].decode(kind, payload)
+        fields = {f.name: getattr(event, f.name) for f in dataclasses.fields(event)}
+        opened = r.opening(kind, payload)
+        assert (opened is not None) == event.OPENS, kind
+        if opened is not None:
+            assert (opened.game, opened.config_version, opened.dealer) == (
+                fields["game"], fields["config_version"], fields["dealer"])
+            seen["opening"] += 1
+        meters = r.closing_meters(kind, payload)
+        assert meters == (fields.get("meters") if event.CLOSES else None), kind
+        seen["meters"] += meters is not None
+        frame = r.device_frame(payload)
+        if fields.get("device_seq") is not None:
+            card = fields.get("card")
+            assert frame == (fields["device_seq"], card if isinstance(card, str) else None)
+            seen["frame"] += 1
+        if "user_id" in fields:
+            assert r.user_named(payload) == fields["user_id"]
+            seen["user"] += 1
+        if kind == "config.change":
+            named = r.config_named(payload)
+            assert (named.version, named.game, named.reason) == (
+                fields["version"], fields["game"], fields["reason"])
+            seen["config"] += 1
+    assert min(seen[k] for k in ("opening", "meters", "frame", "user", "config")) > 0, seen

@@ -1,8 +1,8 @@
 """The game registry's rule: outside the registry and a game's own modules, no code tests a
 game's name (docs/architecture.md). It asks ``dealer_station.registry`` instead.
 
-A game's own modules are those of its package (``dealer_station/games/lapaire/``) and any whose
-file name holds the game's name (``tournament/bourre_tables.py``). Everywhere else, these are
+A game's own modules are those of its package (``dealer_station/games/lapaire/``). Everywhere
+else, these are
 branches on a game and are refused: comparing with a game's name or with a module's
 ``GAME``, a dict keyed by game names (a dispatch table), and ``isinstance`` against one
 game's table class.
@@ -22,10 +22,10 @@ TABLE_CLASSES = {"LaPaireTable", "BourreTable"}
 
 
 def _own(path: Path) -> bool:
-    """The registry, a game's package (``dealer_station/games/<game>/``), or a shared module
-    named for one game (the tournament's ``bourre_tables.py``)."""
+    """The registry, or a game's package (``dealer_station/games/<game>/``)."""
     return (path.name == "registry.py"
-            or any(name in path.stem or name in path.parts[-3:-1] for name in games.names()))
+            or any(path.resolve().is_relative_to(PACKAGE / "games" / name)
+                   for name in games.names()))
 
 
 def _is_game_name(node: ast.AST) -> bool:
@@ -93,7 +93,7 @@ def test_a_game_passed_along_is_no_branch() -> None:
 
 KEY_MODULES = ("dealer_station.table.parts", "dealer_station.reports.parts",
                "dealer_station.ui.parts", "dealer_station.cli._parts",
-               "dealer_station.events.parts")
+               "dealer_station.events.parts", "dealer_station.tournament.engines")
 
 
 def part_keys() -> dict[str, tuple[games.Part[object], type]]:

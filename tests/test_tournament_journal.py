@@ -18,9 +18,11 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.cli.main import main
 from dealer_station.events.tournament import TableResult
+from dealer_station.games.bourre import tournament_tables
 from dealer_station.games.bourre.rules.config import BourreProfile
-from dealer_station.tournament import bourre_tables, journaled
+from dealer_station.tournament import journaled
 from dealer_station.tournament.config import default_games
+from dealer_station.tournament.errors import TournamentError
 from dealer_station.tournament.simulate import simulate
 from dealer_station.tournament.tournament import Tournament
 
@@ -37,14 +39,15 @@ def journal(tmp_path: Path) -> Journal:
 def test_a_bourre_table_is_played_on_the_bourre_engine_and_its_chips_add_up() -> None:
     import random
 
-    played = bourre_tables.play_table(BourreProfile(), ["a", "b", "c", "d", "e"],
+    played = tournament_tables.play_table(BourreProfile(), ["a", "b", "c", "d", "e"],
                                       random.Random(3), hands=12)
     assert played.hands >= 12 or min(played.chips.values()) == 0
     assert sum(played.chips.values()) + played.unawarded == 500
     assert played.chips != dict.fromkeys("abcde", 100)      # chips really moved
 
 
-def test_a_bourre_tournament_is_fed_by_its_tables_sessions(journal: Journal) -> None:
+def test_a_bourre_tournament_is_fed_by_its_tables_sessions(journal: Journal,
+                                                           tmp_path: Path) -> None:
     t = simulate(GAMES["bourre"], 23, 11, sink=journaled.sink(journal, "b23"), name="b23",
                  hands=8)
     results = [e for e in journaled.events(journal, "b23") if isinstance(e, TableResult)]
@@ -53,8 +56,12 @@ def test_a_bourre_tournament_is_fed_by_its_tables_sessions(journal: Journal) -> 
         players = t.seating_chart(e.round)[e.table - 1]
         assert sum(e.results.values()) + e.unawarded == 100 * len(players)
     assert t.places is not None and sorted(t.places) == sorted(t.entries)
-    with pytest.raises(Exception, match="starts a session with 50 chips"):
-        simulate(GAMES["bourre"], 5, 1, bourre_profile=BourreProfile(session_chips=50))
+    # Rules under which the chip check could never pass are refused before anything is played.
+    rules = tmp_path / "bourre.toml"
+    rules.write_text('[profiles.tournament]\ndescription = "short of chips"\n'
+                     '[profiles.tournament.session]\nstarting_chips = 50\n')
+    with pytest.raises(TournamentError, match="starts a session with 50 chips"):
+        simulate(GAMES["bourre"], 5, 1, engine_config=rules)
 
 
 def test_the_chain_verifies_and_the_journal_rebuilds_the_live_state(journal: Journal) -> None:

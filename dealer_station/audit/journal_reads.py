@@ -35,6 +35,7 @@ from dealer_station.audit.projections import (
     round_from_records,
 )
 from dealer_station.audit.records import ConfigVersion, Meter, Record, RoundInfo
+from dealer_station.events.rows import config_named
 from dealer_station.events.table import ConfigChanged
 
 J = schema.journal
@@ -227,7 +228,7 @@ class JournalReads(JournalBase):
         for rec in records:
             # Read as stored, not decoded: the journal keeps whatever payload a config.change
             # was given (its own contract tests give only what the rows need).
-            version = str(rec.payload.get("version", ""))
+            version = config_named(rec.payload).version
             row = rows.get(version)
             try:
                 cv = config_from_record(table_id, rec, row.content if row else None,

@@ -34,7 +34,8 @@ from typing import Any
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.records import ConfigVersion, Meter, Record, RoundInfo
 from dealer_station.errors import StationError
-from dealer_station.events.kinds import closing_statuses, opening_kinds
+from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.rows import Opening, closing_meters, config_named, opening
 
 CONFIG_KIND = "config.change"
 METER_FIELDS = ("rounds", "wagered", "paid", "house_win")
@@ -64,16 +65,16 @@ def round_from_records(table_id: str, records: Sequence[Record]) -> RoundInfo:
     first = records[0]
     round_no = first.round_no
     assert round_no is not None
-    opening = first.payload if first.kind in opening_kinds() else {}
+    opened = opening(first.kind, first.payload) or Opening("", "", "")
     closing = next((r for r in records if r.kind in closing_statuses()), None)
     summary: dict[str, Any] = {}
     if closing is not None:
         summary = {k: v for k, v in closing.payload.items() if k != "meters"}
     return RoundInfo(
         table_id=table_id, round_no=round_no,
-        game=str(opening.get("game", "")), config_version=str(opening.get("config_version", "")),
+        game=opened.game, config_version=opened.config_version,
         status=closing_statuses()[closing.kind] if closing else "open",
-        dealer=str(opening.get("dealer", "")),
+        dealer=opened.dealer,
         started_at=first.ts, ended_at=closing.ts if closing else None,
         first_seq=first.seq, last_seq=closing.seq if closing else records[-1].seq,
         summary=summary)
@@ -118,8 +119,8 @@ def round_disagreement(want: RoundInfo, have: RoundInfo | None) -> Disagreement 
 def meters_from_closings(table_id: str, closings: Iterable[Record]) -> dict[str, Meter]:
     acc: dict[str, list[int]] = {}
     for rec in closings:
-        meters = rec.payload.get("meters") if rec.kind in closing_statuses() else None
-        if not isinstance(meters, Mapping):
+        meters = closing_meters(rec.kind, rec.payload)
+        if meters is None:
             continue
         for key, m in meters.items():
             if not isinstance(m, Mapping):
@@ -171,9 +172,9 @@ def config_from_record(table_id: str, rec: Record, row_content: str | None,
     Raises :class:`ProjectionError` when its content cannot be proven (no content in the
     record and no row, or a row whose content does not hash to the version).
     """
-    version = str(rec.payload.get("version", ""))
-    content = rec.payload.get("content")
-    if isinstance(content, Mapping):
+    named = config_named(rec.payload)
+    version, content = named.version, named.content
+    if content is not None:
         text = canonical_json(dict(content))
         if config_version(text) != version:
             raise ProjectionError(f"table {table_id} record {rec.seq}: its configuration "
@@ -188,8 +189,8 @@ def config_from_record(table_id: str, rec: Record, row_content: str | None,
     else:
         raise ProjectionError(f"table {table_id}: configuration version {version[:12]} "
                               f"(record {rec.seq}) has no stored content")
-    return ConfigVersion(table_id, version, str(rec.payload.get("game", row_game or "")),
-                         dict(content), rec.ts, rec.actor, str(rec.payload.get("reason", "")))
+    return ConfigVersion(table_id, version, named.game or row_game or "",
+                         dict(content), rec.ts, rec.actor, named.reason)
 
 
 def _show(value: Any) -> str:

@@ -19,6 +19,7 @@ from dealer_station.audit.journal import Copied, Entry, JournalError, Record, ta
 from dealer_station.audit.pins import PinHashing
 from dealer_station.audit.user_model import User, UserMismatch
 from dealer_station.events.base import Codec
+from dealer_station.events.rows import user_named
 from dealer_station.events.station import (
     LockedOut,
     PinSet,
@@ -226,8 +227,8 @@ class UserRecords(PinHashing):
                 src = _Source(row[0], row[1], row[4])
                 forged.append(_Forged(user_id or "?", src))
                 continue
-            uid = rec.payload.get("user_id")
-            if not isinstance(uid, str) or (user_id is not None and uid != user_id):
+            uid = user_named(rec.payload)
+            if uid is None or (user_id is not None and uid != user_id):
                 continue
             out.setdefault(uid, []).append(rec)
         return out, forged

@@ -472,20 +472,16 @@ def _simulate(args: argparse.Namespace) -> int:
 
     from dealer_station.tournament import journaled
     from dealer_station.tournament.config import game_for
+    from dealer_station.tournament.engines import DEFAULT_HANDS, table_player
     from dealer_station.tournament.simulate import report, simulate
     from dealer_station.tournament.tournament import Tournament
 
     game = game_for(_games(args.config), args.game)
     if args.hands is not None and args.hands < 1:
         raise StationError(f"--hands must be at least 1, got {args.hands}")
-    profile = None
-    if game.engine:
-        from dealer_station.games.bourre.config_file import load_bourre_profiles
-
-        profiles = load_bourre_profiles()
-        profile = profiles.get("tournament")
-        if profile is None:
-            raise StationError("the Bourré configuration has no 'tournament' profile")
+    # The engine's rules are checked before any journal is opened (a bad file: nothing
+    # written); the simulation then plays on them.
+    table_player(game, hands=args.hands or DEFAULT_HANDS)
     name = args.name or f"sim-{game.key}-{args.seed}"
     with tempfile.TemporaryDirectory(prefix="tournament-sim-") as tmp:
         if args.db is None:
@@ -497,11 +493,9 @@ def _simulate(args: argparse.Namespace) -> int:
         with open_store(args) as store:
             existing = journaled.load(store.journal, name, must_exist=False)
             assert not existing.created
-            kwargs: dict[str, Any] = {"bourre_profile": profile}
-            if args.hands is not None:
-                kwargs["hands"] = args.hands
             t = simulate(game, args.players, args.seed,
-                         sink=journaled.sink(store.journal, name), name=name, **kwargs)
+                         sink=journaled.sink(store.journal, name), name=name,
+                         hands=args.hands or DEFAULT_HANDS)
             verified = store.journal.verify_table(journaled.stream(name))
             rebuilt = Tournament.rebuild(journaled.events(store.journal, name))
             out = report(t)

@@ -37,6 +37,7 @@ from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event, EventError
 from dealer_station.events.kinds import closing_statuses, halt_ending_kinds
 from dealer_station.events.parts import EVENTS, WAGER_LABELS
+from dealer_station.events.rows import closing_meters
 from dealer_station.events.station import AlertAcknowledged
 from dealer_station.events.table import (
     COMMON,
@@ -407,7 +408,7 @@ class Pit:
                 continue
             day.rounds += 1
             day.last_close = rec.ts
-            total = (rec.payload.get("meters") or {}).get("total") or {}
+            total = (closing_meters(rec.kind, rec.payload) or {}).get("total") or {}
             day.wagered += int(total.get("wagered") or 0)
             day.house_win += int(total.get("house_win") or 0)
         return day

@@ -25,6 +25,8 @@ from dealer_station.accounting.figures import round_money
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
 from dealer_station.events.kinds import closing_statuses, opening_kinds
 from dealer_station.events.parts import WAGER_LABELS
+from dealer_station.events.rows import closing_meters, why
+from dealer_station.events.rows import opening as opened_by
 from dealer_station.money import Money
 from dealer_station.reports import charts
 from dealer_station.reports.parts import HOUSE_EDGES
@@ -263,13 +265,13 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     opening = frozenset(opening_kinds())
     closing = closing_statuses()
     for rec in journal.records(table, to_seq=cov.last.seq, kinds=[*opening, *closing]):
-        p_ = rec.payload
         rno = rec.round_no if rec.round_no is not None else -1
         if rec.kind in opening:
-            opens[rno] = (str(p_.get("dealer") or rec.actor), str(p_.get("config_version")),
-                          str(p_.get("game")), rec.ts)
+            o = opened_by(rec.kind, rec.payload)
+            assert o is not None
+            opens[rno] = (o.dealer or rec.actor, o.config_version, o.game, rec.ts)
             continue
-        meters = p_.get("meters") or {}
+        meters = closing_meters(rec.kind, rec.payload) or {}
         ts = rec.ts
         if since is not None and ts < since:
             for k, m in meters.items():
@@ -429,10 +431,9 @@ def _figures_rows(data: ShiftData) -> list[list[str]]:
 def exception_rows(records: Iterable[Record]) -> list[list[str]]:
     rows = []
     for e in records:
-        why = e.payload.get("reason") or e.payload.get("detail") or e.payload.get("note") or ""
         # Kinds and details in words, as the recall prints them (no minor units, no keys).
         rows.append([local_short(e.ts), "" if e.round_no is None else str(e.round_no),
-                     record_label(e.kind), e.actor, str(why), detail_text(e.payload)])
+                     record_label(e.kind), e.actor, why(e.payload), detail_text(e.payload)])
     return rows
 
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from dealer_station import registry as games
 from dealer_station.audit.journal import Journal, MeterDelta, Record
 from dealer_station.errors import StationError
-from dealer_station.events.kinds import opening_kinds
+from dealer_station.events.rows import opening
 from dealer_station.table.parts import REPLAY
 
 T = TypeVar("T")
@@ -80,8 +80,9 @@ def replay(journal: Journal, table_id: str) -> ReplayReport:
     for records in rounds_of(journal, table_id):
         first = records[0]
         # Which game's replay reads the round is not known before its opening is read: every
-        # game's opening names it, but no event class shared by the games has the field.
-        game = first.payload.get("game") if first.kind in opening_kinds() else None
+        # game's opening names it.
+        opened = opening(first.kind, first.payload)
+        game = opened.game if opened is not None else None
         report.rounds += 1
         try:
             replayer = games.game(game).part(REPLAY)

@@ -27,6 +27,7 @@ from dealer_station.audit.whole_check import WholeCheck
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event
 from dealer_station.events.kinds import closing_statuses
+from dealer_station.events.rows import closing_meters, device_frame
 from dealer_station.events.station import Verified
 from dealer_station.events.table import (
     COMMON,
@@ -337,7 +338,7 @@ class TableService:
                                           config_version=str(p["config_version"]),
                                           dealer=str(p["dealer"]))
             for s in closing:
-                meters = s.event.to_payload().get("meters") or {}
+                meters = closing_meters(s.event.KIND, s.event.to_payload()) or {}
                 self.journal.upsert_round(conn, self.table_id, int(s.round_no or 0),
                                           status=s.event.CLOSES)
                 if meters:
@@ -583,11 +584,7 @@ class TableService:
                 .order_by(j.c.seq.desc()).limit(1))
         with self.journal.db.read() as conn:
             found = list(self.journal.authentic(conn.execute(stmt)))
-        if not found or not isinstance(found[0].payload.get("device_seq"), int):
-            return None
-        last = found[0].payload
-        card = last.get("card") if isinstance(last.get("card"), str) else None
-        return last["device_seq"], card
+        return device_frame(found[0].payload) if found else None
 
     def on_device_event(self, event: DeviceEvent) -> None:
         """Entry point for driver callbacks (any thread): hands the event to the table's

@@ -19,6 +19,7 @@ from typing import Any
 
 from dealer_station import registry as games
 from dealer_station.audit.journal import Record, RoundInfo
+from dealer_station.events import rows
 from dealer_station.events.kinds import closing_statuses, exception_kinds
 from dealer_station.money import CHIPS, Money
 
@@ -166,7 +167,8 @@ class RecallHeader:
             closing = next((r for r in records if r.kind in closing_statuses()), None)
             started = opening.ts
             ended = closing.ts if closing is not None else None
-            dealer = str(opening.payload.get("dealer") or dealer)
+            opened = rows.opening(opening.kind, opening.payload)
+            dealer = (opened.dealer if opened is not None else "") or dealer
         return cls(info.table_id, info.round_no, game or info.game, status, dealer,
                    started, ended, info.config_version)
 
@@ -230,9 +232,7 @@ class ExceptionLine:
 
     @classmethod
     def of(cls, r: Record) -> ExceptionLine:
-        p = r.payload
-        return cls(r.seq, r.ts, r.actor, r.kind,
-                   p.get("reason") or p.get("detail") or p.get("note"), p)
+        return cls(r.seq, r.ts, r.actor, r.kind, rows.why(r.payload) or None, r.payload)
 
     @property
     def label(self) -> str:

@@ -4,8 +4,8 @@ may change any of them, see config.py).
 
 The keys (``bourre``, ``pitty-pat``...) are what the command line and the journal use; the
 labels are the rulebook's names. These are tournament categories, not the station's table
-games (``dealer_station.registry``): a Bourré category plays its tables on the station's
-Bourré engine through ``bourre_tables.py``, the others are results a judge enters.
+games (``dealer_station.registry``): a Bourré category names the Bourré game as its
+``engine`` and plays its tables on it (``engines.py``), the others are results a judge enters.
 """
 
 from __future__ import annotations

@@ -1,22 +1,22 @@
 """A whole tournament played through the real engine with random results: the
 ``tournament simulate`` command's engine, and the tests' source of random tournaments.
 
-Tables of a game with an ``engine`` (Bourré) are played on the station's engine
-(``bourre_tables.py``); the other triple-elimination games hand out the table's chips game by
-game to random winners; Euchre matches are played hand by hand through ``euchre.py``'s
-scoring and Pedro's through ``pedro.py``'s. Ties are broken by a random extra game, entered as
-its own result, exactly as a judge would enter it.
+Tables of a game with an ``engine`` (Bourré) are played on that game's own engine, found
+through the registry (``engines.py``); the other triple-elimination games hand out the
+table's chips game by game to random winners; Euchre matches are played hand by hand through
+``euchre.py``'s scoring and Pedro's through ``pedro.py``'s. Ties are broken by a random extra
+game, entered as its own result, exactly as a judge would enter it.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from dealer_station.games.bourre.rules.config import BourreProfile
-from dealer_station.tournament import bourre_tables
 from dealer_station.tournament.bracket import Status
+from dealer_station.tournament.engines import DEFAULT_HANDS, TablePlayer, table_player
 from dealer_station.tournament.errors import TournamentError
 from dealer_station.tournament.euchre import EuchreHand
 from dealer_station.tournament.games import Measure, TournamentGame
@@ -27,9 +27,6 @@ from dealer_station.tournament.tournament import Sink, Tournament
 SIM_ACTOR = "simulator/director"
 #: Most hands a Pedro game may take before the higher score wins (it never comes near).
 PEDRO_HAND_LIMIT = 500
-
-TablePlayer = Callable[[TournamentGame, Sequence[str], random.Random], tuple[dict[str, int], int]]
-
 
 def entry_names(game: TournamentGame, players: int) -> dict[str, tuple[str, ...]]:
     """Entries for ``players`` people: P001... or, for teams of two, T01 = (P001, P002)..."""
@@ -48,9 +45,11 @@ def entry_names(game: TournamentGame, players: int) -> dict[str, tuple[str, ...]
 
 
 def simulate(game: TournamentGame, players: int, seed: int, *, sink: Sink | None = None,
-             name: str = "simulation", bourre_profile: BourreProfile | None = None,
-             hands: int = bourre_tables.DEFAULT_HANDS) -> Tournament:
-    """Create, fill, start and play a tournament to its last place."""
+             name: str = "simulation", hands: int = DEFAULT_HANDS,
+             engine_config: Path | None = None) -> Tournament:
+    """Create, fill, start and play a tournament to its last place. A game played on an
+    engine plays its tables on the tournament rules of ``engine_config`` (None: that game's
+    file in the configuration folder)."""
     entries = entry_names(game, players)
     least = max(game.min_entries, 2)
     if len(entries) < least:
@@ -60,12 +59,7 @@ def simulate(game: TournamentGame, players: int, seed: int, *, sink: Sink | None
                               f"fill one {game.label} table: at least {least} {what} are "
                               f"needed")
     rng = random.Random(f"simulate/{seed}")
-    engines = {bourre_tables.ENGINE: _bourre_player(bourre_profile or BourreProfile(),
-                                                    game, hands)}
-    if game.engine and game.engine not in engines:
-        raise TournamentError(f"{game.label} names an engine {game.engine!r} this station "
-                              f"does not have")
-    play = engines.get(game.engine, _chips_player) if game.engine else _chips_player
+    play = table_player(game, hands=hands, config=engine_config) or _chips_player
     t = Tournament(sink)
     t.create(name, game, seed=seed, by=SIM_ACTOR, reason="simulation")
     for entry, members in entries.items():
@@ -76,17 +70,6 @@ def simulate(game: TournamentGame, players: int, seed: int, *, sink: Sink | None
     else:
         _play_rounds(t, rng, play)
     return t
-
-
-def _bourre_player(profile: BourreProfile, game: TournamentGame, hands: int) -> TablePlayer:
-    if game.engine:
-        bourre_tables.check_profile(game, profile)
-
-    def play(_game: TournamentGame, players: Sequence[str],
-             rng: random.Random) -> tuple[dict[str, int], int]:
-        table = bourre_tables.play_table(profile, players, rng, hands=hands)
-        return dict(table.chips), table.unawarded
-    return play
 
 
 def _chips_player(game: TournamentGame, players: Sequence[str],

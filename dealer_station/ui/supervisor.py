@@ -34,7 +34,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
-from dealer_station.events.table import device_name, fault_words
+from dealer_station.events.table import CardHeld, device_name, fault_words
 from dealer_station.money import Money
 from dealer_station.table.base import CORRECTABLE_FAULTS, TableService, TableView, Update
 from dealer_station.table.capabilities import CarriesPots
@@ -303,8 +303,9 @@ class SupervisorScreen(QWidget):
     def _held_cards(self, since: int) -> list[str]:
         """The cards read and held (not taken) since the halt at record ``since``."""
         try:
-            return [str(r.payload.get("card")) for r in self.journal.records(
-                self.table.table_id, from_seq=since, kinds=["card.held"])]
+            return [self.table.codec.decode_as(CardHeld, r.seq, r.kind, r.payload).card
+                    for r in self.journal.records(self.table.table_id, from_seq=since,
+                                                  kinds=[CardHeld.KIND])]
         except Exception:   # the panel still shows the halt if the journal cannot be read
             return []
 

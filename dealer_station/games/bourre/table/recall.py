@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dealer_station.audit.journal import Journal, Record, RoundInfo
+from dealer_station.games.bourre.events import CODEC, HandOpened
 from dealer_station.games.bourre.rules.session import BourreSession
 from dealer_station.games.bourre.table.rounds import GAME, BourreState, profile_from_content
 from dealer_station.table.recall_model import (
@@ -252,10 +253,10 @@ def bourre_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> B
     if stored is None:
         raise ValueError(f"configuration {info.config_version[:12]} is not in the journal")
     profile = profile_from_content(stored.content)
-    p = records[0].payload
-    session = BourreSession(profile, [int(x) for x in p["seats"]], int(p["dealer_seat"]),
-                            chips={int(k): int(v) for k, v in p["chips"].items()},
-                            pot=int(p["pot"]))
+    first = records[0]
+    o = CODEC.decode_as(HandOpened, first.seq, first.kind, first.payload)
+    session = BourreSession(profile, list(o.seats), o.dealer_seat,
+                            chips={int(k): int(v) for k, v in o.chips.items()}, pot=o.pot)
     state = BourreState(profile, info.config_version, session=session)
     for rec in records:
         state.apply(rec)
@@ -264,8 +265,8 @@ def bourre_recall(journal: Journal, info: RoundInfo, records: list[Record]) -> B
     hand = st.hand
     return BourreRecall(
         header=RecallHeader.of(info, st.status, GAME, records),
-        profile=profile.name, dealer_seat=p["dealer_seat"], seats=tuple(p["seats"]),
-        chips_before=_seat_pairs(p["chips"]), pot_before=p["pot"],
+        profile=profile.name, dealer_seat=o.dealer_seat, seats=tuple(o.seats),
+        chips_before=_seat_pairs(o.chips), pot_before=o.pot,
         trump=hand.trump_card.code if hand.trump_card else None,
         cards=tuple(HandCard.from_json(c) for c in st.cards),
         decisions=tuple(st.decisions.items()),

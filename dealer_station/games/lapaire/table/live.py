@@ -172,8 +172,9 @@ class LaPaireTable(TableService):
 
     def _rebuild(self, round_no: int) -> RebuiltRound:
         records = self.journal.round_records(self.table_id, round_no)
-        info = records[0].payload
-        return rebuild_round(records, self._config_for(str(info["config_version"])))
+        first = records[0]
+        opened = CODEC.decode_as(RoundOpened, first.seq, first.kind, first.payload)
+        return rebuild_round(records, self._config_for(opened.config_version))
 
     def _recover(self) -> None:
         """Restore an open round at the stage it reached (after a crash or power cut): its

@@ -146,7 +146,7 @@ def apply_round(rb: RebuiltRound, c: Committed) -> None:
         rb.status = "settled"
         rb.close = e.to_payload()
         rb.halted = None
-        if e.to_payload()["meters"] != meters_payload(meter_deltas(rb.engine.results)):
+        if e.meters != meters_payload(meter_deltas(rb.engine.results)):
             rb.differences.append(f"round {rb.round_no}: recorded meters differ from the "
                                   f"re-settled round")
     elif isinstance(e, ev.RoundVoided):
