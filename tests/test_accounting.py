@@ -16,8 +16,8 @@ from dealer_station.accounting.chips import Chips, ChipsError, parse_chips
 from dealer_station.accounting.ledger import AccountingRefused
 from dealer_station.accounting.settings import load_settings
 from dealer_station.cli.main import main
-from dealer_station.events.accounting import KINDS
-from dealer_station.table.accounting import TableAccounting
+from dealer_station.events.accounting import KINDS, FillSlip
+from dealer_station.table.accounting import TableAccounting, slip_event
 from dealer_station.tomlconfig import ConfigError
 
 DAY = date(2026, 3, 2)
@@ -337,27 +337,44 @@ def test_slips_from_a_chain_cut_short_are_listed_with_a_warning(
     assert err.startswith("WARNING: ") and "cut off" in err
 
 
-def test_two_writers_never_take_one_number(s: Setup) -> None:
+def test_two_writers_never_take_one_number(db_url: str, tmp_path: Path) -> None:
+    """Writers of one table's slips, each on a database connection and journal of its own as
+    separate stations and commands are, decide under the chain's writer lock: every slip
+    number is taken once, with no retries and no lock of the process's own."""
     import threading
 
-    dee, sue = s.who("dee"), s.who("sue")
-    s.book.opener(TRAY, dee, sue)
-    numbers: list[int] = []
-    problems: list[BaseException] = []
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import load_key
 
-    def write() -> None:
-        book = TableAccounting(s.journal, "T1", SETTINGS, CAL)
-        try:
-            for _ in range(6):
-                numbers.append(int(book.slip("fill", Chips.of({500: 1}), dee,
-                                             sue).payload["number"]))
-        except BaseException as e:  # reported below
-            problems.append(e)
+    s = Setup(db_url, tmp_path / "journal.key")
+    try:
+        dee, sue = s.who("dee"), s.who("sue")
+        s.book.opener(TRAY, dee, sue)
+        problems: list[BaseException] = []
+        go = threading.Barrier(3)
 
-    threads = [threading.Thread(target=write) for _ in range(3)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert problems == []
-    assert sorted(numbers) == list(range(1, 19))
+        def write() -> None:
+            db = open_database(db_url)
+            try:
+                journal = Journal(db, load_key(tmp_path / "journal.key"), clock=s.clock)
+                book = TableAccounting(journal, "T1", SETTINGS, CAL)
+                go.wait()
+                for _ in range(6):
+                    book.slip("fill", Chips.of({500: 1}), dee, sue)
+            except BaseException as e:  # reported below
+                problems.append(e)
+            finally:
+                db.close()
+
+        threads = [threading.Thread(target=write) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert problems == []
+        slips = [slip_event(r) for r in s.journal.records("T1", kinds=[FillSlip.KIND])]
+        assert sorted(e.number for e in slips) == list(range(1, 19))
+        assert s.journal.verify_table("T1").ok
+    finally:
+        s.close()

@@ -193,7 +193,8 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
 
     # -- writing --
 
-    def write(self, table_id: str, entries: Sequence[Entry | Copied], *,
+    def write(self, table_id: str,
+              entries: Sequence[Entry | Copied] | Callable[[], Sequence[Entry | Copied]], *,
               also: Callable[[Connection], None] | None = None,
               sign: bool = False) -> list[Record]:
         """The station's one way in: typed events, each with its actor and round (and,
@@ -201,11 +202,18 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
         holds them), appended in one transaction (one durable commit), ``also(conn)`` in the
         same transaction and ``sign`` as for :meth:`append_many`. Everything the station
         writes is written here; the raw :meth:`append` and :meth:`append_many` below are the
-        chain's own, which its contract tests drive."""
-        return self.append_many(table_id, [
-            Fact.of(e.event, e.actor, e.round_no) if isinstance(e, Entry)
-            else Fact(e.kind, e.payload, e.actor, e.round_no) for e in entries],
-            also=also, sign=sign)
+        chain's own, which its contract tests drive.
+
+        ``entries`` may be a decision instead: called once the chain's writer lock is held
+        (SQLite's write lock, PostgreSQL's lock on the table's chain), it decides against the
+        chain as it stands, since nobody else can append to it until this commits. Whatever
+        it raises is raised here, and nothing is written."""
+        if callable(entries):
+            decide = entries
+            return self._append(table_id, lambda: _facts(decide()),
+                                None if also is None else (lambda conn, _r: also(conn)),
+                                sign=sign)
+        return self.append_many(table_id, _facts(entries), also=also, sign=sign)
 
     def append(self, table_id: str, kind: str, payload: Mapping[str, Any], actor: str, *,
                round_no: int | None = None,
@@ -224,29 +232,22 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
                             None if also is None else (lambda conn, _records: also(conn)),
                             sign=sign)
 
-    def _append(self, table_id: str, facts: Sequence[Fact],
+    def _append(self, table_id: str, facts: Sequence[Fact] | Callable[[], Sequence[Fact]],
                 after: Callable[[Connection, list[Record]], None] | None, *,
                 sign: bool = False) -> list[Record]:
         check_table_id(table_id)
-        if not facts:
-            raise JournalError("nothing to append")
-        prepared: list[tuple[str, str, str, int | None, dict[str, Any]]] = []
-        for fact in facts:
-            _check_kind(fact.kind)
-            _check_actor(fact.actor)
-            _check_round_no(fact.round_no)
-            if not isinstance(fact.payload, Mapping):
-                raise JournalError(f"{fact.kind}: payload must be a mapping, got "
-                                   f"{type(fact.payload).__name__}")
-            try:
-                payload_text = canonical_json(dict(fact.payload))
-            except (CanonicalJsonError, TypeError, ValueError) as e:
-                raise JournalError(f"{fact.kind}: payload cannot be journaled: {e}") from None
-            # Decode what is stored, so the returned record equals what records() will give.
-            prepared.append((fact.kind, payload_text, fact.actor, fact.round_no,
-                             json.loads(payload_text)))
+        if callable(facts):
+            make = facts
+
+            def prepare() -> list[_Prepared]:
+                return _prepare(make())
+        else:
+            ready = _prepare(facts)     # refused before any transaction begins
+
+            def prepare() -> list[_Prepared]:
+                return ready
         try:
-            written, signed = self._write(table_id, prepared, after, sign)
+            written, signed = self._write(table_id, prepare, after, sign)
         except OperationalError as e:
             raise JournalError(f"table {table_id}: the database refused the write "
                                f"({db_reason(e)}); nothing was written") from None
@@ -256,8 +257,7 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
             listener(table_id)
         return written
 
-    def _write(self, table_id: str,
-               prepared: list[tuple[str, str, str, int | None, dict[str, Any]]],
+    def _write(self, table_id: str, prepare: Callable[[], list[_Prepared]],
                after: Callable[[Connection, list[Record]], None] | None, sign: bool
                ) -> tuple[list[Record], SignedCheckpoint | None]:
         key = self._secret
@@ -273,6 +273,7 @@ class Journal(JournalReads, JournalProjectionProof, JournalCheckpoints, JournalV
             if head is None or self._proven.get(table_id) != head[1]:
                 self._prove_key(conn, table_id, None if head is None else head[0])
             seq, prev = (head[0], head[1]) if head is not None else (0, self.genesis(table_id))
+            prepared = prepare()        # a decision is made here, under the writer lock
             # The chain's Merkle tree grows in the same transaction (audit/merkle_store.py).
             tree = self._trees.frontier(conn, table_id, seq)
             made: list[tuple[int, int, bytes]] = []
@@ -376,3 +377,33 @@ __all__ = [
     "upsert_round",
     "utc_now",
 ]
+
+
+_Prepared = tuple[str, str, str, int | None, dict[str, Any]]
+
+
+def _facts(entries: Sequence[Entry | Copied]) -> list[Fact]:
+    return [Fact.of(e.event, e.actor, e.round_no) if isinstance(e, Entry)
+            else Fact(e.kind, e.payload, e.actor, e.round_no) for e in entries]
+
+
+def _prepare(facts: Sequence[Fact]) -> list[_Prepared]:
+    """Each fact checked and in its stored form: (kind, canonical JSON, actor, round, the
+    payload decoded from that JSON, so the returned record equals what records() gives)."""
+    if not facts:
+        raise JournalError("nothing to append")
+    prepared: list[_Prepared] = []
+    for fact in facts:
+        _check_kind(fact.kind)
+        _check_actor(fact.actor)
+        _check_round_no(fact.round_no)
+        if not isinstance(fact.payload, Mapping):
+            raise JournalError(f"{fact.kind}: payload must be a mapping, got "
+                               f"{type(fact.payload).__name__}")
+        try:
+            payload_text = canonical_json(dict(fact.payload))
+        except (CanonicalJsonError, TypeError, ValueError) as e:
+            raise JournalError(f"{fact.kind}: payload cannot be journaled: {e}") from None
+        prepared.append((fact.kind, payload_text, fact.actor, fact.round_no,
+                         json.loads(payload_text)))
+    return prepared

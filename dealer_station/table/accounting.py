@@ -13,14 +13,9 @@ a void a supervisor or operator, with a reason. The callers sign them in by PIN
 
 from __future__ import annotations
 
-import random
-import threading
-import time
 from collections.abc import Callable, Sequence
 from datetime import date, datetime
 from typing import TypeVar, cast
-
-from sqlalchemy import Connection, func, select
 
 from dealer_station.accounting.chips import Chips, ChipsError, check_denominations
 from dealer_station.accounting.figures import Play
@@ -46,7 +41,6 @@ from dealer_station.events.accounting import (
     TrayShiftCounted,
 )
 from dealer_station.events.base import Codec, Event
-from dealer_station.events.kinds import closing_statuses
 from dealer_station.events.table import StationStarted
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.parts import Wins
@@ -57,10 +51,6 @@ TENDERS = ("cash", "marker")
 MAX_NOTE = 500
 _STARTUP = Codec((StationStarted,))
 E = TypeVar("E", bound=Event)
-
-
-class _Changed(Exception):
-    """Another writer added an accounting record while this one was deciding."""
 
 
 def two_signers(first: User | None, second: User | None, *, first_roles: Sequence[str],
@@ -115,17 +105,6 @@ def table_wins(journal: Journal, table_id: str) -> Wins | None:
     game = table_game(journal, table_id)
     found = games.REGISTRY.get(game) if game is not None else None
     return found.supplies(WINS) if found is not None else None
-
-
-#: How often an action is decided again when another process wrote meanwhile.
-ATTEMPTS = 20
-_LOCKS: dict[tuple[str, str], threading.Lock] = {}
-_LOCKS_GUARD = threading.Lock()
-
-
-def _table_lock(db: str, table_id: str) -> threading.Lock:
-    with _LOCKS_GUARD:
-        return _LOCKS.setdefault((db, table_id), threading.Lock())
 
 
 class TableAccounting:
@@ -219,41 +198,16 @@ class TableAccounting:
     # -- writing ---------------------------------------------------------------------------
 
     def _write(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]) -> list[Record]:
-        # One writer at a time in this process (the station's screen, a script's threads);
-        # other processes are caught by the guard and decided again.
-        with _table_lock(str(self.journal.db.url), self.table_id):
-            return self._write_once(decide)
+        """Decide against the table's accounting as it stands and journal the decision,
+        through the journal's one way in: the decision is made once the chain's writer lock
+        is held, so no other record of the table (another process's slip, a round's close
+        while a day is summed) can arrive between the ledger read and the commit."""
+        def entries() -> list[Entry]:
+            return [Entry(e, actor) for e, actor in decide(self.ledger(), self.today())]
 
-    def _write_once(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]
-                    ) -> list[Record]:
-        for attempt in range(ATTEMPTS):
-            if attempt:
-                time.sleep(random.uniform(0.005, 0.05) * attempt)
-            ledger = self.ledger()
-            events = decide(ledger, self.today())
-            facts = [Entry(e, actor) for e, actor in events]
-            want = ledger.count + len(facts)
-            through = [e.through_seq for e, _ in events if isinstance(e, DayPlayed)]
-
-            def guard(conn: Connection, want: int = want, through: list[int] = through
-                      ) -> None:
-                have = conn.execute(select(func.count()).select_from(J).where(
-                    J.c.table_id == self.table_id, J.c.kind.in_(list(KINDS)))).scalar_one()
-                if have != want:
-                    raise _Changed
-                if through and conn.execute(select(func.count()).select_from(J).where(
-                        J.c.table_id == self.table_id, J.c.kind.in_(list(closing_statuses())),
-                        J.c.seq > through[0])).scalar_one():
-                    raise _Changed   # a round closed while the day was being summed
-
-            try:
-                records = self.journal.write(self.table_id, facts, also=guard)
-            except _Changed:
-                continue
-            self.journal.anchor(records[-1])
-            return records
-        raise AccountingRefused(f"table {self.table_id}: other accounting records kept "
-                                f"arriving while this one was decided; try again")
+        records = self.journal.write(self.table_id, entries)
+        self.journal.anchor(records[-1])
+        return records
 
     def opener(self, chips: Chips, dealer: User | None, supervisor: User | None) -> list[Record]:
         d, s = two_signers(dealer, supervisor, first_roles=("dealer",),

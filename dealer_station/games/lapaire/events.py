@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from dealer_station.events.base import (
     Codec,
@@ -169,3 +171,26 @@ CODEC = Codec(COMMON, EVENTS)
 def codec() -> Codec:
     """The registry's ``events`` part."""
     return CODEC
+
+
+# --- fields read from a stored payload without decoding it -----------------------------------
+# The theoretical-win read (table/wins.py) goes through every wager of a period, 2.2 million
+# records for 100,000 rounds: decoding a wager costs about 22 µs against 4 µs to parse its
+# JSON, so it reads these few fields from the parsed payload, here beside the events that
+# declare them (a KeyError or TypeError on a payload that is not what its kind says).
+
+
+def opened_version_and_dealer(stored: Mapping[str, Any]) -> tuple[str, str]:
+    """A ``round.open``'s configuration version and dealer."""
+    return str(stored["config_version"]), str(stored["dealer"])
+
+
+def placed_stake(stored: Mapping[str, Any]) -> tuple[int, int, str, tuple[str, ...]]:
+    """A ``wager.place``'s wager id, amount, kind and values (as stored: this runs once a
+    wager, so it converts nothing)."""
+    return stored["wager_id"], stored["amount"], stored["bet"], tuple(stored["values"])
+
+
+def settled_wager_ids(stored: Mapping[str, Any]) -> list[int]:
+    """The wagers a ``stage.settle`` settled, by id."""
+    return [r["wager_id"] for r in stored["results"]]
