@@ -195,10 +195,10 @@ def test_the_supervisor_button_goes_while_the_supervisor_is_on_screen(
     settle(qtbot)
     assert window.banner.isVisible() and window.banner.button.isHidden()
     assert "for Dana Dealer" in window.user_label.text()   # whose session, on screen
-    # A card read meanwhile is held and listed: still all in sight over the supervisor's
-    # screen.
+    # A card read meanwhile is held and listed, in the felt's words: still all in sight
+    # over the supervisor's screen.
     station.simulator("shoe").send_card("QD")
-    qtbot.waitUntil(lambda: "QD" in shown_words(window), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "Q♦" in shown_words(window), timeout=WAIT_MS)
     words_in_sight(qtbot, window)
     click(qtbot, window.back_button)
     qtbot.waitUntil(lambda: window.current_screen == "dealer", timeout=WAIT_MS)

@@ -219,7 +219,7 @@ def test_lapaire_fits_through_every_halt(qtbot: Any, window: MainWindow, station
     station.table.on_device_event(CardRead(device="shoe", device_id=LONG_ID,
                                            at=time.monotonic(), seq=9000,
                                            card=parse_card("JS")))
-    qtbot.waitUntil(lambda: "JS" in window.banner.text, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "J♠" in window.banner.text, timeout=WAIT_MS)
     both_screens(qtbot, window, lapaire_controls)
 
 
@@ -287,7 +287,7 @@ def test_bourre_fits_through_every_halt(qtbot: Any, bourre_station: Station,
         station.table.on_device_event(CardRead(device="shoe", device_id=LONG_ID,
                                                at=time.monotonic(), seq=9000,
                                                card=parse_card("JS")))
-        qtbot.waitUntil(lambda: "JS" in window.banner.text, timeout=WAIT_MS)
+        qtbot.waitUntil(lambda: "J♠" in window.banner.text, timeout=WAIT_MS)
         both_screens(qtbot, window, bourre_controls)
     finally:
         window.shutdown()

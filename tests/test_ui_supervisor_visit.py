@@ -13,6 +13,7 @@ from touch_support import give_reason
 from ui_support import WAIT_MS, click, open_window, sign_in, tap_spot
 
 from dealer_station.app import Station
+from dealer_station.ui.formatting import card_text
 from dealer_station.ui.main_window import MainWindow
 from dealer_station.ui.supervisor_visit import VISIT_SIGN_IN
 
@@ -214,3 +215,27 @@ def test_the_next_person_is_told_what_happened_while_nobody_was_signed_in(
     click(qtbot, w.lock_button)
     sign_in(qtbot, w, "dealer", "1111")
     assert not w.while_away.isVisible()
+
+
+def test_the_supervisor_sees_the_cards_read_while_the_table_was_stopped(
+        qtbot: Any, window: MainWindow, station: Station) -> None:
+    w = window
+    sign_in(qtbot, w, "dealer", "1111")
+    misread_in_a_round(qtbot, w, station)
+    assert w.demo is not None
+    click(qtbot, w.demo.buttons["deal"])         # the shoe reads on while the table is stopped
+    qtbot.waitUntil(lambda: bool(records(station, "card.held")), timeout=WAIT_MS)
+    visit = w.visit_sign_in
+    click(qtbot, w.banner.button)                # Supervisor, a name and a PIN by touch
+    click(qtbot, visit.name_buttons["super"])
+    for digit in "2222":
+        click(qtbot, key(visit, digit))
+    assert visit.sign_in_button is not None
+    click(qtbot, visit.sign_in_button)
+    sup = w.screens["supervisor"]
+    qtbot.waitUntil(lambda: "Read while stopped, not taken" in sup.round_state.text(),
+                    timeout=WAIT_MS)
+    held = records(station, "card.held")[-1].payload["card"]
+    # In the felt's words on the supervisor's panel and in the stop banner, never as a code.
+    assert f"not taken:</b> {card_text(held)}" in sup.round_state.text()
+    assert f"held (not dealt): {card_text(held)}." in w.banner.text

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 from dealer_station.events.table import device_name, fault_words, reason_beyond_fault
 from dealer_station.table.base import ABSENT_LINKS, HALTING_STATUSES, STATUS_REMEDIES, Halt
 from dealer_station.ui import theme
+from dealer_station.ui.formatting import read_card_text
 
 NOTICE_SECONDS = 10.0
 #: Halts a device's return clears: once it is back, a supervisor can resume.
@@ -264,9 +265,10 @@ class HaltBanner(QFrame):
     def card_held(self, card: str) -> None:
         """A card was read and not taken: listed under the halt (or said as a notice)."""
         if self.halt is None:
-            self.show_notice(f"Card {card} was read but not taken (held, not dealt).")
+            self.show_notice(f"Card {read_card_text(card)} was read but not taken (held, not "
+                             f"dealt).")
             return
-        self.held.append(card)
+        self.held.append(read_card_text(card))
         self._render()
         self.changed.emit()
 

@@ -14,6 +14,15 @@ def card_text(card: Card | str) -> str:
     return c.label
 
 
+def read_card_text(code: str) -> str:
+    """A card as a device read it, in the felt's words where it is a card at all (a code
+    no card has is shown as read)."""
+    try:
+        return card_text(code)
+    except ValueError:
+        return code
+
+
 def local_time(ts: str | None) -> str:
     if not ts:
         return "-"

@@ -42,7 +42,7 @@ from dealer_station.ui import theme
 from dealer_station.ui.card_picker import CardPicker
 from dealer_station.ui.chips_panel import ChipsPanel
 from dealer_station.ui.events_tab import EventsTab
-from dealer_station.ui.formatting import card_text
+from dealer_station.ui.formatting import card_text, read_card_text
 from dealer_station.ui.lockouts import LockoutsPanel
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import MetersModel, RecallModel, RowsModel
@@ -303,7 +303,8 @@ class SupervisorScreen(QWidget):
     def _held_cards(self, since: int) -> list[str]:
         """The cards read and held (not taken) since the halt at record ``since``."""
         try:
-            return [self.table.codec.decode_as(CardHeld, r.seq, r.kind, r.payload).card
+            return [read_card_text(self.table.codec.decode_as(CardHeld, r.seq, r.kind,
+                                                               r.payload).card)
                     for r in self.journal.records(self.table.table_id, from_seq=since,
                                                   kinds=[CardHeld.KIND])]
         except Exception:   # the panel still shows the halt if the journal cannot be read
