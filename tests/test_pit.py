@@ -433,7 +433,7 @@ def test_a_pit_of_a_group_and_its_pit_report_for_a_gaming_day(
     text_ = "\n".join(page.extract_text() for page in PdfReader(path).pages)
     def row(data: Any) -> str:
         t = data.total
-        return "\n".join([data.table, "La Pair'e", str(data.rounds_settled),
+        return "\n".join([data.table, "La Pair'e", str(data.rounds_played),
                           str(data.rounds_voided), f"{t.wagered / 100:,.2f}",
                           f"{t.paid / 100:,.2f}", f"{t.house_win / 100:,.2f}"])
 

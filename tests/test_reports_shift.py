@@ -97,7 +97,7 @@ def test_rounds_and_figures_per_wager_kind_match_the_journal(whole) -> None:  # 
         returned = m.wagered - m.paid - m.house_win
         staked, win = theo[kind]
         assert staked == m.wagered     # the meters count exactly the wagers settled
-        # Returned stakes on their own line: wagered - returned - paid = house win.
+        # Winning stakes on their own line: wagered - winning stakes - paid = house win.
         row = (f"{label} {m.rounds} {USD.number(m.wagered)} {USD.number(returned)} "
                f"{USD.number(m.paid)} {USD.number(m.house_win)} {hold} "
                f"{percent(win / staked)} {USD.number(round_money(win))}")
@@ -105,12 +105,14 @@ def test_rounds_and_figures_per_wager_kind_match_the_journal(whole) -> None:  # 
     total = meters["total"]
     returned = total.wagered - total.paid - total.house_win
     assert f"Wagered {USD.text(total.wagered)}" in text
-    assert f"Returned stakes {USD.text(returned)}" in text
-    assert f"Paid to players {USD.text(total.paid)}" in text
-    assert f"House win {USD.text(total.house_win)} (wagered - returned stakes - paid)" in text
-    assert f"Actual hold {percent(Fraction(total.house_win, total.wagered))}" in text
+    assert f"Winning stakes {USD.text(returned)}" in text
+    assert f"Paid {USD.text(total.paid)}" in text
+    assert f"House win {USD.text(total.house_win)} (wagered - winning stakes - paid)" in text
+    # House win over the handle is not the hold (win / drop, the count room's figure).
+    assert f"Win % of handle {percent(Fraction(total.house_win, total.wagered))}" in text
+    assert "Hold" not in text
     # The exact theoretical edge: each wager at its own spot's edge, over the wagers made.
-    assert f"Theoretical edge {percent(theo['total'][1] / total.wagered)}" in text
+    assert f"Theor. edge {percent(theo['total'][1] / total.wagered)}" in text
     assert "rounds per hour" in text
     data = built.data
     assert data.rounds_played == settled + voided

@@ -17,6 +17,19 @@ from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
 
 from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.figures import TableDay, hold
+from dealer_station.accounting.glossary import (
+    CLOSER,
+    COMPUTED,
+    CREDITS,
+    DROP,
+    FILLS,
+    HOLD,
+    OPENER,
+    THEORETICAL_WIN,
+    VARIANCE,
+    WIN,
+    meanings,
+)
 from dealer_station.accounting.ledger import Ledger, Slip
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal, Record
@@ -28,6 +41,10 @@ from dealer_station.reports.pdf_style import FONT, GREY, INK, MIN_TEXT_PT, p, ri
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, facts, grid
 from dealer_station.reports.text import local
+
+#: A table's gaming day (or shift) in the master game report, in its columns' order.
+DAY_COLUMNS = (OPENER, CLOSER, FILLS, CREDITS, DROP, WIN, HOLD, COMPUTED, VARIANCE,
+               THEORETICAL_WIN)
 
 
 def _pct(value: Fraction | None) -> str:
@@ -77,8 +94,7 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
                      "theoretical = each wager x its spot's house edge"),
     ], widths=(40 * mm, w - 40 * mm)))
     r.heading("By table and gaming day")
-    headers = ["Table", "Gaming day", "Opener", "Closer", "Fills", "Credits", "Drop", "Win",
-               "Hold", "Computed", "Variance", "Theor. win", "MTD win", "MTD hold",
+    headers = ["Table", "Gaming day", *(t.label for t in DAY_COLUMNS), "MTD win", "MTD hold",
                "YTD win", "YTD hold"]
     rows = [[d.table, d.gaming_day.isoformat(), amt(d.opener), amt(d.closer), amt(d.fills),
              amt(d.credits), amt(d.drop), amt(d.win), _pct(d.hold), amt(d.play.computed_win),
@@ -95,10 +111,9 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
               0.065, 0.065, 0.06, 0.065, 0.06]
     r.add(grid(headers, rows, [w * x for x in widths], numeric=tuple(range(2, 16)),
                bold_last=True))
-    r.add(p("Win: statistical win. Hold is win / drop. Computed: the station's win from the "
-            "rounds it settled. Theor. win: theoretical win. MTD and YTD are month and year to "
-            "date up to each gaming day. A dash: not known yet (the drop not counted, or the "
-            "tray not closed).", "note"))
+    r.add(p(meanings(DAY_COLUMNS) + " MTD and YTD are month and year to date up to each "
+            "gaming day. A dash: not known yet (the drop not counted, or the tray not "
+            "closed).", "note"))
     if by_shift:
         _by_shift(r, report, amt)
     _discrepancies(r, days, s, report.shifts if by_shift else [])
@@ -134,8 +149,7 @@ def _by_shift(r: ReportBuilder, report: MasterGame, amt: Callable[[int | None], 
             "journaled; the drop is the soft count's for each shift's drop box. The shifts "
             "of a day add up to the day.", "note"))
     w = r.width
-    headers = ["Table", "Gaming day", "Shift", "Opener", "Closer", "Fills", "Credits", "Drop",
-               "Win", "Hold", "Computed", "Variance", "Theor. win"]
+    headers = ["Table", "Gaming day", "Shift", *(t.label for t in DAY_COLUMNS)]
     widths = [0.05, 0.09, 0.09, 0.08, 0.08, 0.07, 0.07, 0.08, 0.08, 0.06, 0.08, 0.08, 0.09]
     for day in report.days:
         shifts = report.shifts_of(day)

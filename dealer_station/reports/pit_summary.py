@@ -14,6 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dealer_station import registry
+from dealer_station.accounting.glossary import (
+    HOUSE_WIN,
+    PAID,
+    WAGERED,
+    WIN_PCT_OF_HANDLE,
+    meanings,
+)
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
@@ -86,19 +93,20 @@ def render(data: PitData, out: Path | str, checks: Sequence[TableCheck], *,
     for t in data.tables:
         f, fmt = t.total, t.money.number
         games = ", ".join(game_label(g) for g in t.games) or "-"
-        rows.append([t.table, games, f"{t.rounds_settled:,}", f"{t.rounds_voided:,}",
+        rows.append([t.table, games, f"{t.rounds_played:,}", f"{t.rounds_voided:,}",
                      fmt(f.wagered), fmt(f.paid), fmt(f.house_win),
                      percent(f.hold) if _banked(t) else "-",
                      t.money.label, _dealers(t), f"{len(t.exceptions):,}"])
     r.heading(f"Tables ({len(data.tables)})", level=1)
-    r.add(grid(["Table", "Game", "Rounds", "Voided", "Wagered", "Paid", "House win", "Hold",
-                "In", "Dealers (rounds)", "Exceptions"], rows,
+    r.add(grid(["Table", "Game", "Rounds", "Voided", WAGERED.label, PAID.label, HOUSE_WIN.label,
+                WIN_PCT_OF_HANDLE.label, "In", "Dealers (rounds)", "Exceptions"], rows,
                [w * 0.07, w * 0.09, w * 0.06, w * 0.06, w * 0.11, w * 0.11, w * 0.11,
                 w * 0.07, w * 0.06, w * 0.18, w * 0.08],
                numeric=(2, 3, 4, 5, 6, 7, 10), wrap=(9,)))
     totals = data.totals()
     r.heading("Totals")
-    r.add(grid(["In", "Tables", "Rounds", "Wagered", "Paid", "House win", "Hold"],
+    r.add(grid(["In", "Tables", "Rounds", WAGERED.label, PAID.label, HOUSE_WIN.label,
+                WIN_PCT_OF_HANDLE.label],
                [[m.label, f"{sum(1 for t in data.tables if t.money == m):,}",
                  f"{f.rounds:,}", m.number(f.wagered), m.number(f.paid), m.number(f.house_win),
                  percent(f.hold) if all(_banked(t) for t in data.tables if t.money == m)
@@ -106,10 +114,11 @@ def render(data: PitData, out: Path | str, checks: Sequence[TableCheck], *,
                [w * 0.12, w * 0.08, w * 0.1, w * 0.16, w * 0.16, w * 0.16, w * 0.1],
                numeric=(1, 2, 3, 4, 5, 6)))
     r.add(p("Each table's figures are those of its shift report for the same period: the "
-            "meters of the rounds that closed in it. Paid: what players won beyond their "
-            "returned stakes. House win: stakes lost less amounts paid. Hold: house win / "
-            "wagered, for banked games only. Tables are totalled only with tables of the same "
-            "money." + "".join(f" {g.meters_note}" for g in map(
+            "meters of the rounds that closed in it. Rounds: the rounds that closed in the "
+            "period, settled or voided (Voided: those voided). "
+            + meanings((WAGERED, PAID, HOUSE_WIN, WIN_PCT_OF_HANDLE))
+            + f" {WIN_PCT_OF_HANDLE.label} is for banked games only. Tables are totalled only "
+            "with tables of the same money." + "".join(f" {g.meters_note}" for g in map(
                 registry.REGISTRY.get, sorted({x for t in data.tables for x in t.games}))
                 if g is not None and g.meters_note), "note"))
     r.heading("Exceptions, table by table")

@@ -22,6 +22,16 @@ from typing import Any
 
 from dealer_station import registry
 from dealer_station.accounting.figures import round_money
+from dealer_station.accounting.glossary import (
+    HOUSE_WIN,
+    PAID,
+    THEORETICAL_EDGE,
+    THEORETICAL_WIN,
+    WAGERED,
+    WIN_PCT_OF_HANDLE,
+    WINNING_STAKES,
+    meanings,
+)
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
 from dealer_station.events.kinds import closing_statuses, opening_kinds
 from dealer_station.events.parts import WAGER_LABELS
@@ -428,6 +438,11 @@ def _figures_rows(data: ShiftData) -> list[list[str]]:
     return rows
 
 
+#: The figures of the table of wager kinds, in its columns' order.
+FIGURE_COLUMNS = (WAGERED, WINNING_STAKES, PAID, HOUSE_WIN, WIN_PCT_OF_HANDLE, THEORETICAL_EDGE,
+                  THEORETICAL_WIN)
+
+
 def exception_rows(records: Iterable[Record]) -> list[list[str]]:
     rows = []
     for e in records:
@@ -472,33 +487,28 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
         ("Rounds played", rounds),
         ("Game pace", f"{pace_text(data.per_hour)} rounds per hour (first round opened to "
                       f"last closed)"),
-        ("Wagered", money.text(t.wagered)),
-        ("Returned stakes", money.text(t.returned)),
-        ("Paid to players", money.text(t.paid)),
-        ("House win", f"{money.text(t.house_win)} (wagered - returned stakes - paid)"),
-        ("Actual hold", "not applicable: a pot game between players; the house's win is its "
-                        "collection (see the card-room report)" if _only_unbanked(data)
-         else percent(t.hold)),
-        ("Theoretical edge", _edge_text(data, TOTAL)),
-        ("Theoretical win", "-" if theo is None else
+        (WAGERED.label, money.text(t.wagered)),
+        (WINNING_STAKES.label, money.text(t.returned)),
+        (PAID.label, money.text(t.paid)),
+        (HOUSE_WIN.label, f"{money.text(t.house_win)} (wagered - winning stakes - paid)"),
+        (WIN_PCT_OF_HANDLE.label, "not applicable: a pot game between players; the house's "
+                                  "win is its collection (see the card-room report)"
+         if _only_unbanked(data) else percent(t.hold)),
+        (THEORETICAL_EDGE.label, _edge_text(data, TOTAL)),
+        (THEORETICAL_WIN.label, "-" if theo is None else
          f"{money.text(round_money(theo[1]))}; actual - theoretical "
          f"{money.text(t.house_win - round_money(theo[1]))}"),
         ("Exceptions", f"{len(data.exceptions):,} (listed below)"),
     ]
     r.add(facts(summary))
     r.heading(f"Wagered, paid and won by wager kind ({money.label})")
-    r.add(grid(["Wager kind", "Rounds", "Wagered", "Returned", "Paid", "House win", "Hold",
-                "Theor. edge", "Theor. win"], _figures_rows(data),
-               [w * 0.15, w * 0.06, w * 0.12, w * 0.11, w * 0.11, w * 0.11, w * 0.08,
-                w * 0.12, w * 0.12],
+    r.add(grid(["Wager kind", "Rounds", *(t.label for t in FIGURE_COLUMNS)],
+               _figures_rows(data),
+               [w * 0.15, w * 0.08, w * 0.11, w * 0.11, w * 0.11, w * 0.11, w * 0.10,
+                w * 0.11, w * 0.10],
                numeric=(1, 2, 3, 4, 5, 6, 7, 8), bold_last=True))
-    r.add(p("Returned: the stakes of winning wagers, handed back with the win. Paid: what "
-            "players won beyond their returned stakes. House win = wagered - returned - paid "
-            "(stakes lost less amounts paid). Hold: house win / wagered. Theoretical win: "
-            "each settled wager times its own spot's house edge, from the par sheet of the "
-            "configuration version its round was played under; theoretical edge: "
-            "theoretical win / wagered, exact over the wagers actually made. Voided rounds "
-            "count with the stages settled before the void; returned wagers count nowhere."
+    r.add(p(meanings(FIGURE_COLUMNS) + " Voided rounds count with the stages settled before "
+            "the void; the wagers a void returned count nowhere."
             + "".join(f" {g.meters_note}" for g in map(registry.REGISTRY.get, sorted(data.games))
                       if g is not None and g.meters_note), "note"))
     if data.hourly:

@@ -156,9 +156,9 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequenc
     """A ruled table with a shaded header row repeated on every page it runs over.
 
     ``numeric`` columns are right-aligned; ``wrap`` columns, and any text too wide for its
-    column, are set as paragraphs that break only at spaces and after ``:`` ``/`` ``.``
-    ``-`` (never into the next column); ``bold_last`` sets the last row (a total) in bold;
-    ``groups`` adds a row above the headers with (title, first column, last column) spans;
+    column (a heading too), are set as paragraphs that break only at spaces and after ``:``
+    ``/`` ``.`` ``-`` (never into the next column); ``bold_last`` sets the last row (a total)
+    in bold; ``groups`` adds a row above the headers with (title, first column, last column) spans;
     ``zebra_from`` is the index of the first row among all the table's rows (a table's
     last rows set apart keep their shading). Text is never set below ``MIN_TEXT_PT``.
     """
@@ -173,8 +173,12 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequenc
         for title, a, _b in groups:
             over[a] = title
         body.append(over)
-    body.append(list(headers))
     room = [max(float(x) - CELL_PADDING, 1.0) for x in widths]
+    head_style = ParagraphStyle("ch", parent=cell_style, fontName=FONT_BOLD)
+    head_right = ParagraphStyle("chr", parent=head_style, alignment=2)
+    body.append([wrapped(h, room[i], head_right if i in numeric else head_style)
+                 if i < len(room) and pdfmetrics.stringWidth(h, FONT_BOLD, font_size)
+                 > widths[i] - 1 else h for i, h in enumerate(headers)])
     for row in rows:
         cells: list[Cell] = []
         for i, c in enumerate(row):

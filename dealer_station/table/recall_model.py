@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dealer_station import registry as games
+from dealer_station.accounting.glossary import COLLECTED, PAID, RETURNED, WAGERED, meanings
 from dealer_station.audit.journal import Record, RoundInfo
 from dealer_station.events import rows
 from dealer_station.events.kinds import closing_statuses, exception_kinds
@@ -98,14 +99,12 @@ CONFIRMED_LABELS: dict[bool, str] = {True: "Payout confirmed", False: "Payout NO
 
 #: The money of a round: stakes settled, paid to players, collected by the house; and the
 #: stakes given back unsettled by a void.
-WAGERED_LABEL, PAID_LABEL, COLLECTED_LABEL = "Wagered", "Paid", "Collected"
-RETURNED_LABEL = "Returned"
+WAGERED_LABEL, PAID_LABEL, COLLECTED_LABEL = WAGERED.label, PAID.label, COLLECTED.label
+RETURNED_LABEL = RETURNED.label
 
 #: What "wagered" means wherever a person reads it (recall, screen, paper): the meters and
 #: the shift report count exactly this, so one round has one number everywhere.
-WAGERED_MEANING = ("Wagered: the stakes a card settled (as the meters and the shift report "
-                   "count them). Returned: stakes given back unsettled when the round was "
-                   "voided; they count in no meter.")
+WAGERED_MEANING = meanings((WAGERED, RETURNED))
 
 #: A difference between what was recorded and a re-settlement of the recorded inputs.
 DIFFERENCE_LABEL = "Replay difference"

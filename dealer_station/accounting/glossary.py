@@ -1,0 +1,64 @@
+"""One meaning for every figure: each label a report prints over an amount or a ratio, and
+what it means.
+
+A label means the same number wherever it is printed, on paper, on a screen or at the
+command line: "Hold" is win / drop in every report (the count room's figure, as MICS defines
+it), and house win / wagered is "Win % of handle". The reports and the recall take their
+figure labels from here and print each label's meaning beneath the table that uses it;
+``docs/reports.md``'s glossary is this list (``tests/test_glossary.py`` holds the two equal,
+and reads the labels back from the printed reports).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Term:
+    label: str      # as printed over a column or beside a figure
+    meaning: str    # what it is, printed where it appears
+
+    def said(self) -> str:
+        """``Label: meaning.``, as a report's note prints it."""
+        return f"{self.label}: {self.meaning}."
+
+
+WAGERED = Term("Wagered", "the stakes the cards settled (the handle), as the meters count "
+                          "them; wagers a void handed back unsettled are not in it")
+WINNING_STAKES = Term("Winning stakes", "the stakes of winning wagers, handed back to the "
+                                        "players with their wins")
+PAID = Term("Paid", "what players won beyond their winning stakes")
+HOUSE_WIN = Term("House win", "the stakes lost less the amounts paid (wagered - winning stakes "
+                              "- paid): the station's computed win")
+WIN_PCT_OF_HANDLE = Term("Win % of handle", "house win / wagered")
+RETURNED = Term("Returned", "the stakes a void handed back unsettled; they count in no "
+                            "meter")
+COLLECTED = Term("Collected", "the stakes of losing wagers, taken by the house")
+THEORETICAL_EDGE = Term("Theor. edge", "theoretical win / wagered, exact over the wagers "
+                                       "actually made")
+THEORETICAL_WIN = Term("Theor. win", "each settled wager times its own spot's house edge, "
+                                     "from the par sheet of the configuration version its "
+                                     "round was played under")
+OPENER = Term("Opener", "the chips in the tray at the start of the gaming day (or shift), "
+                        "counted and signed")
+CLOSER = Term("Closer", "the chips in the tray at its end, counted and signed")
+FILLS = Term("Fills", "chips the cage brought to the table")
+CREDITS = Term("Credits", "chips the table sent back to the cage")
+DROP = Term("Drop", "the cash and markers counted from the table's drop box")
+WIN = Term("Win", "the statistical win: drop + credits - fills + (closer - opener)")
+HOLD = Term("Hold", "win / drop")
+COMPUTED = Term("Computed", "the station's win from the rounds it settled (its house win)")
+VARIANCE = Term("Variance", "win - computed (negative: the tray is short of what the station "
+                            "settled)")
+
+GLOSSARY: tuple[Term, ...] = (
+    WAGERED, WINNING_STAKES, PAID, COLLECTED, HOUSE_WIN, WIN_PCT_OF_HANDLE, RETURNED,
+    THEORETICAL_EDGE,
+    THEORETICAL_WIN, OPENER, CLOSER, FILLS, CREDITS, DROP, WIN, HOLD, COMPUTED, VARIANCE)
+
+
+def meanings(terms: Iterable[Term]) -> str:
+    """The meanings of ``terms``, one sentence each, for the note beneath a table."""
+    return " ".join(t.said() for t in terms)
