@@ -378,3 +378,18 @@ def test_two_writers_never_take_one_number(db_url: str, tmp_path: Path) -> None:
         assert s.journal.verify_table("T1").ok
     finally:
         s.close()
+
+
+def test_parts_rounded_to_the_cent_add_up_to_their_whole() -> None:
+    from fractions import Fraction as F
+
+    from dealer_station.accounting.figures import apportion, round_money
+
+    # Three shifts of 0.5 cent each: rounded on their own they make 3 cents, the day 2.
+    parts = [F(1, 2), F(1, 2), F(1, 2)]
+    assert [round_money(x) for x in parts] == [1, 1, 1]
+    assert apportion(parts, round_money(sum(parts))) == [1, 1, 0]
+    # The units left over go to the parts that lost the most.
+    assert apportion([F(101, 10), F(209, 10), F(30, 1)], 61) == [10, 21, 30]
+    assert apportion([F(-3, 2), F(7, 4)], round_money(F(-3, 2) + F(7, 4))) == [-2, 2]
+    assert apportion([], 0) == []

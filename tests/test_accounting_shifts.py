@@ -4,6 +4,7 @@ that `audit verify` catches (real SQLite files; no rounds, so fast)."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from datetime import date
@@ -188,7 +189,25 @@ def test_cli_shift_count_drop_by_shift_and_report(s: Setup, tmp_path: Path,
     pdf = tmp_path / "shift.pdf"
     assert cli("print", "--inventory", "shift", "--gaming-day", day, "--shift", "Early",
                "--out", str(pdf), pins=0) == 0
-    assert pdf.is_file()
+    # A control number, not a date and a word: the table's inventory counts numbered in the
+    # year, the opener first (the same number on a reprint).
+    from pypdf import PdfReader
+
+    def number(path: Path) -> str:
+        words = " ".join(" ".join(pg.extract_text() for pg in PdfReader(str(path)).pages)
+                         .split())
+        found = re.search(r"T1-INV-\d{4}-\d{5}", words)
+        assert found is not None, words[:400]
+        return found.group(0)
+    year = day[:4]
+    assert number(pdf) == f"T1-INV-{year}-00002"
+    opener = tmp_path / "opener.pdf"
+    assert cli("print", "--inventory", "opener", "--gaming-day", day, "--out", str(opener),
+               pins=0) == 0
+    assert number(opener) == f"T1-INV-{year}-00001"
+    assert cli("print", "--inventory", "shift", "--gaming-day", day, "--shift", "Early",
+               "--out", str(tmp_path / "again.pdf"), pins=0) == 0
+    assert number(tmp_path / "again.pdf") == f"T1-INV-{year}-00002"
     capsys.readouterr()
     assert main(["report", "master-game", "--json", "--by-shift", *store]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -128,7 +128,9 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
     assert sum(r["variance"] for r in shifts) == -mispaid
     for row in rows:
         mine = [r for r in shifts if r["gaming_day"] == row["gaming_day"]]
-        for k in ("variance", "win", "drop", "computed_win", "rounds"):
+        # The theoretical win too, to the cent: each shift's exact figure is rounded so that
+        # the shifts add up to the day (never a cent more or less).
+        for k in ("variance", "win", "drop", "computed_win", "rounds", "theoretical_win"):
             assert row[k] == sum(r[k] for r in mine), k
     flagged = [r for r in shifts if r["variance"]]
     assert flagged and all(any("variance" in e for e in r["exceptions"]) for r in flagged)
@@ -151,6 +153,16 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
         assert lines[0]["seq"] == 1 and isinstance(lines[0]["payload"], str)
         assert [x["seq"] for x in lines] == list(range(1, len(lines) + 1))
         assert "intact" in text and f"{lines[-1]['seq']:,}" in text, kind
+    # The thresholds are named with the file they were read from, whichever it is.
+    other = tmp_path / "elsewhere" / "cage-rules.toml"
+    other.parent.mkdir()
+    other.write_text("[accounting]\nvariance_threshold = 500\n")
+    pdf = tmp_path / "discrepancies-other.pdf"
+    assert main(["report", "discrepancies", "--accounting-config", str(other), "--out",
+                 str(pdf), *store]) == 0
+    text = "".join(" ".join(page.extract_text() for page in PdfReader(str(pdf)).pages).split())
+    # (Whitespace dropped: a long path breaks across lines.)
+    assert "Variancethreshold5.00USD" in text and f"(from{other})." in text
     capsys.readouterr()
 
 

@@ -31,6 +31,7 @@ from dealer_station.games.bourre.reports.card_room import gather_card_room, read
 from dealer_station.games.bourre.reports.card_room_pdf import build_card_room_report
 from dealer_station.games.bourre.rules.config import parse_bourre_profiles
 from dealer_station.gaming_day import GamingCalendar
+from dealer_station.reports.text import LIVE_PACE_LIMIT, pace_words
 from dealer_station.table.base import TableError
 from dealer_station.tomlconfig import ConfigError
 
@@ -211,6 +212,8 @@ def test_a_pot_is_returned_only_by_a_supervisor_with_a_reason(journal: Journal,
     (day,) = gather_card_room(journal, "B1", CALENDAR)
     assert [(m.by, m.reason, m.pot) for m in day.returned] == [
         ("sue/supervisor", "the table closed for the night", waiting.pot)]
+    # The same chips are not also counted as carried out that day.
+    assert waiting.seq not in {m.record.seq for m in day.carried_out}
     assert day.breaks == []
 
 
@@ -221,7 +224,10 @@ def _recomputed(folder: Path) -> dict[str, Any]:
     r = rows(folder)
     house = sum(p["house"] for _s, _t, _a, k, _r, p in r if k == "hand.close")
     amount = sum(p["amount"] for _s, _t, _a, k, _r, p in r if k == "bourre.collection")
-    carried_out = [p["pot"] for _s, _t, _a, k, _r, p in r if k == "pot.carry"]
+    # A pot carried and returned on the same day counts as returned only.
+    returned_seqs = {p["carry_seq"] for _s, _t, _a, k, _r, p in r if k == "pot.return"}
+    carried_out = [p["pot"] for s, _t, _a, k, _r, p in r if k == "pot.carry"
+                   and s not in returned_seqs]
     carried_in = [p["pot"] for _s, _t, _a, k, _r, p in r if k == "session.open" and p["pot"]]
     returned = [(a, p["reason"], p["pot"]) for _s, _t, a, k, _r, p in r if k == "pot.return"]
     per_session: dict[str, int] = defaultdict(int)
@@ -267,6 +273,15 @@ def test_the_card_room_json_equals_a_recomputation_from_the_rows(journal: Journa
                key, "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "journal verified intact" in proc.stdout and out.read_bytes()[:5] == b"%PDF-"
+    # A simulated day's pace is no table's, and the report says so beside it.
+    from pypdf import PdfReader
+
+    text = " ".join(" ".join(pg.extract_text() for pg in PdfReader(str(out)).pages).split())
+    hph = day["hands_per_hour"]
+    if hph is not None:
+        assert f"{hph:,.1f} hands per hour" in text
+    assert (hph is not None and hph > LIVE_PACE_LIMIT) == (
+        "played by a simulation or a script" in text), hph
     # Editing a collection amount in the database breaks the chain: verify fails, and so
     # does the report's last page.
     con = sqlite3.connect(folder / "journal.db")
@@ -341,3 +356,12 @@ def test_a_supervisor_returns_a_pot_from_the_command_line(journal: Journal,
     assert f"pot of {waiting.pot:,} chips returned by sue/supervisor" in done.stdout
     (ret,) = [p for _s, _t, a, k, _r, p in rows(folder) if k == "pot.return"]
     assert ret["reason"] == "the game broke up" and sum(ret["shares"].values()) == waiting.pot
+
+
+def test_a_pace_no_table_reaches_is_said_to_be_a_simulations() -> None:
+    assert pace_words(52.25, "hands") == "52.2 hands per hour"
+    assert pace_words(LIVE_PACE_LIMIT, "rounds") == f"{LIVE_PACE_LIMIT:,.1f} rounds per hour"
+    fast = pace_words(9642.9, "hands")
+    assert fast.startswith("9,642.9 hands per hour (faster than any table deals")
+    assert "played by a simulation or a script, not at a live table" in fast
+    assert pace_words(None, "hands") == "-"

@@ -38,11 +38,13 @@ from dealer_station.errors import StationError
 from dealer_station.games.lapaire.config_file import load_lapaire_config
 from dealer_station.games.lapaire.table.live import LaPaireTable
 from dealer_station.games.lapaire.table.recall import LaPaireRecall
+from dealer_station.games.lapaire.table.wins import round_wins
 from dealer_station.money import Money
 from dealer_station.reports.config_history import build_config_history_report
 from dealer_station.reports.pdf_style import p
+from dealer_station.reports.pit_summary import build_pit_report
 from dealer_station.reports.recall import build_recall_report
-from dealer_station.reports.shift import TOTAL, gather
+from dealer_station.reports.shift import TOTAL, build_shift_report, gather
 from dealer_station.reports.source import Period
 from dealer_station.reports.template import ReportBuilder, break_lines, caption, grid
 from dealer_station.reports.text import local
@@ -92,6 +94,19 @@ def test_a_voided_rounds_wagered_is_the_meters_and_the_shift_reports(
         assert fold(WAGERED_MEANING) in text, where
         assert named in text, where
         assert not re.search(r"returned: \d", text), where
+    # The void's returned stakes are one figure in the shift report, the pit report (which
+    # gathers the shift's) and the master game's rounds, as in the recall: "Returned".
+    assert shift.returned_by_voids == rc.returned() == 100
+    period = _round_period(opened, VOIDED_ROUND)
+    (win,) = round_wins(opened, TABLE, period.since, period.until)
+    assert win.status == "voided" and win.voided_returned == 100 and win.wagered == 400
+    shift_pdf = build_shift_report(opened, TABLE, period, out=tmp_path / "shift.pdf").path
+    shift_text = " ".join(pdf_text(shift_pdf).split())
+    assert "Returned 1.00 USD (handed back by 1 void; in no other figure)" in shift_text
+    pit_pdf = tmp_path / "pit.pdf"
+    build_pit_report(opened, [TABLE], period, out=pit_pdf)
+    pit_text = " ".join(pdf_text(pit_pdf).split())
+    assert "Returned" in pit_text and " 1.00 " in pit_text
 
 
 # --- 3. every time printed is a record's ---------------------------------------------------

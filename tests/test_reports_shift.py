@@ -32,7 +32,7 @@ from dealer_station.games.lapaire.rules.house_math import par_sheet
 from dealer_station.money import Money
 from dealer_station.reports.shift import EXCEPTION_KINDS, build_shift_report, kind_label, pace_text
 from dealer_station.reports.source import Period
-from dealer_station.reports.text import percent
+from dealer_station.reports.text import LIVE_PACE_LIMIT, percent
 from dealer_station.table.recall_model import record_label
 
 USD = Money("USD", 100)
@@ -115,6 +115,9 @@ def test_rounds_and_figures_per_wager_kind_match_the_journal(whole) -> None:  # 
     assert f"Theor. edge {percent(theo['total'][1] / total.wagered)}" in text
     assert "rounds per hour" in text
     data = built.data
+    # A pace no live table reaches is said to be a simulation's, beside the figure.
+    fast = data.per_hour is not None and data.per_hour > LIVE_PACE_LIMIT
+    assert fast == ("played by a simulation or a script" in " ".join(text.split()))
     assert data.rounds_played == settled + voided
     assert sum(v for _, v in data.hourly) == total.house_win
 

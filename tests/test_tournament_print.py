@@ -31,7 +31,22 @@ def journal(tmp_path: Path) -> Iterator[Journal]:
 
 
 def text(path: Path) -> list[str]:
-    """Each page's text, runs of white space (cell breaks) as one space."""
+    """Each page's text, runs of white space (cell breaks) as one space; and, read first,
+    that the sheet is an archival PDF like every report: PDF/A-3b, every font embedded (none
+    of reportlab's core fonts, which never are)."""
+    import subprocess
+
+    import pikepdf
+
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True,
+                           check=True).stdout.splitlines()[2:]
+    assert fonts, f"{path.name}: no fonts listed"
+    for line in fonts:
+        assert line.split()[-5] == "yes", f"{path.name}: {line}"
+        assert "Helvetica" not in line and "Courier" not in line, f"{path.name}: {line}"
+    with pikepdf.open(path) as pdf:
+        meta = pdf.open_metadata()
+        assert (meta["pdfaid:part"], meta["pdfaid:conformance"]) == ("3", "B"), path.name
     return [" ".join((page.extract_text() or "").split())
             for page in PdfReader(str(path)).pages]
 
@@ -87,11 +102,13 @@ def test_final_results_with_places_prizes_and_fees(tmp_path: Path, journal: Jour
     assert purse.collected == 14 * 1500
     assert "210.00 USD" in whole and "14 × 15.00 USD" in whole    # fees collected
     assert "105.00 USD" in whole and "63.00 USD" in whole and "42.00 USD" in whole  # 50/30/20 %
-    assert "- 105.00 USD" in whole
+    # Each prize in the paid-out column, beside whom it went to: never "P008 - 97.50".
+    assert f"Prize, 1st to {t.places[0]} 105.00 USD" in whole
+    assert f"{t.places[0]} - " not in whole and "- 105.00" not in whole
     for place, name in enumerate(t.places, 1):
         assert f"{place_text(place)} {name}" in whole
     assert f"1st {t.places[0]} winner 105.00 USD" in whole
-    assert "Kept (after prizes) no refunds 0.00 USD" in whole
+    assert "Kept (fees less prizes) no refunds 0.00 USD" in whole
     assert "final results" in whole and "Journal verified: intact" in whole
 
 

@@ -14,7 +14,8 @@ Pure: integers in minor units and exact fractions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -24,6 +25,21 @@ def round_money(value: Fraction) -> int:
     """An exact amount to the nearest minor unit (halves away from zero)."""
     n = int(abs(value) + Fraction(1, 2))
     return -n if value < 0 else n
+
+
+def apportion(parts: Sequence[Fraction], whole: int) -> list[int]:
+    """Exact amounts ``parts`` in whole minor units that add up to ``whole`` (their sum, rounded):
+    each rounded down, and the units left over given to the parts that lost the most (the
+    largest remainder). A day's shifts then add up to the day, to the cent, as every figure
+    of a report must."""
+    floors = [math.floor(x) for x in parts]
+    left = whole - sum(floors)
+    if not 0 <= left <= len(parts):       # not their sum rounded: each on its own
+        return [round_money(x) for x in parts]
+    order = sorted(range(len(parts)), key=lambda i: (-(parts[i] - floors[i]), i))
+    for i in order[:left]:
+        floors[i] += 1
+    return floors
 
 
 def statistical_win(*, drop: int, credits: int, fills: int, opener: int, closer: int) -> int:
@@ -47,6 +63,8 @@ class Play:
     paid: int = 0
     computed_win: int = 0
     theoretical_win: Fraction = field(default_factory=Fraction)
+    #: The stakes voids handed back unsettled (in no other figure).
+    voided_returned: int = 0
 
     def theoretical_text(self) -> str:
         t = self.theoretical_win
@@ -59,6 +77,7 @@ class Play:
         self.paid += other.paid
         self.computed_win += other.computed_win
         self.theoretical_win += other.theoretical_win
+        self.voided_returned += other.voided_returned
 
 
 @dataclass
@@ -80,6 +99,9 @@ class TableDay:
     mtd_drop: int = 0
     ytd_win: int = 0
     ytd_drop: int = 0
+    #: The theoretical win in minor units where it is one part of a whole that must add up
+    #: (a shift of its day, :func:`apportion`); else the exact figure rounded.
+    theoretical_share: int | None = None
 
     @property
     def win(self) -> int | None:
@@ -101,6 +123,8 @@ class TableDay:
 
     @property
     def theoretical_win(self) -> int:
+        if self.theoretical_share is not None:
+            return self.theoretical_share
         return round_money(self.play.theoretical_win)
 
     def check(self, threshold: int, money: Callable[[int], str] = str) -> None:

@@ -12,7 +12,7 @@ inventory_tolerance = 0           # |opener - previous closer| above this is an 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dealer_station.money import Money
@@ -28,6 +28,8 @@ class AccountingSettings:
     denominations: tuple[int, ...] = DEFAULT_DENOMINATIONS
     variance_threshold: int = 0
     inventory_tolerance: int = 0
+    #: Where these settings were read (a report names it beside the thresholds it applies).
+    source: str = field(default="the defaults (no accounting file)", compare=False)
 
     @property
     def money(self) -> Money:
@@ -61,11 +63,12 @@ def settings_from(sec: Section) -> AccountingSettings:
 def load_settings(path: Path | str | None) -> AccountingSettings:
     """``[accounting]`` of the file at ``path``; the defaults when the file is missing."""
     if path is None or not Path(path).exists():
-        return AccountingSettings()
+        return AccountingSettings() if path is None else AccountingSettings(
+            source=f"the defaults ({path} does not exist)")
     data = load_toml(path)
     if "accounting" not in data:
         raise ConfigError(str(path), "accounting", "is required (the [accounting] table)")
     top = Section(data, str(path))
     sec = top.section("accounting")
     top.finish()
-    return settings_from(sec)
+    return replace(settings_from(sec), source=str(path))

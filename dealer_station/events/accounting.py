@@ -9,9 +9,11 @@ signed, as ``user_id/role``, in the order the slip prints them. Fill and credit 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
-from dealer_station.events.base import Codec, Event, JsonObject, optional
+from dealer_station.events.base import Codec, Event, JsonObject, Upcaster, optional
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,9 +147,15 @@ class DayPlayed(Event):
     """What the station settled in the gaming day, summed from its rounds when the closer was
     counted and journaled right after it: the count room's figures meet the station's in one
     place, and a month's report reads one record per table per day. ``through_seq`` is the
-    last record it covers; ``theoretical`` is exact, ``"numerator/denominator"``."""
+    last record it covers; ``theoretical`` is exact, ``"numerator/denominator"``.
+
+    Version 2 adds ``voided_returned``: the stakes the day's voids handed back unsettled. A
+    version-1 record did not sum them: read as None, and the reports sum them from the rounds
+    instead."""
 
     KIND = "day.play"
+    VERSION: ClassVar[int] = 2
+    UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {1: lambda d: d}
     gaming_day: str
     rounds: int
     wagered: int
@@ -156,6 +164,7 @@ class DayPlayed(Event):
     computed_win: int
     theoretical: str
     through_seq: int
+    voided_returned: int | None = optional()
 
 
 EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayShiftCounted, TrayDifference,

@@ -25,6 +25,7 @@ from dealer_station.accounting.glossary import (
     FILLS,
     HOLD,
     OPENER,
+    RETURNED,
     THEORETICAL_WIN,
     VARIANCE,
     WIN,
@@ -87,6 +88,8 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
         ("Statistical win", f"{m(total_win)} on a drop of {m(total_drop)} (hold "
                             f"{_pct(hold(total_win, total_drop))})"),
         ("Computed win", m(sum(d.play.computed_win for d in days))),
+        (RETURNED.label, f"{m(sum(d.play.voided_returned for d in days))} ("
+                         f"{RETURNED.meaning})"),
         ("Theoretical win", m(sum(d.theoretical_win for d in days))),
         ("Formulas", "win = drop + credits - fills + (closer - opener); hold = win / drop; "
                      "computed win = stakes lost - amounts paid; variance = win - computed "
@@ -180,7 +183,7 @@ def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSett
     rows.sort(key=lambda row: (row[0], row[1]))
     r.add(p(f"Variance threshold {s.money.text(s.variance_threshold)} (a day's and each shift's); "
             f"opener-to-previous-closer tolerance {s.money.text(s.inventory_tolerance)} "
-            f"(config/accounting.toml).", "small"))
+            f"(from {s.source}).", "small"))
     if rows:
         w = r.width
         r.add(grid(["Table", "Gaming day", "Shift", "Exception"], rows,
@@ -308,13 +311,28 @@ def build_inventory_pdf(journal: Journal, ledger: Ledger, settings: AccountingSe
     e = c.event
     chips = Chips.from_payload(e.chips)  # type: ignore[attr-defined]
     return _slip_pdf(journal, ledger.table, title=f"Table inventory slip ({which})",
-                     number=f"{gaming_day}-{which.split(',')[0].replace(' ', '-')}"
-                            + (f"-{shift}" if shift and which.startswith("shift") else ""),
-                     seq=c.seq, ts=c.ts,
+                     number=inventory_number(ledger, c), seq=c.seq, ts=c.ts,
                      actor_list=list(e.signers),  # type: ignore[attr-defined]
                      roles=("Dealer", "Supervisor"), chips=chips,
                      extra=[("Gaming day", gaming_day)], s=settings, out=out, paper=paper)
 
 
+def inventory_number(ledger: Ledger, count: Committed) -> str:
+    """The control number of a table inventory slip: ``T1-INV-2026-00012``, the table's
+    inventory counts (openers, shift changes and closers alike) numbered in the order the
+    journal holds them, from 1 each calendar year of the gaming day. It is made from the chain
+    alone, so a reprint carries the same number and no two slips of a table share one."""
+    def year(c: Committed) -> int:
+        return next(d.year for d, day in ledger.days.items()
+                    if c in (day.opener, day.closer, *day.shift_counts.values()))
+
+    counts = sorted({c.seq: c for day in ledger.days.values()
+                     for c in (day.opener, day.closer, *day.shift_counts.values())
+                     if c is not None}.values(), key=lambda c: c.seq)
+    y = year(count)
+    n = 1 + sum(1 for c in counts if c.seq < count.seq and year(c) == y)
+    return f"{ledger.table}-INV-{y}-{n:05d}"
+
+
 __all__ = ["Record", "build_discrepancy_pdf", "build_inventory_pdf", "build_master_game_pdf",
-           "build_slip_pdf"]
+           "build_slip_pdf", "inventory_number"]

@@ -17,7 +17,14 @@ from typing import Any
 
 from sqlalchemy import and_, or_, select
 
-from dealer_station.accounting.figures import Play, TableDay, fraction_json, hold, to_dates
+from dealer_station.accounting.figures import (
+    Play,
+    TableDay,
+    apportion,
+    fraction_json,
+    hold,
+    to_dates,
+)
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.accounting.shifts import day_drop, shift_rows
@@ -121,7 +128,14 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
             found = by_shift.get((gaming_day, shift.name))
             if found is not None:
                 found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
-                                    w.theoretical_win))
+                                    w.theoretical_win, w.voided_returned))
+    # Each day's shifts' theoretical wins add up to the day's, to the cent.
+    for day in days:
+        mine = [by_shift[k] for k in by_shift if k[0] == day.gaming_day]
+        exact = [row.play.theoretical_win for row in mine]
+        if sum(exact, Fraction(0)) == day.play.theoretical_win:
+            for row, share in zip(mine, apportion(exact, day.theoretical_win), strict=True):
+                row.theoretical_share = share
     for row in out:
         row.check(settings.variance_threshold, settings.money.text)
     return out
@@ -158,12 +172,15 @@ def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: Gami
         s for s in (ledger.days[row.gaming_day].play for row in days) if s is not None])
     for row in days:
         summary = ledger.days[row.gaming_day].play
-        if summary is None or recompute or row.gaming_day in stale:
+        # A day summed before its voids' returns were (a version-1 record): from the rounds.
+        if (summary is None or recompute or row.gaming_day in stale
+                or summary.voided_returned is None):
             live[row.gaming_day] = row
             continue
         num, _, den = summary.theoretical.partition("/")
         row.play = Play(summary.rounds, summary.wagered, summary.returned, summary.paid,
-                        summary.computed_win, Fraction(int(num), int(den or 1)))
+                        summary.computed_win, Fraction(int(num), int(den or 1)),
+                        summary.voided_returned)
     if not live:
         return
     wins = table_wins(journal, table)
@@ -175,7 +192,7 @@ def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: Gami
         found = live.get(calendar.day_of(datetime.fromisoformat(w.closed)))
         if found is not None:
             found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
-                              w.theoretical_win))
+                                w.theoretical_win, w.voided_returned))
 
 
 def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
@@ -206,6 +223,7 @@ def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
         "theoretical_win": d.theoretical_win,
         "actual_vs_theoretical": d.play.computed_win - d.theoretical_win,
         "rounds": d.play.rounds, "wagered": d.play.wagered, "returned": d.play.returned,
+        "returned_by_voids": d.play.voided_returned,
         "paid": d.play.paid,
         "mtd_win": d.mtd_win, "mtd_drop": d.mtd_drop,
         "mtd_hold": fraction_json(hold(d.mtd_win, d.mtd_drop)),

@@ -17,6 +17,7 @@ from dealer_station import registry
 from dealer_station.accounting.glossary import (
     HOUSE_WIN,
     PAID,
+    RETURNED,
     WAGERED,
     WIN_PCT_OF_HANDLE,
     meanings,
@@ -64,6 +65,16 @@ class PitData:
             out[t.money] = out.get(t.money, Figures()).plus(t.total)
         return out
 
+    def returned_in(self, money: Money) -> int | None:
+        """What the voids of the tables in ``money`` handed back (None: one not known)."""
+        found = [t.returned_by_voids for t in self.tables if t.money == money]
+        return None if any(x is None for x in found) else sum(x or 0 for x in found)
+
+
+def _amount(money: Money, value: int | None) -> str:
+    """An amount, or "not known" (a voided round that could not be recalled)."""
+    return "not known" if value is None else money.number(value)
+
 
 def _banked(data: ShiftData) -> bool:
     """A hold means something only where the house plays against the players."""
@@ -95,28 +106,31 @@ def render(data: PitData, out: Path | str, checks: Sequence[TableCheck], *,
         games = ", ".join(game_label(g) for g in t.games) or "-"
         rows.append([t.table, games, f"{t.rounds_played:,}", f"{t.rounds_voided:,}",
                      fmt(f.wagered), fmt(f.paid), fmt(f.house_win),
+                     _amount(t.money, t.returned_by_voids),
                      percent(f.hold) if _banked(t) else "-",
                      t.money.label, _dealers(t), f"{len(t.exceptions):,}"])
     r.heading(f"Tables ({len(data.tables)})", level=1)
     r.add(grid(["Table", "Game", "Rounds", "Voided", WAGERED.label, PAID.label, HOUSE_WIN.label,
-                WIN_PCT_OF_HANDLE.label, "In", "Dealers (rounds)", "Exceptions"], rows,
-               [w * 0.07, w * 0.09, w * 0.06, w * 0.06, w * 0.11, w * 0.11, w * 0.11,
-                w * 0.07, w * 0.06, w * 0.18, w * 0.08],
-               numeric=(2, 3, 4, 5, 6, 7, 10), wrap=(9,)))
+                RETURNED.label, WIN_PCT_OF_HANDLE.label, "In", "Dealers (rounds)",
+                "Exceptions"], rows,
+               [w * 0.07, w * 0.09, w * 0.06, w * 0.06, w * 0.1, w * 0.1, w * 0.1,
+                w * 0.08, w * 0.07, w * 0.05, w * 0.14, w * 0.08],
+               numeric=(2, 3, 4, 5, 6, 7, 8, 11), wrap=(10,)))
     totals = data.totals()
     r.heading("Totals")
     r.add(grid(["In", "Tables", "Rounds", WAGERED.label, PAID.label, HOUSE_WIN.label,
-                WIN_PCT_OF_HANDLE.label],
+                RETURNED.label, WIN_PCT_OF_HANDLE.label],
                [[m.label, f"{sum(1 for t in data.tables if t.money == m):,}",
                  f"{f.rounds:,}", m.number(f.wagered), m.number(f.paid), m.number(f.house_win),
+                 _amount(m, data.returned_in(m)),
                  percent(f.hold) if all(_banked(t) for t in data.tables if t.money == m)
                  else "-"] for m, f in totals.items()],
-               [w * 0.12, w * 0.08, w * 0.1, w * 0.16, w * 0.16, w * 0.16, w * 0.1],
-               numeric=(1, 2, 3, 4, 5, 6)))
+               [w * 0.1, w * 0.07, w * 0.09, w * 0.14, w * 0.14, w * 0.14, w * 0.12, w * 0.12],
+               numeric=(1, 2, 3, 4, 5, 6, 7)))
     r.add(p("Each table's figures are those of its shift report for the same period: the "
             "meters of the rounds that closed in it. Rounds: the rounds that closed in the "
             "period, settled or voided (Voided: those voided). "
-            + meanings((WAGERED, PAID, HOUSE_WIN, WIN_PCT_OF_HANDLE))
+            + meanings((WAGERED, PAID, HOUSE_WIN, RETURNED, WIN_PCT_OF_HANDLE))
             + f" {WIN_PCT_OF_HANDLE.label} is for banked games only. Tables are totalled only "
             "with tables of the same money." + "".join(f" {g.meters_note}" for g in map(
                 registry.REGISTRY.get, sorted({x for t in data.tables for x in t.games}))

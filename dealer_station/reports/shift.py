@@ -25,6 +25,7 @@ from dealer_station.accounting.figures import round_money
 from dealer_station.accounting.glossary import (
     HOUSE_WIN,
     PAID,
+    RETURNED,
     THEORETICAL_EDGE,
     THEORETICAL_WIN,
     WAGERED,
@@ -33,6 +34,7 @@ from dealer_station.accounting.glossary import (
     meanings,
 )
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
+from dealer_station.errors import StationError
 from dealer_station.events.kinds import closing_statuses, opening_kinds
 from dealer_station.events.parts import WAGER_LABELS
 from dealer_station.events.rows import closing_meters, why
@@ -55,6 +57,7 @@ from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, g
 from dealer_station.reports.text import (
     local,
     local_short,
+    pace_words,
     percent,
     ratio,
     short_hash,
@@ -62,6 +65,7 @@ from dealer_station.reports.text import (
 )
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.parts import WINS
+from dealer_station.table.recall import recall_round
 from dealer_station.table.recall_model import detail_text, record_label
 
 #: What the shift report lists as exceptions to the normal flow of play.
@@ -154,6 +158,9 @@ class ShiftData:
     games: list[str] = field(default_factory=list)
     rounds_settled: int = 0
     rounds_voided: int = 0
+    #: The stakes the period's voids handed back unsettled (None: a voided round that could
+    #: not be recalled, so the figure is not known).
+    returned_by_voids: int | None = 0
     first_round: int | None = None
     last_round: int | None = None
     kinds: dict[str, Figures] = field(default_factory=dict)
@@ -270,6 +277,7 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     dealers: dict[str, DealerShift] = {}
     games: set[str] = set()
     round_nos: list[int] = []
+    voided: list[int] = []
     # The kinds every registered game's events declare to open and close a round or hand.
     # Read as records, not events: decoding each (some 50 µs) adds seconds to 100,000 rounds.
     opening = frozenset(opening_kinds())
@@ -296,6 +304,7 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         dealer, version, game, opened = opens.get(rno, (rec.actor, "", "", ts))
         if closing[rec.kind] == "voided":
             data.rounds_voided += 1
+            voided.append(rno)
         else:
             data.rounds_settled += 1
         round_nos.append(rno)
@@ -343,6 +352,7 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     data.dealers = sorted(dealers.values(), key=lambda d: d.first)
     data.theoretical = _theoretical(by_version, data.version_info)
     data.exact = _exact(journal, table, period, data.games)
+    data.returned_by_voids = returned_by_voids(journal, table, voided)
     data.exceptions = journal.events(table, period.since, period.until, EXCEPTION_KINDS)
     if cov.last is not None:
         data.exceptions = [e for e in data.exceptions if e.seq <= cov.last.seq]
@@ -376,6 +386,32 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
         return {}
     return {k: (stakes[k], sum((Fraction(t, den) for den, t in scaled[k].items()),
                                Fraction(0))) for k in stakes}
+
+
+def _returned_text(data: ShiftData) -> str:
+    if data.rounds_voided == 0:
+        return f"{data.money.text(0)} (no round was voided)"
+    if data.returned_by_voids is None:
+        return (f"not known: a voided round of the {data.rounds_voided:,} could not be "
+                f"recalled (see the journal's verification)")
+    return (f"{data.money.text(data.returned_by_voids)} (handed back by "
+            f"{data.rounds_voided:,} void{'s' if data.rounds_voided != 1 else ''}; in no "
+            f"other figure)")
+
+
+def returned_by_voids(journal: Journal, table: str, rounds: Iterable[int]) -> int | None:
+    """The stakes the voids of ``rounds`` handed back unsettled, from each round's recall
+    (voids are few; each is rebuilt from its records); None if one cannot be recalled."""
+    total = 0
+    for n in rounds:
+        info = journal.round_info(table, n)
+        if info is None:
+            return None
+        try:
+            total += recall_round(journal, info).returned()
+        except (StationError, ValueError, LookupError):
+            return None
+    return total
 
 
 def _theoretical(handle: Mapping[tuple[str, str], int], versions: Mapping[str, Any]
@@ -485,12 +521,13 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
         ("Table", data.table), ("Game", games), ("Period", cov.label),
         ("Dealers on shift (rounds)", dealers),
         ("Rounds played", rounds),
-        ("Game pace", f"{pace_text(data.per_hour)} rounds per hour (first round opened to "
-                      f"last closed)"),
+        ("Game pace", f"{pace_words(data.per_hour, 'rounds')} (first round opened to last "
+                      f"closed)"),
         (WAGERED.label, money.text(t.wagered)),
         (WINNING_STAKES.label, money.text(t.returned)),
         (PAID.label, money.text(t.paid)),
         (HOUSE_WIN.label, f"{money.text(t.house_win)} (wagered - winning stakes - paid)"),
+        (RETURNED.label, _returned_text(data)),
         (WIN_PCT_OF_HANDLE.label, "not applicable: a pot game between players; the house's "
                                   "win is its collection (see the card-room report)"
          if _only_unbanked(data) else percent(t.hold)),
@@ -508,7 +545,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
                 w * 0.11, w * 0.10],
                numeric=(1, 2, 3, 4, 5, 6, 7, 8), bold_last=True))
     r.add(p(meanings(FIGURE_COLUMNS) + " Voided rounds count with the stages settled before "
-            "the void; the wagers a void returned count nowhere."
+            f"the void. {RETURNED.said()}"
             + "".join(f" {g.meters_note}" for g in map(registry.REGISTRY.get, sorted(data.games))
                       if g is not None and g.meters_note), "note"))
     if data.hourly:

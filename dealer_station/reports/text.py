@@ -58,3 +58,20 @@ def ratio(part: int, whole: int) -> Fraction | None:
 
 def short_hash(h: str | None, n: int = 16) -> str:
     return (h[:n] + "...") if h else "-"
+
+
+#: No table deals faster than one round or hand every 12 seconds: a pace above this is that of
+#: a simulation or a script, and the report says so beside it.
+LIVE_PACE_LIMIT = 300
+
+
+def pace_words(per_hour: float | Fraction | None, unit: str) -> str:
+    """``"52.3 hands per hour"``; a pace no live table reaches is said to be one."""
+    if per_hour is None:
+        return "-"
+    text = f"{float(per_hour):,.1f} {unit} per hour"
+    if per_hour > LIVE_PACE_LIMIT:
+        text += (f" (faster than any table deals, one every {3600 // LIVE_PACE_LIMIT} "
+                 f"seconds at most: these {unit} were played by a simulation or a script, "
+                 f"not at a live table)")
+    return text

@@ -90,7 +90,10 @@ def _seating(r: ReportBuilder, t: Tournament, round_no: int | None) -> str:
     rows = [cards[i:i + cols] + [""] * (cols - len(cards[i:i + cols]))
             for i in range(0, len(cards), cols)]
     outer = Table(rows, colWidths=[w / cols] * cols, hAlign="LEFT")
-    outer.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+    # The font even of the empty cells that fill the last row: a cell's text is set in
+    # reportlab's default (Helvetica, never embedded) unless the table names another.
+    outer.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, POSTED_PT),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                ("BOTTOMPADDING", (0, 0), (-1, -1), 8)]))
     r.add(outer)
@@ -271,18 +274,22 @@ def _results(r: ReportBuilder, t: Tournament, _round_no: int | None) -> str:
                 w * 0.15], numeric=(4,), font_size=11))
     money_block: list[Flowable] = [big("Entry fees and prizes", 12, bold=True)]
     people = sum(len(m) for m in t.entries.values())
+    # Money in and money out in columns of their own: a prize is never a name, a dash and an
+    # amount run together.
     acct: list[list[str]] = [
         ["Entries", f"{len(t.entries)} {'teams' if game.teams else 'players'} "
-                    f"({people} people)", ""],
-        ["Entry fee", f"{MONEY.text(t.entry_fee)} a person", ""],
-        ["Fees collected", f"{people} × {MONEY.text(t.entry_fee)}", MONEY.text(purse.collected)],
+                    f"({people} people)", "", ""],
+        ["Entry fee", f"{MONEY.text(t.entry_fee)} a person", "", ""],
+        ["Fees collected", f"{people} × {MONEY.text(t.entry_fee)}", MONEY.text(purse.collected),
+         ""],
     ]
     for i, prize in enumerate(purse.prizes, 1):
         who = t.places[i - 1] if t.places and i <= len(t.places) else "to be decided"
-        acct.append([f"Prize, {place_text(i)}", who, f"- {MONEY.text(prize)}"])
-    acct.append(["Kept (after prizes)", "no refunds", MONEY.text(purse.kept)])
-    money_block.append(grid(["", "", "Amount"], acct, [w * 0.25, w * 0.45, w * 0.2],
-                            numeric=(2,), bold_last=True, font_size=10))
+        acct.append([f"Prize, {place_text(i)}", f"to {who}", "", MONEY.text(prize)])
+    acct.append(["Kept (fees less prizes)", "no refunds", MONEY.text(purse.kept), ""])
+    money_block.append(grid(["", "", "Collected", "Paid out"], acct,
+                            [w * 0.25, w * 0.35, w * 0.17, w * 0.17],
+                            numeric=(2, 3), bold_last=True, font_size=10))
     how = ("fixed at creation" if t.fixed_prizes else
            f"{'/'.join(map(str, game.prize_shares))} % of the fees collected, rounded down "
            f"to the cent")

@@ -282,9 +282,10 @@ class TableAccounting:
         play = Play()
         for w in wins(self.journal, self.table_id, span.start, span.end):
             play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
-                          w.theoretical_win))
+                          w.theoretical_win, w.voided_returned))
         return DayPlayed(day.isoformat(), play.rounds, play.wagered, play.returned, play.paid,
-                         play.computed_win, play.theoretical_text(), through)
+                         play.computed_win, play.theoretical_text(), through,
+                         play.voided_returned)
 
     def slip(self, kind: str, chips: Chips, dealer: User | None, supervisor: User | None, *,
              number: int | None = None, note: str | None = None) -> Record:

@@ -22,6 +22,8 @@ class RoundWin:
     #: month of rounds is summed without a Fraction per round and kind.
     by_kind_scaled: tuple[tuple[str, int, int], ...] = ()
     den: int = 1
+    #: The stakes a void of the round handed back unsettled (in no other figure).
+    voided_returned: int = 0
 
     @property
     def by_kind(self) -> tuple[tuple[str, int, Fraction], ...]:

@@ -191,6 +191,11 @@ def placed_stake(stored: Mapping[str, Any]) -> tuple[int, int, str, tuple[str, .
     return stored["wager_id"], stored["amount"], stored["bet"], tuple(stored["values"])
 
 
+def voided_returned_ids(stored: Mapping[str, Any]) -> list[int]:
+    """The wagers a ``void`` handed back unsettled, by id."""
+    return list(stored["returned"])
+
+
 def settled_wager_ids(stored: Mapping[str, Any]) -> list[int]:
     """The wagers a ``stage.settle`` settled, by id."""
     return [r["wager_id"] for r in stored["results"]]

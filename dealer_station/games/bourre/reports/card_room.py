@@ -481,7 +481,10 @@ def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
                 day.carried_in.append(PotMove(
                     s.session_id, s.pot_in, s.chips.money(s.pot_in), s.opened.record,
                     from_session=s.waiting.session_id if s.waiting else ""))
-            if s.carried_out is not None and inside(s.carried_out.record):
+            # A pot carried and returned on the same day is counted once, as returned: the
+            # same chips are not also "carried out".
+            if s.carried_out is not None and inside(s.carried_out.record) and not (
+                    s.returned is not None and inside(s.returned.record)):
                 day.carried_out.append(s.carried_out)
             if s.returned is not None and inside(s.returned.record):
                 day.returned.append(s.returned)

@@ -26,7 +26,7 @@ from dealer_station.money import CHIPS
 from dealer_station.reports.pdf_style import p, rich
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
-from dealer_station.reports.text import local, local_short
+from dealer_station.reports.text import local, local_short, pace_words
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 
 
@@ -66,8 +66,7 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
         ("Hands", f"{len(day.hands):,} settled, {day.voided:,} voided"),
         ("Sessions", f"{len(day.sessions):,} ("
                      + ", ".join(s.session_id for s in day.sessions) + ")"),
-        ("Time in play", f"{_hours(day.play_seconds)}; "
-                         + (f"{hph:,.1f} hands per hour" if hph is not None else "-")),
+        ("Time in play", f"{_hours(day.play_seconds)}; {pace_words(hph, 'hands')}"),
         ("House collection",
          f"{money.text(amount)} ({day.collected:,} chips)" if amount is not None else
          f"{day.collected:,} chips (tournament chips: no money)"),

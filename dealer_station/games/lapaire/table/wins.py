@@ -128,9 +128,11 @@ def round_wins(journal: Journal, table_id: str, since: datetime | None,
                     k[1] += t
         elif s <= ts < u:
             total = (closing_meters(kind, stored) or {}).get("total", {})
+            back = (sum(stakes[i][0] for i in ev.voided_returned_ids(stored))
+                    if cls is ev.RoundVoided else 0)
             out.append(RoundWin(n, opened[n][0], ts, opened[n][2], cls.CLOSES,
                                 int(total.get("wagered", 0)), int(total.get("paid", 0)),
                                 int(total.get("house_win", 0)), Fraction(theo, den),
                                 tuple((b, v[0], v[1]) for b, v in sorted(kinds.items())),
-                                den))
+                                den, back))
     return out
