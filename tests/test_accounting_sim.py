@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from datetime import date, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from accounting_support import CAL, SETTINGS, Clock, Setup
@@ -113,6 +115,25 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
         assert row["variance"] == row["win"] - row["computed_win"]
         if row["variance"]:
             assert any("variance" in e for e in row["exceptions"])
+    # The game, and the drop as the soft count found it: cash and markers apart, when it was
+    # entered and by whom (two different accounting users), read back from the drop records
+    # (a day counted shift by shift: its shifts' counts together).
+    con = sqlite3.connect(tmp_path / "j.db")
+    counts: dict[str, list[tuple[dict[str, Any], str]]] = {}
+    for payload, ts in con.execute("SELECT payload, ts FROM journal WHERE table_id = 'T1' "
+                                   "AND kind = 'drop.count' ORDER BY seq"):
+        stored = json.loads(payload)
+        counts.setdefault(stored["gaming_day"], []).append((stored, ts[:10]))
+    con.close()
+    for row in rows:
+        assert row["game"] == "lapaire"
+        mine = counts[row["gaming_day"]]
+        assert row["drop_cash"] == sum(s["cash"] for s, _ in mine)
+        assert row["drop_markers"] == sum(s["markers"] for s, _ in mine)
+        assert row["drop_cash"] + row["drop_markers"] == row["drop"]
+        assert row["count_date"] == mine[-1][1] >= row["gaming_day"]
+        assert row["count_team"] == sorted({x for s, _ in mine for x in s["signers"]})
+        assert len(row["count_team"]) >= 2
     # A dealer who paid out more than settled left the tray short: the variance is negative.
     assert sum(r["variance"] for r in rows) == -mispaid
     assert main(["report", "master-game", "--json", "--gaming-day",
@@ -130,7 +151,8 @@ def test_mispays_show_as_variance_exactly(tmp_path: Path,
         mine = [r for r in shifts if r["gaming_day"] == row["gaming_day"]]
         # The theoretical win too, to the cent: each shift's exact figure is rounded so that
         # the shifts add up to the day (never a cent more or less).
-        for k in ("variance", "win", "drop", "computed_win", "rounds", "theoretical_win"):
+        for k in ("variance", "win", "drop", "computed_win", "rounds", "theoretical_win",
+                  "drop_cash", "drop_markers"):
             assert row[k] == sum(r[k] for r in mine), k
     flagged = [r for r in shifts if r["variance"]]
     assert flagged and all(any("variance" in e for e in r["exceptions"]) for r in flagged)

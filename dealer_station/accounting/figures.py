@@ -99,6 +99,14 @@ class TableDay:
     mtd_drop: int = 0
     ytd_win: int = 0
     ytd_drop: int = 0
+    #: The game the table deals (its journal key; None before its first round).
+    game: str | None = None
+    #: The soft count's drop split: cash, and markers (or counter checks); when it was
+    #: counted (the count record's date, UTC) and by whom (the two or more counters).
+    drop_cash: int | None = None
+    drop_markers: int | None = None
+    count_date: str | None = None
+    count_team: tuple[str, ...] = ()
     #: The theoretical win in minor units where it is one part of a whole that must add up
     #: (a shift of its day, :func:`apportion`); else the exact figure rounded.
     theoretical_share: int | None = None

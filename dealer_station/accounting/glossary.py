@@ -47,6 +47,9 @@ CLOSER = Term("Closer", "the chips in the tray at its end, counted and signed")
 FILLS = Term("Fills", "chips the cage brought to the table")
 CREDITS = Term("Credits", "chips the table sent back to the cage")
 DROP = Term("Drop", "the cash and markers counted from the table's drop box")
+CASH = Term("Cash", "the currency counted from the drop box")
+MARKERS = Term("Markers", "the markers and counter checks counted from the drop box, apart "
+                          "from the cash")
 WIN = Term("Win", "the statistical win: drop + credits - fills + (closer - opener)")
 HOLD = Term("Hold", "win / drop")
 COMPUTED = Term("Computed", "the station's win from the rounds it settled (its house win)")
@@ -56,7 +59,8 @@ VARIANCE = Term("Variance", "win - computed (negative: the tray is short of what
 GLOSSARY: tuple[Term, ...] = (
     WAGERED, WINNING_STAKES, PAID, COLLECTED, HOUSE_WIN, WIN_PCT_OF_HANDLE, RETURNED,
     THEORETICAL_EDGE,
-    THEORETICAL_WIN, OPENER, CLOSER, FILLS, CREDITS, DROP, WIN, HOLD, COMPUTED, VARIANCE)
+    THEORETICAL_WIN, OPENER, CLOSER, FILLS, CREDITS, DROP, CASH, MARKERS, WIN, HOLD, COMPUTED,
+    VARIANCE)
 
 
 def meanings(terms: Iterable[Term]) -> str:

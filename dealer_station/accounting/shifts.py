@@ -21,7 +21,7 @@ from datetime import date, datetime
 
 from dealer_station.accounting.figures import TableDay
 from dealer_station.accounting.ledger import Day, Ledger
-from dealer_station.events.accounting import FillSlip, TrayDifference
+from dealer_station.events.accounting import DropCounted, FillSlip, TrayDifference
 from dealer_station.events.base import Committed
 from dealer_station.gaming_day import GamingCalendar, Span
 
@@ -56,6 +56,28 @@ def day_drop(day: Day, shift_names: Sequence[str]) -> int | None:
     return sum(d for d in drops if d is not None)
 
 
+def count_details(row: TableDay, drops: Sequence[Committed | None]) -> None:
+    """Fill ``row``'s count-room details from the soft count's ``drop.count`` records of its
+    drop (one for a day counted whole or a shift; each shift's for a day counted by shift):
+    the cash and markers summed, the date of the last count, every counter who signed. Left
+    empty until every count the drop needs is in."""
+    found = [c.event for c in drops if c is not None and isinstance(c.event, DropCounted)]
+    if not found or len(found) != len(drops):
+        return
+    row.drop_cash = sum(e.cash for e in found)
+    row.drop_markers = sum(e.markers for e in found)
+    last = max((c for c in drops if c is not None), key=lambda c: c.seq)
+    row.count_date = last.ts[:10]
+    row.count_team = tuple(sorted({s for e in found for s in e.signers}))
+
+
+def day_drops(day: Day, shift_names: Sequence[str]) -> list[Committed | None]:
+    """The drop counts the day's drop is made of: the whole day's, or each shift's."""
+    if day.drop is not None or not day.shift_drops:
+        return [day.drop]
+    return [day.shift_drop(name) for name in shift_names]
+
+
 def shift_rows(table: str, ledger: Ledger, d: date, calendar: GamingCalendar,
                money: Callable[[int], str] = str) -> list[TableDay]:
     """One row per shift of gaming day ``d`` (every shift of the calendar, in order) with the
@@ -81,6 +103,7 @@ def shift_rows(table: str, ledger: Ledger, d: date, calendar: GamingCalendar,
             closing = None
         row.closer = closing
         row.drop = _total(day.shift_drop(row.shift or ""))
+        count_details(row, [day.shift_drop(row.shift or "")])
     for s in day.slips:
         if not s.counts:
             row = rows[shift_index(spans, s.ts)]

@@ -18,12 +18,14 @@ from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
 from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.figures import TableDay, hold
 from dealer_station.accounting.glossary import (
+    CASH,
     CLOSER,
     COMPUTED,
     CREDITS,
     DROP,
     FILLS,
     HOLD,
+    MARKERS,
     OPENER,
     RETURNED,
     THEORETICAL_WIN,
@@ -37,6 +39,7 @@ from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.events.base import Committed
+from dealer_station.registry import label
 from dealer_station.reports.master_game import MasterGame
 from dealer_station.reports.pdf_style import FONT, GREY, INK, MIN_TEXT_PT, p, rich
 from dealer_station.reports.source import Period, coverage, covered_records
@@ -117,6 +120,7 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
     r.add(p(meanings(DAY_COLUMNS) + " MTD and YTD are month and year to date up to each "
             "gaming day. A dash: not known yet (the drop not counted, or the tray not "
             "closed).", "note"))
+    _drop_and_count(r, days, amt)
     if by_shift:
         _by_shift(r, report, amt)
     _discrepancies(r, days, s, report.shifts if by_shift else [])
@@ -141,6 +145,24 @@ def _table_checks(journal: Journal, report: MasterGame,
         checks.append(TableCheck(journal.verify_table(table), cov.first, cov.last,
                                  covered_records(journal, table, cov.first, cov.last)))
     return checks
+
+
+def _drop_and_count(r: ReportBuilder, days: Sequence[TableDay],
+                    amt: Callable[[int | None], str]) -> None:
+    """Each day's game, its drop split into cash and markers, and the soft count that found
+    it: when and by whom."""
+    r.heading("Drop and count")
+    w = r.width
+    rows = [[d.table, d.gaming_day.isoformat(), label(d.game) if d.game else "-",
+             amt(d.drop_cash), amt(d.drop_markers), amt(d.drop), d.count_date or "-",
+             ", ".join(d.count_team) or "-"] for d in days]
+    r.add(grid(["Table", "Gaming day", "Game", CASH.label, MARKERS.label, DROP.label,
+                "Count date", "Count team"], rows,
+               [w * x for x in (0.06, 0.09, 0.1, 0.1, 0.1, 0.1, 0.09, 0.34)],
+               numeric=(3, 4, 5), wrap=(7,)))
+    r.add(p(meanings((CASH, MARKERS, DROP)) + " Count date: the day the soft count was "
+            "entered (UTC); count team: the accounting users who signed it. A dash: not "
+            "counted yet.", "note"))
 
 
 def _by_shift(r: ReportBuilder, report: MasterGame, amt: Callable[[int | None], str]) -> None:

@@ -27,7 +27,7 @@ from dealer_station.accounting.figures import (
 )
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
-from dealer_station.accounting.shifts import day_drop, shift_rows
+from dealer_station.accounting.shifts import count_details, day_drop, day_drops, shift_rows
 from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal, iso_utc
 from dealer_station.audit.lease import RESERVED_TABLE_IDS
@@ -35,7 +35,7 @@ from dealer_station.errors import StationError
 from dealer_station.events.accounting import DayPlayed, TrayDifference
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.table.accounting import TableAccounting, table_wins
+from dealer_station.table.accounting import TableAccounting, table_game, table_wins
 
 J = schema.journal
 
@@ -90,10 +90,15 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
         _add_play(journal, table, mine, calendar, ledger, recompute)
         for d in mine:
             d.check(settings.variance_threshold, settings.money.text)
+        game = table_game(journal, table)
+        for d in mine:
+            d.game = game
         rows += mine
         if by_shift:
-            shifts += _shifts(journal, table, ledger, mine, settings, calendar,
-                              known_shifts_only)
+            for s in _shifts(journal, table, ledger, mine, settings, calendar,
+                             known_shifts_only):
+                s.game = game
+                shifts.append(s)
     return MasterGame(rows, settings, calendar, ledgers, shifts)
 
 
@@ -151,6 +156,7 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
                    fills=day.fills, credits=day.credits,
                    drop=day_drop(day, [s.name for s in calendar.shifts]),
                    buyins=day.buyin_cash + day.buyin_markers)
+    count_details(row, day_drops(day, [s.name for s in calendar.shifts]))
     for c in day.differences:
         e = c.event
         assert isinstance(e, TrayDifference)
@@ -224,6 +230,8 @@ def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
         "actual_vs_theoretical": d.play.computed_win - d.theoretical_win,
         "rounds": d.play.rounds, "wagered": d.play.wagered, "returned": d.play.returned,
         "returned_by_voids": d.play.voided_returned,
+        "game": d.game, "drop_cash": d.drop_cash, "drop_markers": d.drop_markers,
+        "count_date": d.count_date, "count_team": list(d.count_team),
         "paid": d.play.paid,
         "mtd_win": d.mtd_win, "mtd_drop": d.mtd_drop,
         "mtd_hold": fraction_json(hold(d.mtd_win, d.mtd_drop)),
