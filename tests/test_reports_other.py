@@ -13,6 +13,7 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
     TABLE,
     VOID_REASON,
     check_every_page,
+    copy_journal,
     opened,
     pdf_text,
     render_png,
@@ -20,7 +21,7 @@ from test_reports_journal import (  # noqa: F401  (report_journal, opened are fi
 )
 
 from dealer_station import registry as games
-from dealer_station.audit.journal import Journal
+from dealer_station.audit.journal import Journal, JournalTampered
 from dealer_station.errors import StationError
 from dealer_station.events.wording import event_words
 from dealer_station.games.lapaire.rules.config import KIND_LABELS, parse_lapaire_config
@@ -127,6 +128,46 @@ def test_events_report_lists_every_significant_event(opened: Journal, tmp_path: 
         assert kind in [e.kind for e in events]
     assert (f"Configuration changed Olga Example (operator) {CONFIG_REASON}; version "
             in text)
+    # The station chain's rows are printed with that chain walked in full beside the
+    # table's, and its records of the period attached as the table's are.
+    assert "Journals of 2 table(s) verified intact" in text
+    from pypdf import PdfReader
+
+    assert {"journal-records-station.jsonl", f"journal-records-{TABLE}.jsonl"} <= set(
+        PdfReader(str(built.path)).attachments)
+    assert built.last_record is not None and built.last_record.table_id == TABLE
+
+
+def test_events_report_says_so_when_the_station_chain_was_changed(
+        report_journal, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
+    import sqlite3
+
+    files = copy_journal(report_journal, tmp_path / "copy")
+    con = sqlite3.connect(files.url.removeprefix("sqlite:///"))
+    with con:    # a user's name changed in the station's chain, without the key
+        seq = con.execute("SELECT min(seq) FROM journal WHERE table_id = 'station' AND "
+                          "kind = 'user.add'").fetchone()[0]
+        changed = con.execute("UPDATE journal SET payload = replace(payload, '\"name\":\"', "
+                              "'\"name\":\"Mallory ') WHERE table_id = 'station' AND seq = ?",
+                              (seq,)).rowcount
+    assert changed == 1
+    con.close()
+    # Its rows are read with their keyed hashes checked: the report is refused, naming the
+    # record, and no PDF is left that prints them.
+    journal, db = files.open()
+    try:
+        with pytest.raises(JournalTampered, match=rf"table station record {seq} \(user.add\)"):
+            build_events_report(journal, TABLE, out=tmp_path / "e.pdf")
+    finally:
+        db.close()  # type: ignore[attr-defined]
+    assert not (tmp_path / "e.pdf").exists()
+    # The table's other reports, which print nothing of the station chain, still print.
+    journal, db = files.open()
+    try:
+        built = build_recall_report(journal, TABLE, 3, out=tmp_path / "r.pdf")
+    finally:
+        db.close()  # type: ignore[attr-defined]
+    assert built.verification.ok
 
 
 def test_events_report_for_a_quiet_period(report_journal, opened: Journal,  # type: ignore[no-untyped-def]  # noqa: F811

@@ -90,30 +90,44 @@ def test_the_records_it_covers_are_attached_and_rehash(reports: dict[str, Any],
                                                        kind: str) -> None:
     built, journal = reports[kind]
     with pikepdf.open(built.path) as pdf:
-        spec = pdf.attachments[RECORDS_ATTACHMENT]
-        assert spec.obj.AFRelationship == "/Source"
-        # The records, and the signed checkpoint they are proven against.
-        assert [str(f.F) for f in pdf.Root.AF] in ([RECORDS_ATTACHMENT],
-                                                   [RECORDS_ATTACHMENT, CHECKPOINT_ATTACHMENT])
-        assert spec.get_file().mime_type == "application/x-ndjson"
-        lines = spec.get_file().read_bytes().decode("utf-8").splitlines()
-    records = [json.loads(line) for line in lines]
-    assert records, "nothing attached"
-    assert records[-1]["seq"] == built.last_record.seq
-    assert records[-1]["hash"] == built.last_record.hash
-    # A contiguous stretch of the chain, each record re-hashed with the journal key.
+        names = [str(f.F) for f in pdf.Root.AF]
+        # The events report prints the station chain's user administration beside the
+        # table's events: then both chains' records are attached, each as its own file.
+        per_table = RECORDS_ATTACHMENT not in names
+        table = built.last_record.table_id
+        wanted = {table: f"journal-records-{table}.jsonl" if per_table else RECORDS_ATTACHMENT}
+        if per_table:
+            assert kind == "events" and "journal-records-station.jsonl" in names, names
+            wanted["station"] = "journal-records-station.jsonl"
+        else:
+            # The records, and the signed checkpoint they are proven against.
+            assert names in ([RECORDS_ATTACHMENT], [RECORDS_ATTACHMENT, CHECKPOINT_ATTACHMENT])
+        attached: dict[str, list[str]] = {}
+        for chain, name in wanted.items():
+            spec = pdf.attachments[name]
+            assert spec.obj.AFRelationship == "/Source"
+            assert spec.get_file().mime_type == "application/x-ndjson"
+            attached[chain] = spec.get_file().read_bytes().decode("utf-8").splitlines()
     key = journal._secret
-    for before, rec in zip([None, *records], records, strict=False):
-        if before is not None:
-            assert rec["seq"] == before["seq"] + 1 and rec["prev_hash"] == before["hash"]
-        assert record_hash(key, table_id=rec["table_id"], seq=rec["seq"], ts=rec["ts"],
-                           actor=rec["actor"],
-                           kind=hashed_kind(rec["kind"], rec["round_no"]),
-                           payload=rec["payload"],     # the hashed text, as it is
-                           prev_hash=rec["prev_hash"]) == rec["hash"]
-    stored = {r.seq: r.hash for r in journal.records(TABLE, from_seq=records[0]["seq"],
-                                                     to_seq=records[-1]["seq"])}
-    assert stored == {r["seq"]: r["hash"] for r in records}
+    for chain, lines in attached.items():
+        records = [json.loads(line) for line in lines]
+        assert records, f"nothing of {chain} attached"
+        assert {r["table_id"] for r in records} == {chain}
+        if chain == table:
+            assert records[-1]["seq"] == built.last_record.seq
+            assert records[-1]["hash"] == built.last_record.hash
+        # A contiguous stretch of the chain, each record re-hashed with the journal key.
+        for before, rec in zip([None, *records], records, strict=False):
+            if before is not None:
+                assert rec["seq"] == before["seq"] + 1 and rec["prev_hash"] == before["hash"]
+            assert record_hash(key, table_id=rec["table_id"], seq=rec["seq"], ts=rec["ts"],
+                               actor=rec["actor"],
+                               kind=hashed_kind(rec["kind"], rec["round_no"]),
+                               payload=rec["payload"],     # the hashed text, as it is
+                               prev_hash=rec["prev_hash"]) == rec["hash"]
+        stored = {r.seq: r.hash for r in journal.records(chain, from_seq=records[0]["seq"],
+                                                         to_seq=records[-1]["seq"])}
+        assert stored == {r["seq"]: r["hash"] for r in records}
 
 
 _TF = re.compile(rb"/[A-Za-z0-9+_.-]+ +([0-9.]+) +Tf")
@@ -147,7 +161,7 @@ def test_no_text_is_smaller_than_8_points(reports: dict[str, Any], kind: str) ->
         sizes = set().union(*(_sizes(page) for page in pdf.pages))
     assert sizes and min(sizes) >= MIN_TEXT_PT, sorted(sizes)[:5]
     # and the text still reads back as text (the fonts carry their Unicode maps)
-    assert "Journal verified" in PdfReader(str(path)).pages[-1].extract_text()
+    assert "Journal verification" in PdfReader(str(path)).pages[-1].extract_text()
 
 
 def test_a_report_over_the_limit_says_the_records_are_not_attached(
@@ -158,7 +172,10 @@ def test_a_report_over_the_limit_says_the_records_are_not_attached(
     monkeypatch.setattr(template, "MAX_ATTACHED_RECORDS", 10)
     journal, db = report_journal.open()
     try:
-        built = build_report("events", journal, TABLE, out=tmp_path / "events.pdf")
+        built = build_report("shift", journal, TABLE, out=tmp_path / "shift.pdf")
+        # A report over two chains (the events report prints the station's user
+        # administration) says which chain's records are not attached.
+        both = build_report("events", journal, TABLE, out=tmp_path / "events.pdf")
     finally:
         db.close()  # type: ignore[attr-defined]
     with pikepdf.open(built.path) as pdf:
@@ -167,6 +184,10 @@ def test_a_report_over_the_limit_says_the_records_are_not_attached(
     last = " ".join(PdfReader(str(built.path)).pages[-1].extract_text().split())
     assert (f"Attached none: the {built.last_record.seq:,} records covered are more than a "
             f"report carries (10 at most)") in last
+    with pikepdf.open(both.path) as pdf:
+        assert f"journal-records-{TABLE}.jsonl" not in pdf.attachments
+    last = " ".join(PdfReader(str(both.path)).pages[-1].extract_text().split())
+    assert f"except those of {TABLE}" in last and "(10 at most)" in last
 
 
 def test_the_last_page_names_the_attachment(reports: dict[str, Any]) -> None:

@@ -27,7 +27,13 @@ from dealer_station.events.wording import People, event_words, kind_words
 from dealer_station.reports.cells import fitted
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.source import Period, coverage, covered_records
-from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
+from dealer_station.reports.template import (
+    BuiltReport,
+    ReportBuilder,
+    TableCheck,
+    facts,
+    grid,
+)
 from dealer_station.reports.text import local_short, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 
@@ -107,11 +113,22 @@ def build_events_report(journal: Journal, table: str, period: Period | None = No
             r.add(grid(headers, rows, widths, numeric=(1, 2)))
             if from_station:
                 r.add(p("Rows whose record reads \"station N\" are user administration, "
-                        "recorded in the station's chain (dealer-station audit verify --table "
-                        "station checks it); every row was read with its keyed hash checked.",
-                        "note"))
+                        "recorded in the station's chain. That chain is verified in full "
+                        "beside the table's, and its records of the period are attached "
+                        "(journal-records-station.jsonl), as the table's are.", "note"))
         else:
             r.add(p("No significant events in the period."))
+        if from_station:
+            # Rows of the station's chain are printed only with that chain walked in full
+            # and its records attached: the last page verifies both chains (the table's
+            # last, so that the report's own record is the table's).
+            scov = coverage(journal, STATION, period)
+            return r.build_tables(out, [
+                TableCheck(journal.verify_table(STATION), scov.first, scov.last,
+                           covered_records(journal, STATION, scov.first, scov.last)),
+                TableCheck(verification.result(), cov.first, cov.last,
+                           covered_records(journal, table, cov.first, cov.last))],
+                data=events, signatures=("Reviewed by",))
         return r.build(out, verification.result(), cov.first, cov.last,
                        data=events, evidence=covered_records(journal, table, cov.first, cov.last),
                        signatures=("Reviewed by",))

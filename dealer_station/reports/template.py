@@ -599,13 +599,25 @@ def tables_verification_section(checks: Sequence[TableCheck], width: float,
         Spacer(1, 4 * mm), rich("Journal verification", "h2"),
         grid(["Table", "Chain", "Records covered", "Last record covered: hash"],
              rows, [width * 0.12, width * 0.33, width * 0.2, width * 0.35], wrap=(1, 3)),
-        p("Each table's covered records are attached to this PDF as "
-          "journal-records-TABLE.jsonl. " + public + "Run 'dealer-station audit verify "
+        p(_attached_words(checks) + public + "Run 'dealer-station audit verify "
           "--table TABLE' on the journal database with its key: each record numbered above "
           "must carry the hash printed here.", "small")]
     if note:
         block.append(p(note, "note"))
     return KeepTogether(block)
+
+
+def _attached_words(checks: Sequence[TableCheck]) -> str:
+    """What the last page of a report over several tables says is attached: each table's
+    covered records, or which are not (more than a report carries)."""
+    left = [c.result.table_id for c in checks if c.first is not None and c.last is not None
+            and not attached_count(c.first, c.last)]
+    said = ("Each table's covered records are attached to this PDF as "
+            "journal-records-TABLE.jsonl")
+    if not left:
+        return said + ". "
+    return (said + f", except those of {', '.join(left)}: more than a report carries "
+            f"({MAX_ATTACHED_RECORDS:,} at most); the journal database holds them. ")
 
 
 def _umask() -> int:
