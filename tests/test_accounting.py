@@ -308,6 +308,22 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
 
     text = PdfReader(str(pdf)).pages[0].extract_text()
     assert "Fill slip" in text and "Dee Dealer (dee)" in text and "Olga Operator (op)" in text
+    assert "VOID" not in text
+    # The voided slip: VOID across every page, when and by whom it was voided and why, and
+    # its void's own record covered and attached beside the slip's.
+    voided = tmp_path / "fill-2.pdf"
+    assert cli(s, "print", "--slip", "fill", "--number", "2", "--out", str(voided)) == 0
+    reader = PdfReader(str(voided))
+    text = " ".join(" ".join(pg.extract_text() for pg in reader.pages).split())
+    assert "Fill slip (VOID)" in text and "by sue/supervisor: wrong table" in text
+    assert all("VOID" in pg.extract_text() for pg in reader.pages)
+    attached = [json.loads(x) for x in
+                reader.attachments["journal-records.jsonl"][0].decode().splitlines()]
+    kinds = [r["kind"] for r in attached]
+    assert kinds[0] == "fill" and kinds[-1] == "slip.void"
+    void = attached[-1]
+    assert f"journal record {void['seq']}" in text
+    assert f"Records covered {attached[0]['seq']} to {void['seq']}" in text
 
 
 def test_slips_from_a_chain_cut_short_are_listed_with_a_warning(

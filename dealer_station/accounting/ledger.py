@@ -40,6 +40,9 @@ class Slip:
     event: FillSlip | CreditSlip
     void: SlipVoided | None = None
     void_actor: str | None = None
+    #: The void's own record: its place in the chain and its time.
+    void_seq: int | None = None
+    void_ts: str | None = None
 
     @property
     def chips(self) -> Chips:
@@ -132,7 +135,8 @@ class Ledger:
         if isinstance(e, SlipVoided):
             old = self.slips.get((e.slip, e.year, e.number))
             if old is not None:
-                voided = Slip(old.seq, old.ts, old.actor, old.kind, old.event, e, c.actor)
+                voided = Slip(old.seq, old.ts, old.actor, old.kind, old.event, e, c.actor,
+                              c.seq, c.ts)
                 self.slips[(e.slip, e.year, e.number)] = voided
                 day = self.day(date.fromisoformat(old.event.gaming_day))
                 day.slips = [voided if s.seq == old.seq else s for s in day.slips]

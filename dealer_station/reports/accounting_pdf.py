@@ -274,10 +274,15 @@ def _chip_rows(chips: Chips, s: AccountingSettings) -> list[list[str]]:
 def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int, ts: str,
               actor_list: Sequence[str], roles: Sequence[str], chips: Chips,
               extra: list[tuple[str, str]], s: AccountingSettings, out: Path | str,
-              paper: str) -> BuiltReport:
+              paper: str, void_seq: int | None = None) -> BuiltReport:
     record = next(journal.records(table, from_seq=seq, to_seq=seq))
+    # A voided slip covers (and attaches) its void's record too.
+    last = (next(journal.records(table, from_seq=void_seq, to_seq=void_seq))
+            if void_seq is not None else record)
     r = ReportBuilder(kind="slip", title=title, table=table, period=f"number {number}",
                       subject=_money_cols(s), paper=paper)
+    if void_seq is not None:
+        r.meta.stamp = "VOID"
     w = r.width
     r.add(rich(f"<b>{escape(title)} {escape(number)}</b>", "h1"))
     r.add(facts([("Table", table), ("Number", number), *extra,
@@ -288,8 +293,8 @@ def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int
     r.add(grid(["Denomination", "Chips", "Value"], _chip_rows(chips, s),
                [w * 0.3, w * 0.2, w * 0.3], numeric=(0, 1, 2), bold_last=True))
     r.add(_signers(journal, actor_list, roles, w))
-    return r.build(out, journal.verify_table(table), record, record,
-                   evidence=covered_records(journal, table, record, record))
+    return r.build(out, journal.verify_table(table), record, last,
+                   evidence=covered_records(journal, table, record, last))
 
 
 def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings, kind: str,
@@ -304,12 +309,15 @@ def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSetting
     if e.note:
         extra.append(("Note", e.note))
     if slip.void is not None:
-        extra.append(("VOID", f"voided by {slip.void_actor}: {slip.void.reason} (it keeps its "
-                              f"number and counts nothing)"))
-    return _slip_pdf(journal, ledger.table, title=f"{kind.title()} slip",
+        extra.append(("VOID", f"voided {local(slip.void_ts)} by {slip.void_actor}: "
+                              f"{slip.void.reason} (journal record {slip.void_seq}; the slip "
+                              f"keeps its number and counts nothing)"))
+    return _slip_pdf(journal, ledger.table,
+                     title=f"{kind.title()} slip" + (" (VOID)" if slip.void else ""),
                      number=f"{e.year}-{e.number:05d}", seq=slip.seq, ts=slip.ts,
                      actor_list=list(e.signers), roles=("Dealer", "Supervisor"),
-                     chips=slip.chips, extra=extra, s=settings, out=out, paper=paper)
+                     chips=slip.chips, extra=extra, s=settings, out=out, paper=paper,
+                     void_seq=slip.void_seq)
 
 
 def build_inventory_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings,

@@ -394,6 +394,9 @@ class PageMeta:
     pages: int = 0
     #: What the header names instead of "Table T" (a report over several tables).
     place: str = ""
+    #: A word set across every page (a voided slip's VOID), outlined so that what is
+    #: printed beneath stays legible.
+    stamp: str = ""
 
 
 class _PagedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
@@ -449,6 +452,18 @@ class _PagedCanvas(Canvas):  # type: ignore[misc]  # reportlab has no type hints
         self.setFont(FONT, MIN_TEXT_PT)
         self.setFillColor(GREY)
         self.drawString(left, bottom - 4, f"Printed {m.printed} by Dealer Station {m.version}")
+        if m.stamp:
+            self.translate(width / 2, height / 2)
+            self.rotate(35)
+            self.setStrokeColor(ALERT)
+            self.setLineWidth(3)
+            text = self.beginText()
+            text.setTextRenderMode(1)          # outlined: the page beneath stays legible
+            size = min(160.0, 0.9 * width / max(1, len(m.stamp)) * 1.6)
+            text.setFont(FONT_BOLD, size)
+            text.setTextOrigin(-self.stringWidth(m.stamp, FONT_BOLD, size) / 2, -size / 3)
+            text.textOut(m.stamp)
+            self.drawText(text)
         self.restoreState()
 
 
