@@ -46,14 +46,8 @@ def _total(c: Committed | None) -> int | None:
 def day_drop(day: Day, shift_names: Sequence[str]) -> int | None:
     """The day's drop: entered whole, or the sum of its shifts' drops once every shift's is
     entered (None until then)."""
-    if day.drop is not None:
-        return _total(day.drop)
-    if not day.shift_drops:
-        return None
-    drops = [_total(day.shift_drop(name)) for name in shift_names]
-    if any(d is None for d in drops):
-        return None
-    return sum(d for d in drops if d is not None)
+    drops = [_total(c) for c in day_drops(day, shift_names)]
+    return None if any(d is None for d in drops) else sum(d for d in drops if d is not None)
 
 
 def count_details(row: TableDay, drops: Sequence[Committed | None]) -> None:

@@ -352,15 +352,13 @@ def inventory_number(ledger: Ledger, count: Committed) -> str:
     inventory counts (openers, shift changes and closers alike) numbered in the order the
     journal holds them, from 1 each calendar year of the gaming day. It is made from the chain
     alone, so a reprint carries the same number and no two slips of a table share one."""
-    def year(c: Committed) -> int:
-        return next(d.year for d, day in ledger.days.items()
-                    if c in (day.opener, day.closer, *day.shift_counts.values()))
-
-    counts = sorted({c.seq: c for day in ledger.days.values()
-                     for c in (day.opener, day.closer, *day.shift_counts.values())
-                     if c is not None}.values(), key=lambda c: c.seq)
-    y = year(count)
-    n = 1 + sum(1 for c in counts if c.seq < count.seq and year(c) == y)
+    years: dict[int, int] = {}      # each count's record, and its gaming day's year
+    for d, day in sorted(ledger.days.items()):
+        for c in (day.opener, day.closer, *day.shift_counts.values()):
+            if c is not None:
+                years.setdefault(c.seq, d.year)
+    y = years[count.seq]
+    n = 1 + sum(1 for seq, year in years.items() if seq < count.seq and year == y)
     return f"{ledger.table}-INV-{y}-{n:05d}"
 
 

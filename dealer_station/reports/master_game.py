@@ -88,10 +88,9 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
         to_dates(all_days)
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
         _add_play(journal, table, mine, calendar, ledger, recompute)
-        for d in mine:
-            d.check(settings.variance_threshold, settings.money.text)
         game = table_game(journal, table)
         for d in mine:
+            d.check(settings.variance_threshold, settings.money.text)
             d.game = game
         rows += mine
         if by_shift:
@@ -150,13 +149,14 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
                  calendar: GamingCalendar) -> TableDay:
     day = ledger.days[d]
     opening = ledger.opening_count(d)
+    drops = day_drops(day, [s.name for s in calendar.shifts])
     row = TableDay(table, d,
                    opener=opening.event.total if opening else None,  # type: ignore[attr-defined]
                    closer=day.closer.event.total if day.closer else None,  # type: ignore[attr-defined]
                    fills=day.fills, credits=day.credits,
                    drop=day_drop(day, [s.name for s in calendar.shifts]),
                    buyins=day.buyin_cash + day.buyin_markers)
-    count_details(row, day_drops(day, [s.name for s in calendar.shifts]))
+    count_details(row, drops)
     for c in day.differences:
         e = c.event
         assert isinstance(e, TrayDifference)

@@ -34,7 +34,6 @@ from dealer_station.accounting.glossary import (
     meanings,
 )
 from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered, Record
-from dealer_station.errors import StationError
 from dealer_station.events.kinds import closing_statuses, opening_kinds
 from dealer_station.events.parts import WAGER_LABELS
 from dealer_station.events.rows import closing_meters, why
@@ -65,7 +64,6 @@ from dealer_station.reports.text import (
 )
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.parts import WINS
-from dealer_station.table.recall import recall_round
 from dealer_station.table.recall_model import detail_text, record_label
 
 #: What the shift report lists as exceptions to the normal flow of play.
@@ -158,8 +156,8 @@ class ShiftData:
     games: list[str] = field(default_factory=list)
     rounds_settled: int = 0
     rounds_voided: int = 0
-    #: The stakes the period's voids handed back unsettled (None: a voided round that could
-    #: not be recalled, so the figure is not known).
+    #: The stakes the period's voids handed back unsettled (None: the rounds' records could
+    #: not be read, so the figure is not known; a pot game's voids hand back no stakes).
     returned_by_voids: int | None = 0
     first_round: int | None = None
     last_round: int | None = None
@@ -277,7 +275,6 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     dealers: dict[str, DealerShift] = {}
     games: set[str] = set()
     round_nos: list[int] = []
-    voided: list[int] = []
     # The kinds every registered game's events declare to open and close a round or hand.
     # Read as records, not events: decoding each (some 50 µs) adds seconds to 100,000 rounds.
     opening = frozenset(opening_kinds())
@@ -304,7 +301,6 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         dealer, version, game, opened = opens.get(rno, (rec.actor, "", "", ts))
         if closing[rec.kind] == "voided":
             data.rounds_voided += 1
-            voided.append(rno)
         else:
             data.rounds_settled += 1
         round_nos.append(rno)
@@ -351,8 +347,7 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         wins, "House collection" if _only_unbanked(data) else "House win")
     data.dealers = sorted(dealers.values(), key=lambda d: d.first)
     data.theoretical = _theoretical(by_version, data.version_info)
-    data.exact = _exact(journal, table, period, data.games)
-    data.returned_by_voids = returned_by_voids(journal, table, voided)
+    data.exact, data.returned_by_voids = _exact(journal, table, period, data.games)
     data.exceptions = journal.events(table, period.since, period.until, EXCEPTION_KINDS)
     if cov.last is not None:
         data.exceptions = [e for e in data.exceptions if e.seq <= cov.last.seq]
@@ -360,13 +355,15 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
 
 
 def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
-           ) -> dict[str, tuple[int, Fraction]]:
+           ) -> tuple[dict[str, tuple[int, Fraction]], int | None]:
     """Stakes and theoretical win per wager kind and in total, from each settled wager and
-    its own spot's edge (games whose ``wins`` part knows them)."""
+    its own spot's edge (games whose ``wins`` part knows them); and, from the same rounds,
+    the stakes their voids handed back (None where the rounds could not be read)."""
     # Stakes, and theoretical win as whole numbers per denominator (one denominator per
     # configuration version): a Fraction per round and kind made 100,000 rounds slow.
     stakes: dict[str, int] = defaultdict(int)
     scaled: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    returned = 0
     try:
         for game in games:
             found = registry.REGISTRY.get(game)
@@ -376,6 +373,7 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
             # The report's own verification (on every page) proves these records, as it does
             # the closing records its other figures come from.
             for w in wins(journal, table, period.since, period.until, check_hashes=False):
+                returned += w.voided_returned
                 for kind, staked, theo in w.by_kind_scaled:
                     for key in (kind, TOTAL):
                         stakes[key] += staked
@@ -383,35 +381,20 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
     except (JournalTampered, KeyError, ValueError, TypeError):
         # A record the station did not write (the verification on every page says so):
         # no theoretical figure rather than no report.
-        return {}
+        return {}, None
     return {k: (stakes[k], sum((Fraction(t, den) for den, t in scaled[k].items()),
-                               Fraction(0))) for k in stakes}
+                               Fraction(0))) for k in stakes}, returned
 
 
 def _returned_text(data: ShiftData) -> str:
     if data.rounds_voided == 0:
         return f"{data.money.text(0)} (no round was voided)"
     if data.returned_by_voids is None:
-        return (f"not known: a voided round of the {data.rounds_voided:,} could not be "
-                f"recalled (see the journal's verification)")
+        return ("not known: the voided rounds' records could not be read (see the journal's "
+                "verification)")
     return (f"{data.money.text(data.returned_by_voids)} (handed back by "
             f"{data.rounds_voided:,} void{'s' if data.rounds_voided != 1 else ''}; in no "
             f"other figure)")
-
-
-def returned_by_voids(journal: Journal, table: str, rounds: Iterable[int]) -> int | None:
-    """The stakes the voids of ``rounds`` handed back unsettled, from each round's recall
-    (voids are few; each is rebuilt from its records); None if one cannot be recalled."""
-    total = 0
-    for n in rounds:
-        info = journal.round_info(table, n)
-        if info is None:
-            return None
-        try:
-            total += recall_round(journal, info).returned()
-        except (StationError, ValueError, LookupError):
-            return None
-    return total
 
 
 def _theoretical(handle: Mapping[tuple[str, str], int], versions: Mapping[str, Any]
