@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 from argon2 import PasswordHasher
 
+from dealer_station.accounting.cage_settings import TABLE_SIGNED
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -19,10 +20,18 @@ from dealer_station.table.accounting import TableAccounting
 
 PIN = "2468"
 CAL = GamingCalendar(zone=ZoneInfo("UTC"))
-SETTINGS = AccountingSettings(variance_threshold=2500, inventory_tolerance=0)
+#: A jurisdiction whose fills and credits the table signs in one step (the cage's workflow
+#: has its own tests, on the default settings: tests/test_cage*.py).
+SETTINGS = AccountingSettings(variance_threshold=2500, inventory_tolerance=0,
+                              cage=TABLE_SIGNED)
+#: The settings file of that jurisdiction, for the command-line tests.
+TABLE_SIGNED_TOML = ('[accounting]\n\n[cage]\nissue = []\nrunner = []\n'
+                     'void = ["supervisor", "supervisor"]\n')
 PEOPLE = (("op", "Olga Operator", "operator"), ("dee", "Dee Dealer", "dealer"),
           ("dan", "Dan Dealer", "dealer"), ("sue", "Sue Supervisor", "supervisor"),
-          ("amy", "Amy Accounts", "accounting"), ("ben", "Ben Accounts", "accounting"))
+          ("amy", "Amy Accounts", "accounting"), ("ben", "Ben Accounts", "accounting"),
+          ("cas", "Cass Cashier", "cage"), ("cal", "Cal Cashier", "cage"),
+          ("sec", "Sid Security", "security"))
 
 
 def fast_hasher() -> PasswordHasher:

@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from accounting_support import CAL, PIN, SETTINGS, Setup
+from accounting_support import CAL, PIN, SETTINGS, TABLE_SIGNED_TOML, Setup
 
 from dealer_station.accounting.chips import Chips, ChipsError, parse_chips
 from dealer_station.accounting.ledger import AccountingRefused
@@ -173,13 +173,18 @@ def test_void_keeps_the_number_and_stops_counting(s: Setup) -> None:
     s.book.opener(TRAY, dee, sue)
     s.book.slip("fill", Chips.of({2500: 4}), dee, sue)
     s.book.slip("fill", Chips.of({500: 4}), dee, sue)
+    op = s.who("op")
     with pytest.raises(AccountingRefused, match="needs a reason"):
-        s.book.void("fill", 1, 2026, sue, "  ")
-    with pytest.raises(AccountingRefused, match="only a supervisor or operator"):
-        s.book.void("fill", 1, 2026, dee, "wrong table")
-    s.book.void("fill", 1, 2026, sue, "wrong table")
+        s.book.void("fill", 1, 2026, [sue, op], "  ")
+    with pytest.raises(AccountingRefused, match="this signature is for a supervisor"):
+        s.book.void("fill", 1, 2026, [dee, op], "wrong table")
+    with pytest.raises(AccountingRefused, match="needs 2 signatures"):
+        s.book.void("fill", 1, 2026, [sue], "wrong table")
+    with pytest.raises(AccountingRefused, match="sue cannot sign twice"):
+        s.book.void("fill", 1, 2026, [sue, sue], "wrong table")
+    s.book.void("fill", 1, 2026, [sue, op], "wrong table")
     with pytest.raises(AccountingRefused, match="already voided"):
-        s.book.void("fill", 1, 2026, sue, "again")
+        s.book.void("fill", 1, 2026, [sue, op], "again")
     ledger = s.book.ledger()
     assert ledger.days[DAY].fills == 2000
     assert ledger.slips[("fill", 2026, 1)].void is not None
@@ -226,7 +231,7 @@ def test_cli_refuses_bad_input_before_anyone_signs_in(s: Setup, tmp_path: Path,
     station = tmp_path / "station.toml"
     station.write_text('[gaming_day]\nstarts = "06:00"\ntimezone = "UTC"\n')
     monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
-    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    (tmp_path / "accounting.toml").write_text(TABLE_SIGNED_TOML)
     dee, sue = s.who("dee"), s.who("sue")
     s.book.opener(TRAY, dee, sue)
     s.close()
@@ -284,7 +289,7 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
     monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
     (tmp_path / "station.toml").write_text('[gaming_day]\nstarts = "06:00"\n'
                                            'timezone = "UTC"\n')
-    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    (tmp_path / "accounting.toml").write_text(TABLE_SIGNED_TOML)
     s.close()
     pins = f"{PIN}\n{PIN}\n"
     assert cli(s, "opener", "--chips", "100x100,2500x40", "--dealer", "dee",
@@ -294,7 +299,7 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
     assert cli(s, "fill", "--chips", "500x4", "--number", "2", "--dealer", "dan",
                "--supervisor", "sue", pins=pins) == 0
     assert cli(s, "void", "--slip", "fill", "--number", "2", "--supervisor", "sue",
-               "--reason", "wrong table", pins=f"{PIN}\n") == 0
+               "--second", "op", "--reason", "wrong table", pins=pins) == 0
     out = capsys.readouterr().out
     assert "fill slip 1 of" in out and "2500x20 = 500.00 USD" in out
     assert cli(s, "slips", "--json") == 0
@@ -315,7 +320,8 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
     assert cli(s, "print", "--slip", "fill", "--number", "2", "--out", str(voided)) == 0
     reader = PdfReader(str(voided))
     text = " ".join(" ".join(pg.extract_text() for pg in reader.pages).split())
-    assert "Fill slip (VOID)" in text and "by sue/supervisor: wrong table" in text
+    assert "Fill slip (VOID)" in text and "wrong table" in text
+    assert "sue/supervisor" in text and "op/operator" in text
     assert all("VOID" in pg.extract_text() for pg in reader.pages)
     attached = [json.loads(x) for x in
                 reader.attachments["journal-records.jsonl"][0].decode().splitlines()]
@@ -334,7 +340,7 @@ def test_slips_from_a_chain_cut_short_are_listed_with_a_warning(
     monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
     (tmp_path / "station.toml").write_text('[gaming_day]\nstarts = "06:00"\n'
                                            'timezone = "UTC"\n')
-    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    (tmp_path / "accounting.toml").write_text(TABLE_SIGNED_TOML)
     s.close()
     pins = f"{PIN}\n{PIN}\n"
     assert cli(s, "opener", "--chips", "100x100", "--dealer", "dee", "--supervisor", "sue",

@@ -11,7 +11,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from accounting_support import CAL, SETTINGS, Setup
+from accounting_support import CAL, SETTINGS, TABLE_SIGNED_TOML, Setup
 
 from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.ledger import AccountingRefused
@@ -160,7 +160,7 @@ def test_cli_shift_count_drop_by_shift_and_report(s: Setup, tmp_path: Path,
         f'[gaming_day]\nstarts = "{a:%H:%M}"\ntimezone = "UTC"\n'
         f'shifts = [{{name = "Early", starts = "{a:%H:%M}"}}, '
         f'{{name = "Late", starts = "{b:%H:%M}"}}]\n')
-    (tmp_path / "accounting.toml").write_text("[accounting]\n")
+    (tmp_path / "accounting.toml").write_text(TABLE_SIGNED_TOML)
     monkeypatch.setenv("DEALER_STATION_CONFIG", str(tmp_path))
     s.close()
     day = a.date().isoformat()

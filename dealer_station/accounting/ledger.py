@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from dealer_station.accounting.chips import Chips
+from dealer_station.accounting.requests import Request, request_label
 from dealer_station.errors import StationError
 from dealer_station.events.accounting import (
     BuyIn,
@@ -16,6 +17,10 @@ from dealer_station.events.accounting import (
     DayPlayed,
     DropCounted,
     FillSlip,
+    RequestVoided,
+    SlipCarried,
+    SlipIssued,
+    SlipRequested,
     SlipVoided,
     TrayClosed,
     TrayDifference,
@@ -112,6 +117,10 @@ class Ledger:
     table: str
     days: dict[date, Day] = field(default_factory=dict)
     slips: dict[tuple[str, int, int], Slip] = field(default_factory=dict)
+    #: Fill and credit requests by (year, request number), and by their issued slip's
+    #: (kind, year, number).
+    requests: dict[tuple[int, int], Request] = field(default_factory=dict)
+    issued: dict[tuple[str, int, int], Request] = field(default_factory=dict)
     last_seq: int = 0
     count: int = 0
 
@@ -132,7 +141,12 @@ class Ledger:
         e = c.event
         self.last_seq = max(self.last_seq, c.seq)
         self.count += 1
+        if self._apply_request(c):
+            return
         if isinstance(e, SlipVoided):
+            req = self.issued.get((e.slip, e.year, e.number))
+            if req is not None:
+                req.slip_voided = c
             old = self.slips.get((e.slip, e.year, e.number))
             if old is not None:
                 voided = Slip(old.seq, old.ts, old.actor, old.kind, old.event, e, c.actor,
@@ -155,6 +169,9 @@ class Ledger:
             slip = Slip(c.seq, c.ts, c.actor, e.KIND, e)
             self.slips[(e.KIND, e.year, e.number)] = slip
             day.slips.append(slip)
+            req = self.issued.get((e.KIND, e.year, e.number))
+            if req is not None:
+                req.received = c
         elif isinstance(e, TrayShiftCounted):
             day.shift_counts[e.shift] = c
         elif isinstance(e, BuyIn):
@@ -168,13 +185,50 @@ class Ledger:
         elif isinstance(e, DayPlayed):
             day.play = e
 
+    def _apply_request(self, c: Committed) -> bool:
+        """A step of a request (the request, its issue, its runner, its void)."""
+        e = c.event
+        if isinstance(e, SlipRequested):
+            self.requests[(e.year, e.request)] = Request(self.table, c)
+            return True
+        if isinstance(e, SlipIssued):
+            req = self.requests.get((e.request_year, e.request))
+            if req is not None:
+                req.issued = c
+                self.issued[(e.slip, e.year, e.number)] = req
+            return True
+        if isinstance(e, SlipCarried):
+            req = self.issued.get((e.slip, e.year, e.number))
+            if req is not None:
+                req.carried = c
+            return True
+        if isinstance(e, RequestVoided):
+            req = self.requests.get((e.year, e.request))
+            if req is not None:
+                req.voided = c
+            return True
+        return False
+
     # -- what the chain says -------------------------------------------------------------------
 
     def next_number(self, kind: str, year: int) -> int:
         """The next slip number of ``kind`` in ``year``: one more than the highest journaled
-        (voided slips keep theirs), 1 for a year's first."""
-        used = [n for (k, y, n) in self.slips if k == kind and y == year]
+        or issued by the cage (voided slips keep theirs), 1 for a year's first."""
+        used = [n for (k, y, n) in (*self.slips, *self.issued) if k == kind and y == year]
         return max(used, default=0) + 1
+
+    def next_request(self, year: int) -> int:
+        return max((n for (y, n) in self.requests if y == year), default=0) + 1
+
+    def request(self, year: int, number: int) -> Request:
+        found = self.requests.get((year, number))
+        if found is None:
+            raise AccountingRefused(f"no request {request_label(self.table, year, number)} "
+                                    f"at table {self.table}")
+        return found
+
+    def open_requests(self) -> list[Request]:
+        return [r for r in self.requests.values() if r.open]
 
     def closer_before(self, d: date) -> Committed | None:
         """The newest closer of a gaming day before ``d``."""

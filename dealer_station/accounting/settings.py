@@ -7,6 +7,8 @@ minor_units = 100
 denominations = [100, 500, 2500, 10000, 50000]   # chips the trays hold, minor units
 variance_threshold = 2500         # |statistical - computed win| above this is an exception
 inventory_tolerance = 0           # |opener - previous closer| above this is an exception
+
+[cage]                            # optional: who signs a fill or credit (cage_settings.py)
 ```
 """
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from dealer_station.accounting.cage_settings import CageSettings, cage_from
 from dealer_station.money import Money
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
@@ -28,6 +31,8 @@ class AccountingSettings:
     denominations: tuple[int, ...] = DEFAULT_DENOMINATIONS
     variance_threshold: int = 0
     inventory_tolerance: int = 0
+    #: Who signs a fill or credit, and the slip's copies (the jurisdiction's ``[cage]``).
+    cage: CageSettings = field(default_factory=CageSettings)
     #: Where these settings were read (a report names it beside the thresholds it applies).
     source: str = field(default="the defaults (no accounting file)", compare=False)
 
@@ -70,5 +75,6 @@ def load_settings(path: Path | str | None) -> AccountingSettings:
         raise ConfigError(str(path), "accounting", "is required (the [accounting] table)")
     top = Section(data, str(path))
     sec = top.section("accounting")
+    cage = cage_from(top.section("cage")) if top.has("cage") else CageSettings()
     top.finish()
-    return replace(settings_from(sec), source=str(path))
+    return replace(settings_from(sec), cage=cage, source=str(path))

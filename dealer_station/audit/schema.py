@@ -102,7 +102,7 @@ config_versions = Table(
     Column("reason", Text, nullable=False),
 )
 
-ROLES = ("dealer", "supervisor", "operator", "accounting")
+ROLES = ("dealer", "supervisor", "operator", "accounting", "cage", "security")
 
 users = Table(
     "users", metadata,
@@ -114,7 +114,8 @@ users = Table(
     Column("locked_until", String(40), nullable=True),
     Column("active", Boolean, nullable=False),
     Column("created_at", String(40), nullable=False),
-    CheckConstraint("role IN ('dealer', 'supervisor', 'operator', 'accounting')", name="role"),
+    CheckConstraint("role IN ('dealer', 'supervisor', 'operator', 'accounting', 'cage', "
+                    "'security')", name="role"),
 )
 
 # --- the floor: what a floor database keeps beside the tables' forwarded journals ------------

@@ -89,8 +89,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("--slip", required=True, choices=["fill", "credit"])
     v.add_argument("--number", type=int, required=True)
     v.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
-    v.add_argument("--supervisor", metavar="ID", required=True)
-    v.add_argument("--reason", required=True, help="why (journaled with your name)")
+    v.add_argument("--supervisor", metavar="ID", required=True,
+                   help="the first signer (the jurisdiction's first void signature, a "
+                        "supervisor by default)")
+    v.add_argument("--second", metavar="ID", required=True,
+                   help="the second signer (the jurisdiction's second void signature: a cage "
+                        "cashier by default, a second supervisor or operator where the table "
+                        "signs fills in one step)")
+    v.add_argument("--reason", required=True, help="why (journaled with the signers' names)")
     pr = actions.add_parser("print", parents=[common],
                             help="write a slip as a PDF: a fill or credit slip (--slip, "
                                  "--number) or the table inventory slip (--inventory, "
@@ -249,18 +255,15 @@ def _drop(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> 
 
 
 def _void(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
-    from dealer_station.audit.users import Users
-    from dealer_station.cli.users import _PinSource
-
     year = args.year or book.today().year
     book.ledger().slip(args.slip, year, args.number)
     if not args.reason.strip():
         raise StationError("--reason: a void needs a reason")
-    pin = _PinSource(args.pin_stdin).read(f"PIN for {args.supervisor}: ")
-    sup = Users(journal).authenticate(args.supervisor, pin, table_id=args.table)
-    book.void(args.slip, args.number, year, sup, args.reason)
+    first, second = _signers(args, journal, [("supervisor", args.supervisor),
+                                             ("second signer", args.second)])
+    book.void(args.slip, args.number, year, [first, second], args.reason)
     print(f"{args.slip} slip {args.number} of {year} at table {args.table}: voided by "
-          f"{sup.actor} ({args.reason.strip()})")
+          f"{first.actor} and {second.actor} ({args.reason.strip()})")
     return 0
 
 

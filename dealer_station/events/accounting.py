@@ -73,7 +73,9 @@ class TrayDifference(Event):
 
 @dataclass(frozen=True, slots=True)
 class FillSlip(Event):
-    """Chips brought from the cage to the tray."""
+    """Chips brought from the cage to the tray: the slip of record, journaled when the table
+    signs for them. Issued by the cage against a request, it names the ``request`` and every
+    signer (the cage's, the runner's, the table's); each signed at its step's record."""
 
     KIND = "fill"
     number: int
@@ -83,11 +85,14 @@ class FillSlip(Event):
     total: int
     signers: tuple[str, ...]
     note: str | None = optional()
+    request: int | None = optional()
+    request_year: int | None = optional()
 
 
 @dataclass(frozen=True, slots=True)
 class CreditSlip(Event):
-    """Chips taken from the tray back to the cage."""
+    """Chips taken from the tray back to the cage: journaled when the table signs them over
+    (the fields as :class:`FillSlip`'s)."""
 
     KIND = "credit"
     number: int
@@ -97,6 +102,71 @@ class CreditSlip(Event):
     total: int
     signers: tuple[str, ...]
     note: str | None = optional()
+    request: int | None = optional()
+    request_year: int | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class SlipRequested(Event):
+    """A fill or credit requested at the table by its supervisor, numbered per table and year
+    (fills and credits in one sequence), with the chips wanted by denomination."""
+
+    KIND = "slip.request"
+    slip: str              # "fill" or "credit"
+    request: int
+    year: int
+    gaming_day: str
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+    note: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class SlipIssued(Event):
+    """The cage's slip against a request: its control ``number`` (per table, kind and year,
+    the slip's own sequence), the chips counted out (or, for a credit, to be taken), signed
+    by the cage cashier."""
+
+    KIND = "slip.issue"
+    slip: str
+    request: int
+    request_year: int
+    number: int
+    year: int
+    chips: JsonObject
+    total: int
+    signers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SlipCarried(Event):
+    """The runner (security) took the issued slip, and the chips, on their way."""
+
+    KIND = "slip.carry"
+    slip: str
+    number: int
+    year: int
+    signers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RequestVoided(Event):
+    """A request voided before the table signed for it, by two people with a reason: at the
+    ``state`` it had reached ("requested", "issued" or "in transit"); an issued slip's
+    ``number`` is voided with it and keeps its number."""
+
+    KIND = "request.void"
+    SIGNIFICANT = True
+    slip: str
+    request: int
+    year: int
+    request_seq: int
+    state: str
+    reason: str
+    signers: tuple[str, ...]
+    number: int | None = optional()
+    number_year: int | None = optional()
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +200,9 @@ class DropCounted(Event):
 
 @dataclass(frozen=True, slots=True)
 class SlipVoided(Event):
-    """A fill or credit slip voided by a supervisor, with the reason; it keeps its number and
-    no longer counts."""
+    """A fill or credit slip voided after the table signed it, with the reason; it keeps its
+    number and no longer counts. ``signers``: the two who signed the void (a void journaled
+    before two were required names only its actor)."""
 
     KIND = "slip.void"
     SIGNIFICANT = True
@@ -140,6 +211,7 @@ class SlipVoided(Event):
     year: int
     slip_seq: int
     reason: str
+    signers: tuple[str, ...] | None = optional()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +241,8 @@ class DayPlayed(Event):
 
 EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayShiftCounted, TrayDifference,
                                    FillSlip, CreditSlip, BuyIn, DropCounted, SlipVoided,
-                                   DayPlayed)
+                                   DayPlayed, SlipRequested, SlipIssued, SlipCarried,
+                                   RequestVoided)
 KINDS: tuple[str, ...] = tuple(e.KIND for e in EVENTS)
 SLIP_KINDS = {FillSlip.KIND: FillSlip, CreditSlip.KIND: CreditSlip}
 

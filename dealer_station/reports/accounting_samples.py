@@ -63,8 +63,10 @@ def main(out: Path) -> None:
         credits = sorted(k for k in ledger.slips if k[0] == "credit")
         if credits:   # a supervisor voids a credit slip, which shows as a variance
             journal.clock = SimClock(journal.clock())
-            sup = Users(journal).authenticate("sim-supervisor", SIM_PIN, table_id="T1")
-            book.void("credit", credits[0][2], credits[0][1], sup,
+            users = Users(journal)
+            sup = users.authenticate("sim-supervisor", SIM_PIN, table_id="T1")
+            cashier = users.authenticate("sim-cashier", SIM_PIN, table_id="T1")
+            book.void("credit", credits[0][2], credits[0][1], [sup, cashier],
                       "written for the wrong table")
         report = gather(journal, SETTINGS, CAL)
         ledger = book.ledger()

@@ -5,10 +5,12 @@ accounting records, each checked against its keyed hash as it is read) before an
 written, and again inside the write: if another writer added an accounting record in between,
 the action is decided again, so two slips never take one number.
 
-Two people sign every slip: the opener, closer, fills and credits a dealer and a supervisor (an
-operator may stand for the supervisor); the soft count's drop two different accounting users;
-a void a supervisor or operator, with a reason. The callers sign them in by PIN
-(``Users.authenticate``) and hand over the signed-in users.
+Two people sign every count: the opener and closer a dealer and a supervisor (an operator may
+stand for the supervisor); the soft count's drop two different accounting users. Fills and
+credits go through the cage (table/cage.py) where the jurisdiction says so, else a dealer and
+a supervisor sign them at the table; a void takes the jurisdiction's two signers and a
+reason. The callers sign them in by PIN (``Users.authenticate``) and hand over the signed-in
+users.
 """
 
 from __future__ import annotations
@@ -168,6 +170,10 @@ class TableAccounting:
         elif action == "shift-count":
             ledger.check_shift_count(day, now_shift, last_shift=self.last_shift)
         elif action in ("fill", "credit"):
+            if self.settings.cage.through_cage:
+                raise AccountingRefused(
+                    f"a {action}: this jurisdiction's slips are issued by the cage against a "
+                    f"request (dealer-station cage request); the table signs on receipt")
             if chips is not None and chips.total <= 0:
                 raise ChipsError(f"{action}: no chips given")
             ledger.check_open_shift(day, now_shift, action)
@@ -197,7 +203,7 @@ class TableAccounting:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def _write(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]) -> list[Record]:
+    def write(self, decide: Callable[[Ledger, date], list[tuple[Event, str]]]) -> list[Record]:
         """Decide against the table's accounting as it stands and journal the decision,
         through the journal's one way in: the decision is made once the chain's writer lock
         is held, so no other record of the table (another process's slip, a round's close
@@ -233,7 +239,7 @@ class TableAccounting:
                                                before.total, diff, by_denom), "station"))
             return out
 
-        return self._write(decide)
+        return self.write(decide)
 
     def closer(self, chips: Chips, dealer: User | None, supervisor: User | None) -> Record:
         """The closer, and right after it what the station settled in the day (``day.play``,
@@ -252,7 +258,7 @@ class TableAccounting:
                 out.append((played, "station"))
             return out
 
-        return self._write(decide)[0]
+        return self.write(decide)[0]
 
     def shift_count(self, chips: Chips, dealer: User | None, supervisor: User | None
                     ) -> Record:
@@ -269,7 +275,7 @@ class TableAccounting:
             return [(TrayShiftCounted(day.isoformat(), shift, chips.to_payload(), chips.total,
                                       (d.actor, s.actor)), _actor(d, s))]
 
-        return self._write(decide)[0]
+        return self.write(decide)[0]
 
     def day_played(self, day: date) -> DayPlayed | None:
         """The day's settled rounds summed (None for a game without a ``wins`` part)."""
@@ -289,10 +295,16 @@ class TableAccounting:
 
     def slip(self, kind: str, chips: Chips, dealer: User | None, supervisor: User | None, *,
              number: int | None = None, note: str | None = None) -> Record:
-        """A fill or credit slip; ``number`` (a pre-printed slip's) must be the next one."""
+        """A fill or credit signed at the table in one step, where the jurisdiction has no
+        cage workflow (``[cage]`` without a cage signature); ``number`` (a pre-printed
+        slip's) must be the next one."""
         cls = SLIP_KINDS.get(kind)
         if cls is None:
             raise AccountingRefused(f"unknown slip {kind!r}: fill or credit")
+        if self.settings.cage.through_cage:
+            raise AccountingRefused(
+                f"a {kind}: this jurisdiction's slips are issued by the cage against a "
+                f"request (dealer-station cage request); the table signs on receipt")
         d, s = two_signers(dealer, supervisor, first_roles=("dealer",),
                            second_roles=SUPERVISING, action=f"a {kind}")
         self.chips(chips, kind)
@@ -310,7 +322,7 @@ class TableAccounting:
             return [(cls(n, day.year, day.isoformat(), chips.to_payload(), chips.total,
                          (d.actor, s.actor), note), _actor(d, s))]
 
-        return self._write(decide)[0]
+        return self.write(decide)[0]
 
     def buy_in(self, tender: str, amount: int, chips: Chips, dealer: User | str, *,
                seat: int | None = None, marker: str | None = None) -> Record:
@@ -334,7 +346,7 @@ class TableAccounting:
             return [(BuyIn(day.isoformat(), tender, amount, chips.to_payload(), seat,
                            marker.strip() if marker else None), actor)]
 
-        return self._write(decide)[0]
+        return self.write(decide)[0]
 
     def drop(self, gaming_day: date, cash: int, markers: int, first: User | None,
              second: User | None, *, shift: str | None = None) -> Record:
@@ -353,19 +365,25 @@ class TableAccounting:
             return [(DropCounted(gaming_day.isoformat(), cash, markers, cash + markers,
                                  (a.actor, b.actor), shift_name), _actor(a, b))]
 
-        return self._write(decide)[0]
+        return self.write(decide)[0]
 
-    def void(self, kind: str, number: int, year: int, supervisor: User, reason: str
-             ) -> Record:
-        if supervisor.role not in SUPERVISING:
-            raise AccountingRefused(f"a void: {supervisor.user_id} is a {supervisor.role}; "
-                                    f"only a supervisor or operator may void a slip")
+    def void(self, kind: str, number: int, year: int, signers: Sequence[User | None],
+             reason: str) -> Record:
+        """Void a slip the table signed: two signers (the jurisdiction's ``[cage]`` void) and
+        a reason. A request still on its way is voided through the cage's desk instead."""
+        from dealer_station.table.cage import signed
+
+        users = signed(signers, self.settings.cage.void, f"voiding {kind} slip {number}")
         if not isinstance(reason, str) or not reason.strip():
-            raise AccountingRefused("a void needs a reason (it is journaled with your name)")
+            raise AccountingRefused("a void needs a reason (it is journaled with the signers' "
+                                    "names)")
         why = reason.strip()
+        if len(why) > MAX_NOTE:
+            raise AccountingRefused(f"a void: the reason is longer than {MAX_NOTE} characters")
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
             slip = ledger.slip(kind, year, number)
-            return [(SlipVoided(kind, number, year, slip.seq, why), supervisor.actor)]
+            return [(SlipVoided(kind, number, year, slip.seq, why,
+                                tuple(u.actor for u in users)), _actor(*users))]
 
-        return self._write(decide)[0]
+        return self.write(decide)[0]

@@ -4,10 +4,17 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from dealer_station.money import CHIPS, Money
+
+if TYPE_CHECKING:
+    from dealer_station.accounting.chips import Chips
+    from dealer_station.audit.users import User
+    from dealer_station.table.accounting import TableAccounting
 
 SIM_PIN = "2468"
 #: The simulation's signers: (user id, name, role). The dealer is the table's SIM_DEALER.
@@ -15,7 +22,9 @@ SIM_USERS = (("sim-operator", "Simulated Operator", "operator"),
              ("sim-dealer", "Simulated Dealer", "dealer"),
              ("sim-supervisor", "Simulated Supervisor", "supervisor"),
              ("sim-count1", "Simulated Counter One", "accounting"),
-             ("sim-count2", "Simulated Counter Two", "accounting"))
+             ("sim-count2", "Simulated Counter Two", "accounting"),
+             ("sim-cashier", "Simulated Cage Cashier", "cage"),
+             ("sim-runner", "Simulated Security Runner", "security"))
 
 
 class SimClock:
@@ -50,3 +59,42 @@ class DaysResult:
     def mispaid_text(self) -> str:
         """``mispaid`` as money (``-3.00 USD``)."""
         return self.money.text(self.mispaid)
+
+
+def sim_signers(signers: Mapping[str, User], slots: Sequence[str]) -> list[User]:
+    """The simulation's user for each signature (by role; a second supervisor's signature is
+    the operator's)."""
+    out: list[User] = []
+    for slot in slots:
+        user = signers[slot]
+        if user in out and slot == "supervisor":
+            user = signers["operator"]
+        out.append(user)
+    return out
+
+
+def sim_slip(book: TableAccounting, signers: Mapping[str, User], clock: SimClock, kind: str,
+             chips: Chips, note: str) -> None:
+    """A fill or credit as the jurisdiction has it taken: through the cage (requested by the
+    supervisor, issued by the cashier, carried by security, signed for at the table, a minute
+    or so between the steps), or signed at the table in one step."""
+    from dealer_station.events.accounting import SlipRequested
+    from dealer_station.table.accounting import accounting_event
+    from dealer_station.table.cage import CageDesk
+
+    rules = book.settings.cage
+    table = sim_signers(signers, rules.receipt)
+    if not rules.through_cage:
+        book.slip(kind, chips, table[0], table[1] if len(table) > 1 else None, note=note)
+        return
+    desk = CageDesk(book)
+    asked = accounting_event(desk.request(kind, chips, signers["supervisor"], note=note),
+                             SlipRequested)
+    step = timedelta(seconds=40)
+    clock.set(clock() + step)
+    desk.issue(asked.year, asked.request, chips, sim_signers(signers, rules.issue))
+    if rules.runner:
+        clock.set(clock() + step)
+        desk.carry(asked.year, asked.request, sim_signers(signers, rules.runner))
+    clock.set(clock() + step)
+    desk.receive(asked.year, asked.request, chips, table)

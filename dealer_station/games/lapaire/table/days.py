@@ -36,7 +36,7 @@ from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.table.sim import play_round, random_wagers, simulated_table
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
-from dealer_station.table.days import SIM_PIN, SIM_USERS, DaysResult, SimClock
+from dealer_station.table.days import SIM_PIN, SIM_USERS, DaysResult, SimClock, sim_slip
 
 if TYPE_CHECKING:
     from dealer_station.games.lapaire.table.live import LaPaireTable
@@ -99,7 +99,7 @@ def _sim_users(journal: Journal) -> dict[str, User]:
     if not users.has_users():
         users.seed([(u, n, r, SIM_PIN) for u, n, r in SIM_USERS], actor="simulate/operator")
     out = {}
-    for user_id, _, role in SIM_USERS[1:]:
+    for user_id, _, role in SIM_USERS:
         u = users.get(user_id)
         if u is None or u.role != role:
             raise StationError(f"simulating gaming days needs the simulation's users "
@@ -195,7 +195,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
         shift += 1
 
     def fill(chips: dict[int, int], note: str) -> None:
-        book.slip("fill", Chips.of(chips), dealer, sup, note=note)
+        sim_slip(book, signers, clock, "fill", Chips.of(chips), note)
         tray.put(chips)
 
     for n in range(rounds):
@@ -256,7 +256,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
         high = {d: tray.chips[d] - targets[d] for d in targets
                 if tray.chips.get(d, 0) > 3 * targets[d]}
         if high:
-            book.slip("credit", Chips.of(high), dealer, sup, note="tray high")
+            sim_slip(book, signers, clock, "credit", Chips.of(high), "tray high")
             tray.remove(high)
         if not quiet:
             s = closed.close or {}
