@@ -113,7 +113,7 @@ def tone(kind: str) -> str:
 
 #: Who a role is, in the lists.
 ROLE_WORDS = {"dealer": "dealer", "supervisor": "supervisor", "operator": "operator",
-              "accounting": "accounting", "cage": "cage cashier", "security": "security"}
+              "accounting": "accounting", "cage": "cage cashier", "security": "security officer"}
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ from dealer_station.events.accounting import (
     SlipVoided,
 )
 from dealer_station.events.base import Event
+from dealer_station.events.wording import ROLE_WORDS
 from dealer_station.table.accounting import MAX_NOTE, TableAccounting
 
 SLIPS = ("fill", "credit")
@@ -50,12 +51,17 @@ def signed(users: Sequence[User | None], slots: Sequence[str], action: str) -> t
                                     f"sign twice")
         seen.add(user.user_id)
         if not may_sign(user.role, slot):
-            article = "an" if slot[0] in "aeiou" else "a"
-            raise AccountingRefused(f"{action}: {user.user_id} is a {user.role}; this "
-                                    f"signature is for {article} {slot} user")
+            raise AccountingRefused(f"{action}: {user.user_id} is {_a(user.role)}; this "
+                                    f"signature is for {_a(slot)}")
         if not user.active:
             raise AccountingRefused(f"{action}: {user.user_id} is not an active user")
     return tuple(given)
+
+
+def _a(role: str) -> str:
+    """A role in words with its article: "a cage cashier", "an operator"."""
+    words = ROLE_WORDS.get(role, role)
+    return f"{'an' if words[0] in 'aeiou' else 'a'} {words}"
 
 
 def _ids(c: Event | None) -> set[str]:
