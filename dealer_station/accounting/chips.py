@@ -113,12 +113,13 @@ def parse_chips(text: str, denominations: Iterable[int], *, what: str = "chips",
     return chips
 
 
-def check_denominations(chips: Chips, denominations: Iterable[int], what: str) -> None:
-    """Refuse chips of a denomination that is not configured."""
+def check_denominations(chips: Chips, denominations: Iterable[int], what: str, *,
+                        kind: str = "chip") -> None:
+    """Refuse chips (or notes: ``kind``) of a denomination that is not configured."""
     allowed = set(denominations)
     for d, _ in chips.counts:
         if d not in allowed:
-            raise ChipsError(f"{what}: {d} is not a chip denomination of this casino "
+            raise ChipsError(f"{what}: {d} is not a {kind} denomination of this casino "
                              f"(configured: {', '.join(str(x) for x in sorted(allowed))})")
 
 

@@ -12,6 +12,7 @@ from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.requests import Request, request_label
 from dealer_station.errors import StationError
 from dealer_station.events.accounting import (
+    RAKE_BOX,
     BuyIn,
     CreditSlip,
     DayPlayed,
@@ -26,6 +27,7 @@ from dealer_station.events.accounting import (
     TrayDifference,
     TrayOpened,
     TrayShiftCounted,
+    VarianceDisposed,
 )
 from dealer_station.events.base import Committed
 
@@ -76,6 +78,19 @@ class Day:
     shift_counts: dict[str, Committed] = field(default_factory=dict)
     #: Drops counted per shift, by shift name.
     shift_drops: dict[str, Committed] = field(default_factory=dict)
+    #: A card room table's rake box, counted in the count room.
+    rake_box: Committed | None = None
+    #: The count room's dispositions of variances, by (shift or None, box or None).
+    dispositions: dict[tuple[str | None, str | None], Committed] = field(default_factory=dict)
+
+    def disposition(self, shift: str | None = None, box: str | None = None
+                    ) -> Committed | None:
+        """The newest disposition of the day's (or a shift's, or the rake box's) variance."""
+        for (s, b), c in self.dispositions.items():
+            same = (s or "").casefold() == (shift or "").casefold()
+            if same and b == box:
+                return c
+        return None
 
     def shift_count(self, shift: str) -> Committed | None:
         return _named(self.shift_counts, shift)
@@ -177,8 +192,12 @@ class Ledger:
         elif isinstance(e, BuyIn):
             day.buyins.append(e)
             day.buyin_times.append(c.ts)
+        elif isinstance(e, VarianceDisposed):
+            day.dispositions[(e.shift, e.box)] = c
         elif isinstance(e, DropCounted):
-            if e.shift is None:
+            if e.box == RAKE_BOX:
+                day.rake_box = c
+            elif e.shift is None:
                 day.drop = c
             else:
                 day.shift_drops[e.shift] = c

@@ -185,9 +185,15 @@ class BuyIn(Event):
 
 @dataclass(frozen=True, slots=True)
 class DropCounted(Event):
-    """The soft count's figure for the table's drop box of one gaming day, entered by two
-    accounting users after the day closed; or, with ``shift``, of one shift's drop box
-    (changed at the shift change), entered after the shift is over."""
+    """The soft count's figure for the table's drop box of one gaming day, entered by the
+    count team (two accounting users or more, who all verify it) after the day closed; or,
+    with ``shift``, of one shift's drop box (changed at the shift change), entered after the
+    shift is over.
+
+    Counted in the count room, it also holds the ``currency`` by denomination (bills, minor
+    units as text keys, like chips) and the number of markers or counter checks (``marker_count``;
+    their total is ``markers``). ``box`` "rake" is a card room table's rake box (the house's
+    collection, counted against the rake the hands journaled), never its drop."""
 
     KIND = "drop.count"
     gaming_day: str
@@ -196,6 +202,29 @@ class DropCounted(Event):
     total: int
     signers: tuple[str, ...]
     shift: str | None = optional()
+    currency: JsonObject | None = optional()
+    marker_count: int | None = optional()
+    box: str | None = optional()
+
+
+@dataclass(frozen=True, slots=True)
+class VarianceDisposed(Event):
+    """What the count room decided about a variance above the threshold (statistical win
+    against the computed win, or a card room's counted rake box against its rake): the
+    ``disposition`` ("explained", "adjusted" or "referred"), why, and for "adjusted" the
+    amount of the adjusting entry; signed by two accounting users. ``variance`` is the figure
+    they disposed of, so a later change of it shows."""
+
+    KIND = "variance.disposition"
+    SIGNIFICANT = True
+    gaming_day: str
+    variance: int
+    disposition: str
+    note: str
+    signers: tuple[str, ...]
+    shift: str | None = optional()
+    box: str | None = optional()
+    adjustment: int | None = optional()
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,8 +271,12 @@ class DayPlayed(Event):
 EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayShiftCounted, TrayDifference,
                                    FillSlip, CreditSlip, BuyIn, DropCounted, SlipVoided,
                                    DayPlayed, SlipRequested, SlipIssued, SlipCarried,
-                                   RequestVoided)
+                                   RequestVoided, VarianceDisposed)
 KINDS: tuple[str, ...] = tuple(e.KIND for e in EVENTS)
 SLIP_KINDS = {FillSlip.KIND: FillSlip, CreditSlip.KIND: CreditSlip}
+#: What the count room may decide about a variance.
+DISPOSITIONS = ("explained", "adjusted", "referred")
+#: A card room table's rake box (a ``drop.count`` of it is not the table's drop).
+RAKE_BOX = "rake"
 
 CODEC = Codec(EVENTS)

@@ -182,9 +182,9 @@ class TableAccounting:
             ledger.check_open_shift(day, now_shift, "buy-in")
         elif action == "drop":
             assert gaming_day is not None
-            self._check_drop(ledger, gaming_day, shift)
+            self.check_drop(ledger, gaming_day, shift)
 
-    def _check_drop(self, ledger: Ledger, gaming_day: date, shift: str | None) -> None:
+    def check_drop(self, ledger: Ledger, gaming_day: date, shift: str | None) -> None:
         if shift is None:
             ledger.check_drop(gaming_day, day_over=self.now() >= self.calendar.day(
                 gaming_day).end)
@@ -361,7 +361,7 @@ class TableAccounting:
                                         f">= 0, got {value!r}")
 
         def decide(ledger: Ledger, day: date) -> list[tuple[Event, str]]:
-            self._check_drop(ledger, gaming_day, shift_name)
+            self.check_drop(ledger, gaming_day, shift_name)
             return [(DropCounted(gaming_day.isoformat(), cash, markers, cash + markers,
                                  (a.actor, b.actor), shift_name), _actor(a, b))]
 

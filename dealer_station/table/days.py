@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from dealer_station.errors import StationError
 from dealer_station.money import CHIPS, Money
 
 if TYPE_CHECKING:
@@ -98,3 +99,26 @@ def sim_slip(book: TableAccounting, signers: Mapping[str, User], clock: SimClock
         desk.carry(asked.year, asked.request, sim_signers(signers, rules.runner))
     clock.set(clock() + step)
     desk.receive(asked.year, asked.request, chips, table)
+
+
+def notes_for(amount: int, denominations: Sequence[int]) -> Chips:
+    """The notes a simulated drop box holds for ``amount``: the largest first."""
+    from dealer_station.accounting.chips import Chips
+
+    left, out = amount, {}
+    for d in sorted(denominations, reverse=True):
+        out[d], left = divmod(left, d)
+    if left:
+        raise StationError(f"{amount} minor units cannot be made of the notes "
+                           f"{list(denominations)}")
+    return Chips.of(out)
+
+
+def sim_count(book: TableAccounting, signers: Mapping[str, User], day: date, cash: int,
+              markers: int, marker_count: int, *, shift: str | None = None) -> None:
+    """The count room's count of a simulated drop box, by note, by the simulated team."""
+    from dealer_station.table.count_room import CountRoom
+
+    notes = notes_for(cash, book.settings.currency_denominations)
+    CountRoom(book).count(day, notes, markers, marker_count,
+                          [signers["sim-count1"], signers["sim-count2"]], shift=shift)

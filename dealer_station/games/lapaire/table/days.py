@@ -36,7 +36,7 @@ from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.table.sim import play_round, random_wagers, simulated_table
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
-from dealer_station.table.days import SIM_PIN, SIM_USERS, DaysResult, SimClock, sim_slip
+from dealer_station.table.days import SIM_PIN, SIM_USERS, DaysResult, SimClock, sim_count, sim_slip
 
 if TYPE_CHECKING:
     from dealer_station.games.lapaire.table.live import LaPaireTable
@@ -183,6 +183,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
     # The drop boxes are changed at each shift change: cash and markers per shift.
     drop_cash = [0] * len(shifts)
     drop_markers = [0] * len(shifts)
+    marker_count = [0] * len(shifts)
     shift = 0       # the shift being played
     first = span.start + timedelta(minutes=15)
     step = (span.end - timedelta(minutes=30) - first) / max(rounds, 1)
@@ -216,6 +217,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
                         marker=f"M{day:%Y%m%d}-{n}" if marker else None)
             if marker:
                 drop_markers[shift] += amount
+                marker_count[shift] += 1
             else:
                 drop_cash[shift] += amount
             players += amount
@@ -269,5 +271,5 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
     book.closer(Chips.of(tray.chips), dealer, sup)
     clock.set(span.end + timedelta(minutes=1))
     for i, period in enumerate(book.calendar.shifts):
-        book.drop(day, drop_cash[i], drop_markers[i], signers["sim-count1"],
-                  signers["sim-count2"], shift=period.name)
+        sim_count(book, signers, day, drop_cash[i], drop_markers[i], marker_count[i],
+                  shift=period.name)

@@ -1,0 +1,231 @@
+"""``dealer-station count-room``: the soft count (docs/accounting.md, "The count room").
+
+``count`` enters one table's box of a gaming day (or of a shift, ``--shift``; a card room's
+rake box with ``--box rake``): the notes by denomination (``--notes 10000x12,2000x40``, minor
+units x number of notes), the markers or counter checks apart (``--markers`` their total,
+``--marker-count`` how many), verified by the count team (``--signer`` two to six accounting
+users, each asked for a PIN). ``variances`` lists the table-days whose variance (statistical
+win - computed win) is beyond the threshold, with their disposition (``--json``: one object
+each; exit 1 while one has none). ``dispose`` records what the count room decided about one:
+explained, adjusted (``--adjustment``, minor units) or referred, with ``--note``, signed by
+two accounting users. ``screen`` opens the count room's touch screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from dealer_station.cli.audit import open_store, store_options
+from dealer_station.errors import StationError
+from dealer_station.events.accounting import DISPOSITIONS, RAKE_BOX, VarianceDisposed
+
+if TYPE_CHECKING:
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.users import User
+    from dealer_station.table.count_room import CountRoom
+
+#: The JSON keys of ``count-room variances --json`` (a contract: tools read them).
+VARIANCE_KEYS = ("table", "gaming_day", "shift", "variance", "threshold", "statistical_win",
+                 "computed_win", "disposition", "disposition_note", "disposition_by",
+                 "disposition_at", "adjustment", "disposed_variance")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("count-room", help="the soft count: boxes counted by denomination, "
+                                          "variances and their dispositions",
+                       description=__doc__)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    common = store_options()
+    common.add_argument("--accounting-config", metavar="FILE",
+                        help="accounting settings (default config/accounting.toml)")
+    common.add_argument("--station-config", metavar="FILE",
+                        help="station settings with [gaming_day] (default config/station.toml)")
+    signed = argparse.ArgumentParser(add_help=False)
+    signed.add_argument("--signer", metavar="ID", action="append", default=[],
+                        help="an accounting user signing (repeat); their PIN is asked for")
+    signed.add_argument("--pin-stdin", action="store_true",
+                        help="read the signers' PINs from standard input, one per line, in "
+                             "the order of --signer (for scripts)")
+    which = argparse.ArgumentParser(add_help=False)
+    which.add_argument("--table", required=True, help="the table id, e.g. T1")
+    which.add_argument("--gaming-day", required=True, metavar="YYYY-MM-DD")
+    which.add_argument("--shift", metavar="NAME",
+                       help="one shift's box (changed at the shift change)")
+    c = actions.add_parser("count", parents=[common, which, signed],
+                           help="one box counted by the count team")
+    c.add_argument("--notes", required=True,
+                   help="the cash by note: DENOMxCOUNT,... in minor units, e.g. "
+                        "10000x12,2000x40 (or DENOM=VALUE); 0 for an empty box")
+    c.add_argument("--markers", type=int, default=0,
+                   help="the markers' or counter checks' total, minor units (default 0)")
+    c.add_argument("--marker-count", type=int, default=0,
+                   help="how many markers or counter checks (default 0)")
+    c.add_argument("--box", choices=["drop", RAKE_BOX], default="drop",
+                   help="the drop box (default) or a card room table's rake box")
+    d = actions.add_parser("dispose", parents=[common, which, signed],
+                           help="the disposition of a variance beyond the threshold")
+    d.add_argument("--disposition", required=True, choices=DISPOSITIONS)
+    d.add_argument("--note", required=True, help="why (journaled with the signers' names)")
+    d.add_argument("--adjustment", type=int,
+                   help="an adjusted variance: the adjusting entry, minor units")
+    v = actions.add_parser("variances", parents=[common],
+                           help="the variances beyond the threshold, and their dispositions")
+    v.add_argument("--table", help="only this table")
+    v.add_argument("--from", dest="first", metavar="YYYY-MM-DD")
+    v.add_argument("--to", dest="last", metavar="YYYY-MM-DD")
+    v.add_argument("--json", action="store_true", help="one JSON object per variance")
+    sc = actions.add_parser("screen", parents=[common], help="the count room's touch screen")
+    sc.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    p.set_defaults(func=run)
+
+
+def _day(text: str | None, flag: str) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise StationError(f"{flag}: {text!r} is not a date like 2026-11-25") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.action == "screen":
+        from dealer_station.ui.count_room_window import run_screen
+
+        return int(run_screen(args))
+    if args.action == "variances":
+        first, last = _day(args.first, "--from"), _day(args.last, "--to")
+        with open_store(args, write=False) as store:
+            return _variances(args, store.journal, first, last)
+    if not args.table.strip():
+        raise StationError("--table: give a table id, e.g. --table T1")
+    day = _day(args.gaming_day, "--gaming-day")
+    assert day is not None
+    with open_store(args) as store:
+        room = _room(store.journal, args)
+        if args.action == "count":
+            return _count(args, store.journal, room, day)
+        return _dispose(args, store.journal, room, day)
+
+
+def _room(journal: Journal, args: argparse.Namespace) -> CountRoom:
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
+    from dealer_station.table.accounting import TableAccounting
+    from dealer_station.table.count_room import CountRoom
+
+    return CountRoom(TableAccounting(journal, args.table,
+                                     load_accounting_settings(args.accounting_config),
+                                     load_gaming_calendar(args.station_config)))
+
+
+def _sign_in(args: argparse.Namespace, journal: Journal, action: str) -> list[User]:
+    from dealer_station.accounting.ledger import AccountingRefused
+    from dealer_station.audit.users import Users
+    from dealer_station.cli.users import _PinSource
+
+    ids = [s.strip() for s in args.signer]
+    if len(ids) < 2:
+        raise AccountingRefused(f"{action} needs two accounting users or more: give --signer "
+                                f"ID for each; {len(ids)} given")
+    for uid in ids:
+        if ids.count(uid) > 1:
+            raise AccountingRefused(f"{action} needs different people; {uid} cannot sign "
+                                    f"twice")
+    users = Users(journal)
+    pins = _PinSource(args.pin_stdin)
+    return [users.authenticate(uid, pins.read(f"PIN for {uid}: "), table_id=args.table)
+            for uid in ids]
+
+
+def _count(args: argparse.Namespace, journal: Journal, room: CountRoom, day: date) -> int:
+    from dealer_station.accounting.chips import Chips, check_denominations, parse_chips
+
+    settings = room.book.settings
+    what = f"the count of table {args.table}'s box"
+    notes = (Chips() if args.notes.strip() == "0" else
+             parse_chips(args.notes, settings.currency_denominations, what=f"{what}: --notes"))
+    check_denominations(notes, settings.currency_denominations, f"{what}: --notes",
+                        kind="note")
+    team = _sign_in(args, journal, what)
+    box = RAKE_BOX if args.box == RAKE_BOX else None
+    room.count(day, notes, args.markers, args.marker_count, team, shift=args.shift, box=box)
+    money = settings.money.text
+    print(f"{'rake' if box else 'drop'} box of table {args.table}, gaming day {day}"
+          f"{f', {args.shift} shift' if args.shift else ''}: cash {money(notes.total)} in "
+          f"{notes.chip_count} notes, markers {money(args.markers)} ({args.marker_count}); "
+          f"counted by {', '.join(u.actor for u in team)}")
+    return 0
+
+
+def _dispose(args: argparse.Namespace, journal: Journal, room: CountRoom, day: date) -> int:
+    from dealer_station.reports.master_game import gather
+
+    settings = room.book.settings
+    found = gather(journal, settings, room.book.calendar, tables=[args.table], first=day,
+                   last=day, by_shift=args.shift is not None)
+    rows = found.days if args.shift is None else [
+        s for s in found.shifts if (s.shift or "").casefold() == args.shift.casefold()]
+    variance = rows[0].variance if rows else None
+    if variance is None:
+        raise StationError(f"table {args.table}, gaming day {day}"
+                           f"{f', {args.shift} shift' if args.shift else ''}: no variance yet "
+                           f"(the drop is not counted, or the tray not opened and closed)")
+    if not args.note.strip():
+        raise StationError("--note: a disposition needs a note saying why")
+    signers = _sign_in(args, journal, "a disposition")
+    room.dispose(day, variance, args.disposition, args.note, signers, shift=args.shift,
+                 adjustment=args.adjustment)
+    print(f"table {args.table}, gaming day {day}: variance {settings.money.text(variance)} "
+          f"{args.disposition} by {' and '.join(u.actor for u in signers)}")
+    return 0
+
+
+def variance_rows(journal: Journal, args: argparse.Namespace, first: date | None,
+                  last: date | None) -> list[dict[str, Any]]:
+    """The table-days (and shifts with a box of their own) whose variance is beyond the
+    threshold, each as ``variances --json`` prints it."""
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
+    from dealer_station.reports.master_game import check_tables, gather
+
+    settings = load_accounting_settings(args.accounting_config)
+    calendar = load_gaming_calendar(args.station_config)
+    tables = check_tables(journal, args.table)
+    found = gather(journal, settings, calendar, tables=tables, first=first, last=last)
+    out = []
+    for d in found.days:
+        v = d.variance
+        if v is None or abs(v) <= settings.variance_threshold:
+            continue
+        day = found.ledgers[d.table].days[d.gaming_day]
+        c = day.disposition()
+        e = c.event if c is not None and isinstance(c.event, VarianceDisposed) else None
+        out.append({"table": d.table, "gaming_day": d.gaming_day.isoformat(), "shift": None,
+                    "variance": v, "threshold": settings.variance_threshold,
+                    "statistical_win": d.win, "computed_win": d.play.computed_win,
+                    "disposition": e.disposition if e else None,
+                    "disposition_note": e.note if e else None,
+                    "disposition_by": list(e.signers) if e else None,
+                    "disposition_at": c.ts if c is not None and e else None,
+                    "adjustment": e.adjustment if e else None,
+                    "disposed_variance": e.variance if e else None})
+    return out
+
+
+def _variances(args: argparse.Namespace, journal: Journal, first: date | None,
+               last: date | None) -> int:
+    from dealer_station.gameconfig import load_accounting_settings
+
+    money = load_accounting_settings(args.accounting_config).money.text
+    rows = variance_rows(journal, args, first, last)
+    for row in rows:
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False, sort_keys=True))
+            continue
+        said = (f"{row['disposition']} ({row['disposition_note']})" if row["disposition"]
+                else "NO DISPOSITION YET")
+        print(f"{row['table']:<6} {row['gaming_day']}  variance {money(row['variance']):>14}"
+              f"  {said}")
+    return 1 if any(r["disposition"] is None for r in rows) else 0
