@@ -71,7 +71,7 @@ def test_the_count_is_refused_in_words_and_nothing_is_journaled(s: Setup) -> Non
         room.count(DAY, NOTES, 0, 0, [amy, ben])
     # The rake box is a box of its own, counted once, and is not the drop.
     room.count(DAY, Chips.of({500: 30}), 0, 0, [amy, ben], box=RAKE_BOX)
-    with pytest.raises(AccountingRefused, match="rake box .* already counted"):
+    with pytest.raises(AccountingRefused, match=r"rake box .* already counted"):
         room.count(DAY, Chips.of({500: 30}), 0, 0, [amy, ben], box=RAKE_BOX)
     day = s.book.ledger().days[DAY]
     assert day.rake_box is not None and day.drop is not None
