@@ -137,6 +137,9 @@ def _raw(db: Path) -> dict[date, dict[str, Any]]:
             days[date.fromisoformat(p["gaming_day"])][kind] = p["total"]
         elif kind in ("fill", "credit"):
             slips.append((kind, p))
+        elif kind == "variance.disposition":
+            days[date.fromisoformat(p["gaming_day"])]["disposition"] = (
+                p["disposition"], p["note"], p["signers"], p["variance"], ts)
         elif kind == "slip.void":
             voided.add((p["slip"], p["year"], p["number"]))
         elif kind == "drop.count" and p.get("box") != "rake":
@@ -172,6 +175,14 @@ def test_the_master_game_report_is_the_raw_rows(made: dict[str, Any]) -> None:
         assert r["win"] == win and r["variance"] == win - x["house_win"]
         assert Fraction(r["hold"]).limit_denominator(10**9) == Fraction(win, x["drop"])
         assert (r["mtd_win"], r["mtd_drop"]) == (mtd_win, mtd_drop)
+        disposed = x.get("disposition")
+        said = r["disposition"]
+        assert (said is None) == (disposed is None), d
+        if disposed is not None:
+            assert (said["disposition"], said["note"], said["by"], said["variance"],
+                    said["at"]) == (disposed[0], disposed[1], disposed[2], disposed[3],
+                                    disposed[4])
+    assert any(made["master"][d.isoformat()]["disposition"] for d in made["days"])
     # The voided fill counts nowhere; the days' fills are the received slips not voided.
     assert sum(made["master"][d.isoformat()]["fills"] for d in made["days"]) == sum(
         raw[d]["fills"] for d in made["days"])

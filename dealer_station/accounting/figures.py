@@ -80,6 +80,25 @@ class Play:
         self.voided_returned += other.voided_returned
 
 
+@dataclass(frozen=True, slots=True)
+class Disposition:
+    """What the count room decided about a variance (``variance.disposition``)."""
+
+    disposition: str
+    note: str
+    signers: tuple[str, ...]
+    at: str
+    seq: int
+    #: The variance the signers disposed of (a later change of the figures shows beside it).
+    variance: int
+    adjustment: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"disposition": self.disposition, "note": self.note, "by": list(self.signers),
+                "at": self.at, "seq": self.seq, "variance": self.variance,
+                "adjustment": self.adjustment}
+
+
 @dataclass
 class TableDay:
     """One table's gaming day (or one shift of it, where ``shift`` is set)."""
@@ -110,6 +129,8 @@ class TableDay:
     #: The theoretical win in minor units where it is one part of a whole that must add up
     #: (a shift of its day, :func:`apportion`); else the exact figure rounded.
     theoretical_share: int | None = None
+    #: The count room's disposition of the variance, once signed.
+    disposition: Disposition | None = None
 
     @property
     def win(self) -> int | None:

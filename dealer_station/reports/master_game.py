@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 
 from dealer_station.accounting.figures import (
+    Disposition,
     Play,
     TableDay,
     apportion,
@@ -32,7 +33,8 @@ from dealer_station.audit import schema
 from dealer_station.audit.journal import Journal, iso_utc
 from dealer_station.audit.lease import RESERVED_TABLE_IDS
 from dealer_station.errors import StationError
-from dealer_station.events.accounting import DayPlayed, TrayDifference
+from dealer_station.events.accounting import DayPlayed, TrayDifference, VarianceDisposed
+from dealer_station.events.base import Committed
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting, table_game, table_wins
@@ -117,6 +119,8 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
         mw, md, yw, yd = (day.mtd_win - win, day.mtd_drop - drop, day.ytd_win - win,
                           day.ytd_drop - drop)
         for row in rows:
+            row.disposition = disposition_of(
+                ledger.days[day.gaming_day].disposition(row.shift))
             if row.win is not None and row.drop is not None:
                 mw, md, yw, yd = mw + row.win, md + row.drop, yw + row.win, yd + row.drop
             row.mtd_win, row.mtd_drop, row.ytd_win, row.ytd_drop = mw, md, yw, yd
@@ -157,6 +161,7 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
                    drop=day_drop(day, [s.name for s in calendar.shifts]),
                    buyins=day.buyin_cash + day.buyin_markers)
     count_details(row, drops)
+    row.disposition = disposition_of(day.disposition())
     for c in day.differences:
         e = c.event
         assert isinstance(e, TrayDifference)
@@ -168,7 +173,22 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
         if s.void is not None:
             row.exceptions.append(f"{s.kind} slip {s.event.number} of {s.event.year} voided by "
                                   f"{s.void_actor}: {s.void.reason}")
+    for r in ledger.requests.values():
+        void = r.void
+        if void is not None and void.state != "requested" and r.event.gaming_day == d.isoformat():
+            row.exceptions.append(f"{r.kind} slip {r.slip_label} ({r.label}) voided "
+                                  f"{void.state} by {' and '.join(void.signers)}: "
+                                  f"{void.reason}")
     return row
+
+
+def disposition_of(c: Committed | None) -> Disposition | None:
+    """A ``variance.disposition`` record as the report prints it."""
+    e = c.event if c is not None else None
+    if c is None or not isinstance(e, VarianceDisposed):
+        return None
+    return Disposition(e.disposition, e.note, e.signers, c.ts, c.seq, e.variance,
+                       e.adjustment)
 
 
 def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: GamingCalendar,
@@ -238,6 +258,7 @@ def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
         "ytd_win": d.ytd_win, "ytd_drop": d.ytd_drop,
         "ytd_hold": fraction_json(hold(d.ytd_win, d.ytd_drop)),
         "exceptions": list(d.exceptions),
+        "disposition": d.disposition.to_json() if d.disposition is not None else None,
     }
     if d.shift is not None:
         out["shift"] = d.shift
