@@ -311,9 +311,15 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
     assert cli(s, "print", "--slip", "fill", "--number", "1", "--out", str(pdf)) == 0
     from pypdf import PdfReader
 
-    text = PdfReader(str(pdf)).pages[0].extract_text()
-    assert "Fill slip" in text and "Dee Dealer (dee)" in text and "Olga Operator (op)" in text
-    assert "VOID" not in text
+    # A slip signed at the table prints a page per copy, each the whole slip.
+    copies = ("Original: cage", "Duplicate: table drop box", "Triplicate: accounting")
+    pages = [" ".join(pg.extract_text().split()) for pg in PdfReader(str(pdf)).pages]
+    assert len(pages) == 3
+    for text, copy in zip(pages, copies, strict=True):
+        assert copy in text and "Fill slip T1-F-2026-00001" in text
+        assert "Dee Dealer (dee)" in text and "Olga Operator (op), operator" in text
+        assert "Request none: signed at the table in one step" in text
+        assert "VOID" not in text
     # The voided slip: VOID across every page, when and by whom it was voided and why, and
     # its void's own record covered and attached beside the slip's.
     voided = tmp_path / "fill-2.pdf"
@@ -322,6 +328,8 @@ def test_cli_slips_from_opener_to_printed_slip(s: Setup, tmp_path: Path,
     text = " ".join(" ".join(pg.extract_text() for pg in reader.pages).split())
     assert "Fill slip (VOID)" in text and "wrong table" in text
     assert "sue/supervisor" in text and "op/operator" in text
+    assert "Sue Supervisor (sue), floor supervisor and Olga Operator (op), operator" in text
+    assert len(reader.pages) == 3
     assert all("VOID" in pg.extract_text() for pg in reader.pages)
     attached = [json.loads(x) for x in
                 reader.attachments["journal-records.jsonl"][0].decode().splitlines()]

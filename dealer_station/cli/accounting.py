@@ -98,12 +98,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "signs fills in one step)")
     v.add_argument("--reason", required=True, help="why (journaled with the signers' names)")
     pr = actions.add_parser("print", parents=[common],
-                            help="write a slip as a PDF: a fill or credit slip (--slip, "
-                                 "--number) or the table inventory slip (--inventory, "
+                            help="write a slip as a PDF: a fill or credit slip, a page per "
+                                 "copy (--slip, --number), a fill or credit request "
+                                 "(--request) or the table inventory slip (--inventory, "
                                  "--gaming-day)")
     pr.add_argument("--slip", choices=["fill", "credit"])
-    pr.add_argument("--number", type=int)
-    pr.add_argument("--year", type=int, help="the slip's year (default: this gaming day's)")
+    pr.add_argument("--number", type=int, help="the slip's number (T1-F-2026-00042: 42)")
+    pr.add_argument("--request", type=int, metavar="N",
+                    help="the request's number (T1-R-2026-00007: 7)")
+    pr.add_argument("--year", type=int,
+                    help="the slip's or request's year (default: this gaming day's)")
     pr.add_argument("--inventory", choices=["opener", "shift", "closer"])
     pr.add_argument("--gaming-day", metavar="YYYY-MM-DD")
     pr.add_argument("--shift", metavar="NAME", help="--inventory shift: whose change count")
@@ -299,16 +303,27 @@ def _slips(args: argparse.Namespace, journal: Journal, book: TableAccounting) ->
 
 
 def _print(args: argparse.Namespace, journal: Journal, book: TableAccounting) -> int:
-    from dealer_station.reports.accounting_pdf import build_inventory_pdf, build_slip_pdf
+    from dealer_station.reports.accounting_pdf import (
+        build_inventory_pdf,
+        build_request_pdf,
+        build_slip_pdf,
+    )
 
     if not str(args.out).lower().endswith(".pdf"):
         raise StationError(f"--out {args.out}: give a file name ending in .pdf")
+    for name in ("number", "request"):
+        if getattr(args, name) is not None and getattr(args, name) < 1:
+            raise StationError(f"--{name}: give a number of 1 or more")
     ledger = book.ledger()
-    if args.slip and args.number is not None and not args.inventory:
+    if args.request is not None and not (args.slip or args.inventory or args.number):
+        built = build_request_pdf(journal, ledger, book.settings,
+                                  args.year or book.today().year, args.request, out=args.out,
+                                  paper=args.paper)
+    elif args.slip and args.number is not None and not (args.inventory or args.request):
         built = build_slip_pdf(journal, ledger, book.settings, args.slip,
                                args.year or book.today().year, args.number, out=args.out,
                                paper=args.paper)
-    elif args.inventory and args.gaming_day and not args.slip:
+    elif args.inventory and args.gaming_day and not args.slip and args.request is None:
         try:
             date.fromisoformat(args.gaming_day)
         except ValueError:
@@ -320,9 +335,11 @@ def _print(args: argparse.Namespace, journal: Journal, book: TableAccounting) ->
                                     args.gaming_day, out=args.out, paper=args.paper,
                                     shift=book.shift_named(args.shift) if args.shift else None)
     else:
-        raise StationError("print: give --slip fill|credit --number N, or --inventory "
-                           "opener|shift|closer --gaming-day YYYY-MM-DD [--shift NAME]")
-    print(f"wrote {built.title.lower()} to {built.path}")
+        raise StationError("print: give one of --slip fill|credit --number N, --request N, "
+                           "or --inventory opener|shift|closer --gaming-day YYYY-MM-DD "
+                           "[--shift NAME]")
+    pages = f"{built.pages} page{'s' if built.pages != 1 else ''}"
+    print(f"wrote {built.title.lower()} ({pages}) to {built.path}")
     return 0
 
 

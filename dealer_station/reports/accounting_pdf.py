@@ -1,6 +1,7 @@
-"""The accounting PDFs: the master game report, the discrepancy report, and the printed slips
-(fill, credit, and the table inventory slip of an opener or closer), each with its number and
-two signature lines naming the people who signed in the journal.
+"""The accounting PDFs: the master game report, the discrepancy report, and the printed slips:
+the fill and credit slips and their requests (reports/slip_pdf.py, a page per copy) and the
+table inventory slip of an opener, shift change or closer, with its control number and two
+signature lines naming the people who signed in the journal.
 
 Built on the report template (PDF/A, page N of M, the journal's verification on the last page).
 """
@@ -33,7 +34,7 @@ from dealer_station.accounting.glossary import (
     WIN,
     meanings,
 )
-from dealer_station.accounting.ledger import Ledger, Slip
+from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.users import Users
@@ -42,6 +43,7 @@ from dealer_station.events.base import Committed
 from dealer_station.registry import label
 from dealer_station.reports.master_game import MasterGame
 from dealer_station.reports.pdf_style import FONT, GREY, INK, MIN_TEXT_PT, p, rich
+from dealer_station.reports.slip_pdf import build_request_pdf, build_slip_pdf
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, facts, grid
 from dealer_station.reports.text import local
@@ -77,6 +79,7 @@ def build_master_game_pdf(journal: Journal, report: MasterGame, *, out: Path | s
                       table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
                       period=period, subject=_money_cols(s), paper=paper,
                       landscape_pages=True)
+    r.meta.printed = local(journal.clock())
     w = r.width
     m = s.money.text
 
@@ -229,6 +232,7 @@ def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | s
     r = ReportBuilder(kind="discrepancies", title="Discrepancy report",
                       table=", ".join(tables) if len(tables) <= 4 else f"{len(tables)} tables",
                       period=period, subject=_money_cols(report.settings), paper=paper)
+    r.meta.printed = local(journal.clock())
     _discrepancies(r, days, report.settings, report.shifts if by_shift else [])
     return r.build_tables(out, _table_checks(journal, report, tables), data=days,
                           note="Each table's chain was verified in full. Attached for each "
@@ -281,6 +285,7 @@ def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int
             if void_seq is not None else record)
     r = ReportBuilder(kind="slip", title=title, table=table, period=f"number {number}",
                       subject=_money_cols(s), paper=paper)
+    r.meta.printed = local(journal.clock())
     if void_seq is not None:
         r.meta.stamp = "VOID"
     w = r.width
@@ -295,29 +300,6 @@ def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int
     r.add(_signers(journal, actor_list, roles, w))
     return r.build(out, journal.verify_table(table), record, last,
                    evidence=covered_records(journal, table, record, last))
-
-
-def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings, kind: str,
-                   year: int, number: int, *, out: Path | str, paper: str = "A4"
-                   ) -> BuiltReport:
-    """A printed fill or credit slip, voided or not."""
-    slip: Slip | None = ledger.slips.get((kind, year, number))
-    if slip is None:
-        raise StationError(f"no {kind} slip number {number} of {year} at table {ledger.table}")
-    e = slip.event
-    extra = [("Gaming day", e.gaming_day)]
-    if e.note:
-        extra.append(("Note", e.note))
-    if slip.void is not None:
-        extra.append(("VOID", f"voided {local(slip.void_ts)} by {slip.void_actor}: "
-                              f"{slip.void.reason} (journal record {slip.void_seq}; the slip "
-                              f"keeps its number and counts nothing)"))
-    return _slip_pdf(journal, ledger.table,
-                     title=f"{kind.title()} slip" + (" (VOID)" if slip.void else ""),
-                     number=f"{e.year}-{e.number:05d}", seq=slip.seq, ts=slip.ts,
-                     actor_list=list(e.signers), roles=("Dealer", "Supervisor"),
-                     chips=slip.chips, extra=extra, s=settings, out=out, paper=paper,
-                     void_seq=slip.void_seq)
 
 
 def build_inventory_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings,
@@ -363,4 +345,4 @@ def inventory_number(ledger: Ledger, count: Committed) -> str:
 
 
 __all__ = ["Record", "build_discrepancy_pdf", "build_inventory_pdf", "build_master_game_pdf",
-           "build_slip_pdf", "inventory_number"]
+           "build_request_pdf", "build_slip_pdf", "inventory_number"]
