@@ -51,7 +51,17 @@ from dealer_station.events.base import Committed
 from dealer_station.registry import label as game_label
 from dealer_station.reports.archival import RECORDS_ATTACHMENT, Attachment
 from dealer_station.reports.evidence import ProvenAgainst
-from dealer_station.reports.pdf_style import ALERT, FONT, FONT_BOLD, GREY, INK, MIN_TEXT_PT, p, rich
+from dealer_station.reports.pdf_style import (
+    ALERT,
+    FONT,
+    FONT_BOLD,
+    FONT_MONO,
+    GREY,
+    INK,
+    MIN_TEXT_PT,
+    p,
+    rich,
+)
 from dealer_station.reports.source import covered_records
 from dealer_station.reports.template import (
     CHECKPOINT_ATTACHMENT,
@@ -61,10 +71,10 @@ from dealer_station.reports.template import (
     facts,
     grid,
     public_evidence,
-    verification_section,
 )
 from dealer_station.reports.text import local
 from dealer_station.table.accounting import table_game
+from dealer_station.table.recall_model import record_label
 
 #: What each signature is called on the slip (the words on the floor and in MICS), by the
 #: role of the slot it fills. An operator signs a floor supervisor's slot.
@@ -79,6 +89,8 @@ ROLE_NAMES = {"cage": "cage cashier", "security": "security officer", "dealer": 
 STEP_WORDS = {"issue": "issued the chips at the cage", "carry": "carried the chips",
               "receipt": "received at the table", "table": "signed at the table"}
 NOT_YET = "not yet signed"
+#: A note longer than this prints below the slip's facts, across the page.
+LONG_NOTE = 80
 
 
 @dataclass(frozen=True)
@@ -221,10 +233,9 @@ def _void_of(req: Request) -> Void | None:
         assert isinstance(e, RequestVoided)
         at = _voided_at(req)
         issued = req.slip_label
-        meaning = (f"The request was voided {at}"
-                   + (f"; its slip {issued} is void with it and keeps its number" if issued
-                      else "") + ". No chips changed hands at the table: it counts in no "
-                                 "figure.")
+        meaning = (f"Voided {at}" + (f"; slip {issued} is void with it and keeps its number"
+                                     if issued else "")
+                   + ". No chips changed hands at the table; it counts in no figure.")
         return Void(req.voided, e.reason, tuple(e.signers), meaning)
     if req.slip_voided is not None:
         return _slip_void(req.slip_voided)
@@ -235,8 +246,8 @@ def _slip_void(c: Committed) -> Void:
     e = c.event
     assert isinstance(e, SlipVoided)
     return Void(c, e.reason, tuple(e.signers or (c.actor,)),
-                "The slip was voided after the table signed for it: it keeps its number and "
-                "counts in no figure of the table.")
+                "Voided after the table signed for it: the slip keeps its number and counts "
+                "in no figure.")
 
 
 def _table_view(table: str, slip: Slip) -> SlipView:
@@ -310,7 +321,7 @@ def _chips_grid(chips: Chips, s: AccountingSettings, width: float, what: str) ->
             for d in s.denominations]
     rows.append(["Total", f"{chips.chip_count:,}", number(chips.total)])
     return grid([f"{what} ({s.money.label})", "Chips", "Value"], rows,
-                [width * 0.38, width * 0.24, width * 0.38], numeric=(0, 1, 2), bold_last=True)
+                [width * 0.44, width * 0.2, width * 0.36], numeric=(0, 1, 2), bold_last=True)
 
 
 def _side_by_side(left: Flowable, right: Flowable, width: float, split: float = 0.56) -> Table:
@@ -350,7 +361,8 @@ def _signer_name(names: _Names, sig: Signature) -> str:
     return escape(names(sig.actor) + own)
 
 
-def _signatures(sigs: Sequence[Signature], names: _Names, width: float) -> Flowable:
+def _signatures(sigs: Sequence[Signature], names: _Names, width: float, *,
+                compact: bool = False) -> Flowable:
     """A block per signature in print order: the slot, what it attests, the person's name and
     id as signed in by PIN, the date and time of the signature, and a line to sign on."""
     head = [p("Signature of", "note"), p("Name (signed in by PIN)", "note"),
@@ -378,8 +390,8 @@ def _signatures(sigs: Sequence[Signature], names: _Names, width: float) -> Flowa
         ("LINEBELOW", (0, 1), (2, -2), 0.3, GREY),
         ("LINEBELOW", (3, 1), (3, -1), 0.8, INK),
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
-        ("TOPPADDING", (0, 1), (-1, -1), 7),
-        ("BOTTOMPADDING", (0, 1), (-1, -1), 7),
+        ("TOPPADDING", (0, 1), (-1, -1), 1 if compact else 4),
+        ("BOTTOMPADDING", (0, 1), (-1, -1), 1 if compact else 4),
     ]))
     return KeepTogether([rich("Signatures", "h2"), t])
 
@@ -435,36 +447,81 @@ def build_slip_pdf(journal: Journal, ledger: Ledger, settings: AccountingSetting
     verification = journal.verify_table(table)
     attachments, against = _evidence(journal, table, first, last)
     title = f"{_kind_words(kind)} slip" + (" (VOID)" if view.void else "")
-    r = ReportBuilder(kind="slip", title=title, table=table,
-                      period=f"{view.control}, gaming day {view.gaming_day}",
-                      subject=f"amounts in {settings.money.label}", paper=paper)
-    r.meta.printed = local(journal.clock())
-    if view.void is not None:
-        r.meta.stamp = "VOID"
     names = _Names(journal)
     game = _game(journal, table)
     copies = settings.cage.copies or ("Original",)
-    w = r.width
-    for n, designation in enumerate(copies, 1):
-        if n > 1:
-            r.add(PageBreak())
-        r.add(*_slip_page(view, names, game, settings, w, designation, n, len(copies)))
-        r.add(verification_section(verification, first, last, _copies_note(copies), against))
-    _verified(r, verification)
-    r._write(Path(out), attachments)
+    # Laid out as usual; should a copy run over its page (the longest note and void reason
+    # on letter paper), again closer set, so that every copy keeps to one page.
+    for compact in (False, True):
+        r = ReportBuilder(kind="slip", title=title, table=table,
+                          period=f"{view.control}, gaming day {view.gaming_day}",
+                          subject=f"amounts in {settings.money.label}", paper=paper)
+        r.meta.printed = local(journal.clock())
+        if view.void is not None:
+            r.meta.stamp = "VOID"
+        w = r.width
+        for n, designation in enumerate(copies, 1):
+            if n > 1:
+                r.add(PageBreak())
+            r.add(*_slip_page(view, names, game, settings, w, designation, n, len(copies),
+                              compact=compact))
+            r.add(_journal_block(verification, first, last, against, w, compact=compact))
+        _verified(r, verification)
+        r._write(Path(out), attachments)
+        if r.meta.pages <= len(copies):
+            break
     m = r.meta
     return BuiltReport(Path(out), r.kind, m.title, table, m.pages, verification, last, view)
 
 
-def _copies_note(copies: Sequence[str]) -> str:
-    if len(copies) == 1:
-        return ""
-    return (f"This slip is printed in {len(copies)} copies, one page each, the same slip on "
-            f"each: {'; '.join(copies)}.")
+def _journal_block(result: VerifyResult, first: Record, last: Record,
+                   against: ProvenAgainst | None, width: float, *, compact: bool = False
+                   ) -> Flowable:
+    """The journal's verification of what the slip covers, on every copy (each copy is filed
+    on its own): the chain's verdict and head, the records covered and the last one's hash,
+    what is attached and how to check it. The report template's closing section, made short
+    enough for every copy to keep to its page."""
+    mono = f"<font name='{FONT_MONO}'>"
+    if result.ok:
+        verdict = (f"<font color='#1b5e20'><b>Journal verified: intact.</b></font> Table "
+                   f"{escape(result.table_id)}: chain intact from record 1 to record "
+                   f"{result.last_seq:,}; {result.checkpoints} checkpoint(s) confirmed. "
+                   f"Chain head hash {mono}{result.last_hash}</font>")
+    else:
+        verdict = (f"<font color='{_ALERT}'><b>JOURNAL VERIFICATION FAILED at record "
+                   f"{result.bad_seq}:</b> {escape(result.problem or '')}</font> Records after "
+                   f"{result.last_seq:,} cannot be relied on; call the operator and keep this "
+                   f"paper.")
+    count = last.seq - first.seq + 1
+    if attached_count(first, last):
+        proof = ("; no signed checkpoint covers them yet" if against is None else
+                 f", each with its inclusion proof ({CHECKPOINT_ATTACHMENT})" if compact else
+                 f", each with its inclusion proof, {against.words()} (attached as "
+                 f"{CHECKPOINT_ATTACHMENT})")
+        if against is not None and last.seq > against.size:
+            proof += f"; records after {against.size:,} are not yet covered"
+        attached = f"the {count:,} records covered, as {RECORDS_ATTACHMENT}{proof}"
+    else:
+        attached = (f"none: the {count:,} records covered are more than a report carries; "
+                    f"the journal database holds them")
+    rows: list[tuple[str, Flowable | str]] = [
+        ("Verification", rich(verdict, "small")),
+        ("Records covered", rich(
+            f"{first.seq:,} to {last.seq:,} (the last at {escape(local(last.ts))}: "
+            f"{escape(record_label(last.kind))}); last record hash {mono}{last.hash}</font>",
+            "small")),
+        ("Attached", p(attached, "small"))]
+    if not compact:
+        rows.append(("How to check", p(
+            f"'dealer-station audit verify --table {result.table_id}' on the journal with its "
+            f"key: each record numbered here must carry the hash printed.", "small")))
+    return KeepTogether([Spacer(1, 2 * mm), rich("Journal verification", "h2"),
+                         facts(rows, widths=(32 * mm, width - 32 * mm))])
 
 
 def _slip_page(view: SlipView, names: _Names, game: str, s: AccountingSettings, w: float,
-               designation: str, n: int, total: int) -> list[Flowable]:
+               designation: str, n: int, total: int, *, compact: bool = False
+               ) -> list[Flowable]:
     """One copy of the slip: everything it says but the journal's verification."""
     kind = _kind_words(view.kind)
     out: list[Flowable] = [_copy_banner(designation, n, total, view.control, w),
@@ -485,7 +542,9 @@ def _slip_page(view: SlipView, names: _Names, game: str, s: AccountingSettings, 
         rows.append(("Request", "none: signed at the table in one step (this "
                                 "jurisdiction's slips have no cage signature)"))
     rows += [("Table", view.table), ("Game", game), ("Gaming day", view.gaming_day)]
-    if view.note:
+    # A long note goes below, the page's whole width: every copy keeps to its page.
+    long_note = bool(view.note) and len(view.note or "") > LONG_NOTE
+    if view.note and not long_note:
         rows.append(("Note", view.note))
     state = (rich(f"<font color='{_ALERT}'><b>{escape(view.state)}</b></font>", "cell")
              if view.void or view.state.startswith(("In transit", "Issued")) else view.state)
@@ -493,7 +552,9 @@ def _slip_page(view: SlipView, names: _Names, game: str, s: AccountingSettings, 
     rows.append(("Total", rich(f"<b>{escape(_total(view.chips, s))}</b>", "cell")))
     left = facts(rows, widths=(27 * mm, w * 0.56 - 31 * mm))
     out.append(_side_by_side(left, _chips_grid(view.chips, s, w * 0.44, "Denomination"), w))
-    out.append(_signatures(view.signatures, names, w))
+    if long_note:
+        out.append(facts([("Note", view.note or "")], widths=(27 * mm, w - 27 * mm)))
+    out.append(_signatures(view.signatures, names, w, compact=compact))
     if view.void is not None:
         out.append(_void_block(view.void, names, w))
     return out
@@ -574,7 +635,7 @@ def build_request_pdf(journal: Journal, ledger: Ledger, settings: AccountingSett
     rows.append(("Total wanted", rich(f"<b>{escape(_total(req.chips, settings))}</b>",
                                       "cell")))
     left = facts(rows, widths=(27 * mm, w * 0.56 - 31 * mm))
-    r.add(_side_by_side(left, _chips_grid(req.chips, settings, w * 0.44, "Chips wanted"), w))
+    r.add(_side_by_side(left, _chips_grid(req.chips, settings, w * 0.44, "Denomination"), w))
     r.heading("Steps so far")
     step_rows = []
     for step, c in steps:
