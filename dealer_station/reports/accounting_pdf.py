@@ -278,16 +278,12 @@ def _chip_rows(chips: Chips, s: AccountingSettings) -> list[list[str]]:
 def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int, ts: str,
               actor_list: Sequence[str], roles: Sequence[str], chips: Chips,
               extra: list[tuple[str, str]], s: AccountingSettings, out: Path | str,
-              paper: str, void_seq: int | None = None) -> BuiltReport:
+              paper: str) -> BuiltReport:
+    """A table inventory slip (fill and credit slips: reports/slip_pdf.py)."""
     record = next(journal.records(table, from_seq=seq, to_seq=seq))
-    # A voided slip covers (and attaches) its void's record too.
-    last = (next(journal.records(table, from_seq=void_seq, to_seq=void_seq))
-            if void_seq is not None else record)
     r = ReportBuilder(kind="slip", title=title, table=table, period=f"number {number}",
                       subject=_money_cols(s), paper=paper)
     r.meta.printed = local(journal.clock())
-    if void_seq is not None:
-        r.meta.stamp = "VOID"
     w = r.width
     r.add(rich(f"<b>{escape(title)} {escape(number)}</b>", "h1"))
     r.add(facts([("Table", table), ("Number", number), *extra,
@@ -298,8 +294,8 @@ def _slip_pdf(journal: Journal, table: str, *, title: str, number: str, seq: int
     r.add(grid(["Denomination", "Chips", "Value"], _chip_rows(chips, s),
                [w * 0.3, w * 0.2, w * 0.3], numeric=(0, 1, 2), bold_last=True))
     r.add(_signers(journal, actor_list, roles, w))
-    return r.build(out, journal.verify_table(table), record, last,
-                   evidence=covered_records(journal, table, record, last))
+    return r.build(out, journal.verify_table(table), record, record,
+                   evidence=covered_records(journal, table, record, record))
 
 
 def build_inventory_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings,
