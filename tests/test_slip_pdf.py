@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from dealer_station.cli.main import main
 from dealer_station.errors import StationError
 from dealer_station.events.table import StationStarted
 from dealer_station.reports.archival import RECORDS_ATTACHMENT
+from dealer_station.reports.pdf_style import MIN_TEXT_PT
 from dealer_station.reports.slip_pdf import build_request_pdf, build_slip_pdf
 from dealer_station.reports.text import local
 from dealer_station.table.accounting import TableAccounting
@@ -130,10 +132,15 @@ def attached(path: Path, journal: Journal) -> list[dict[str, Any]]:
 
 
 def archival(path: Path) -> None:
-    """PDF/A-3B, every font embedded."""
+    """PDF/A-3B, every font embedded, no text smaller than the reports' smallest."""
     with pikepdf.open(path) as pdf:
         meta = pdf.open_metadata()
         assert meta["pdfaid:part"] == "3" and meta["pdfaid:conformance"] == "B"
+        sizes = {float(m) for pg in pdf.pages for c in (
+            pg.obj.Contents if isinstance(pg.obj.Contents, pikepdf.Array)
+            else [pg.obj.Contents]) for m in re.findall(rb"/[A-Za-z0-9+_.-]+ +([0-9.]+) +Tf",
+                                                         c.read_bytes())}
+        assert sizes and min(sizes) >= MIN_TEXT_PT, sorted(sizes)
     fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True,
                            check=True).stdout.splitlines()[2:]
     assert fonts
