@@ -131,6 +131,17 @@ def test_the_command_line_counts_lists_variances_and_disposes(
     rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(rows) == 1 and set(rows[0]) == set(VARIANCE_KEYS)
     assert rows[0]["variance"] == -result.mispaid and rows[0]["disposition"] is None
+    store = ["--db", s.url, "--key", str(s.key_path)]
+
+    def discrepancies() -> str:
+        from pypdf import PdfReader
+
+        out = tmp_path / "d.pdf"
+        assert main(["report", "discrepancies", "--out", str(out), *store]) == 0
+        capsys.readouterr()
+        return " ".join(" ".join(p.extract_text() for p in PdfReader(str(out)).pages).split())
+
+    assert "Needs a disposition" in discrepancies()
     assert _cli(s, "dispose", "--table", "T1", "--gaming-day", DAY.isoformat(),
                 "--disposition", "explained", "--note", "dealer mispaid; retrained",
                 "--signer", "sim-count1", "--signer", "sim-count1", "--pin-stdin",
@@ -142,6 +153,10 @@ def test_the_command_line_counts_lists_variances_and_disposes(
                 pins=f"{PIN}\n{PIN}\n") == 0
     assert _cli(s, "variances", "--json") == 0
     row = json.loads(capsys.readouterr().out.splitlines()[-1])
+    printed = discrepancies()
+    assert "Needs a disposition" not in printed
+    assert "Explained" in printed and "dealer mispaid; retrained" in printed
+    assert "sim-count1/accounting and sim-count2/accounting" in printed
     assert (row["disposition"], row["disposed_variance"], row["disposition_by"]) == (
         "explained", -result.mispaid, ["sim-count1/accounting", "sim-count2/accounting"])
     # A count with a note this casino does not use: exit 2, in words.

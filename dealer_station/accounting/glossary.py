@@ -55,12 +55,15 @@ HOLD = Term("Hold", "win / drop")
 COMPUTED = Term("Computed", "the station's win from the rounds it settled (its house win)")
 VARIANCE = Term("Variance", "win - computed (negative: the tray is short of what the station "
                             "settled)")
+DISPOSITION = Term("Disposition", "what the count room decided about a variance beyond the "
+                                  "threshold (explained, adjusted by an entry, or referred "
+                                  "to compliance), signed by two accounting users")
 
 GLOSSARY: tuple[Term, ...] = (
     WAGERED, WINNING_STAKES, PAID, COLLECTED, HOUSE_WIN, WIN_PCT_OF_HANDLE, RETURNED,
     THEORETICAL_EDGE,
     THEORETICAL_WIN, OPENER, CLOSER, FILLS, CREDITS, DROP, CASH, MARKERS, WIN, HOLD, COMPUTED,
-    VARIANCE)
+    VARIANCE, DISPOSITION)
 
 
 def meanings(terms: Iterable[Term]) -> str:

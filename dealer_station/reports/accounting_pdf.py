@@ -23,6 +23,7 @@ from dealer_station.accounting.glossary import (
     CLOSER,
     COMPUTED,
     CREDITS,
+    DISPOSITION,
     DROP,
     FILLS,
     HOLD,
@@ -199,20 +200,46 @@ def _by_shift(r: ReportBuilder, report: MasterGame, amt: Callable[[int | None], 
 def _discrepancies(r: ReportBuilder, days: Sequence[TableDay], s: AccountingSettings,
                    shifts: Sequence[TableDay] = ()) -> None:
     r.heading("Discrepancies")
-    rows = [[d.table, d.gaming_day.isoformat(), "whole day", e] for d in days
+    m = s.money.text
+    whole = {(d.table, d.gaming_day): d for d in days}
+
+    def disposed(d: TableDay, e: str) -> str:
+        """A variance's disposition, or that it still needs one; other exceptions have none.
+        A shift's variance without a disposition of its own is disposed with its day's."""
+        if not e.startswith("variance"):
+            return ""
+        x, of_day = d.disposition, ""
+        day = whole.get((d.table, d.gaming_day))
+        if x is None and d.shift is not None and day is not None:
+            x, of_day = day.disposition, "With the day's: "
+            d = day
+        if x is None:
+            return "Needs a disposition"
+        said = of_day + (f"{x.disposition} {local(x.at)} by " if of_day else
+                         f"{x.disposition.capitalize()} {local(x.at)} by ")
+        said += (f"{' and '.join(x.signers)} (record {x.seq}): {x.note}")
+        if x.adjustment is not None:
+            said += f"; adjusting entry {m(x.adjustment)}"
+        if d.variance is not None and x.variance != d.variance:
+            said += (f". Signed for a variance of {m(x.variance)}; the variance is now "
+                     f"{m(d.variance)}")
+        return said
+
+    rows = [[d.table, d.gaming_day.isoformat(), "whole day", e, disposed(d, e)] for d in days
             for e in d.exceptions]
     # A shift's variance beyond the threshold (a day's shifts may offset one another); the
     # shifts' other exceptions are the day's, listed above.
-    rows += [[d.table, d.gaming_day.isoformat(), d.shift or "", e] for d in shifts
-             for e in d.exceptions if e.startswith("variance")]
+    rows += [[d.table, d.gaming_day.isoformat(), d.shift or "", e, disposed(d, e)]
+             for d in shifts for e in d.exceptions if e.startswith("variance")]
     rows.sort(key=lambda row: (row[0], row[1]))
-    r.add(p(f"Variance threshold {s.money.text(s.variance_threshold)} (a day's and each shift's); "
-            f"opener-to-previous-closer tolerance {s.money.text(s.inventory_tolerance)} "
+    r.add(p(f"Variance threshold {m(s.variance_threshold)} (a day's and each shift's); "
+            f"opener-to-previous-closer tolerance {m(s.inventory_tolerance)} "
             f"(from {s.source}).", "small"))
     if rows:
         w = r.width
-        r.add(grid(["Table", "Gaming day", "Shift", "Exception"], rows,
-                   [w * 0.08, w * 0.13, w * 0.11, w * 0.68], wrap=(3,)))
+        r.add(grid(["Table", "Gaming day", "Shift", "Exception", DISPOSITION.label], rows,
+                   [w * 0.07, w * 0.1, w * 0.09, w * 0.4, w * 0.34], wrap=(3, 4)))
+        r.add(p(DISPOSITION.said(), "note"))
     else:
         r.add(p("None: every table's variance is within the threshold, every opener matches "
                 "the previous closer, and no slip was voided."))

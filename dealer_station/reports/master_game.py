@@ -27,6 +27,7 @@ from dealer_station.accounting.figures import (
     to_dates,
 )
 from dealer_station.accounting.ledger import Ledger
+from dealer_station.accounting.requests import slip_label
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.accounting.shifts import count_details, day_drop, day_drops, shift_rows
 from dealer_station.audit import schema
@@ -171,8 +172,10 @@ def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettin
                               f"closer {m(e.previous_total)}; record {c.seq})")
     for s in day.slips:
         if s.void is not None:
-            row.exceptions.append(f"{s.kind} slip {s.event.number} of {s.event.year} voided by "
-                                  f"{s.void_actor}: {s.void.reason}")
+            who = s.void.signers or tuple((s.void_actor or "").split("+"))
+            row.exceptions.append(f"{s.kind} slip "
+                                  f"{slip_label(table, s.kind, s.event.year, s.event.number)} "
+                                  f"voided by {' and '.join(who)}: {s.void.reason}")
     for r in ledger.requests.values():
         void = r.void
         if void is not None and void.state != "requested" and r.event.gaming_day == d.isoformat():
