@@ -6,23 +6,39 @@ next chip; the total shows as money as it is typed), signed by the signed-in sup
 the dealer, who is chosen by name and types their PIN on the PIN pad. Nothing needs a
 keyboard. A closer is confirmed on a sheet before it is recorded: it closes the gaming day.
 
-The screen decides no rule: it hands the counts and the two signers to the table's accounting
-(``dealer_station/table/accounting.py``) and shows its answer, a refusal in words. Beside the
-form: the gaming day and shift, what was counted in it, and the day's win (what the rounds the
-station settled won, and once the drop is counted, the count room's win and hold). The last
-slips are listed with their numbers and signers' names; one is printed on the station's
-printer when one is set, else saved as a PDF.
+Fills and credits follow the jurisdiction (``[cage]`` of the accounting settings):
+
+- through the cage (the default, as MICS describes it): the supervisor *requests* the chips
+  (counted the same way, signed by the signed-in supervisor); the table's requests are listed
+  with their state, and one not received within ``alert_minutes`` is in the alert colour with
+  how long it has waited. When the chips come (in transit with security, or issued where
+  there is no runner), *Receive* turns the form into the receipt: the dealer counts what
+  arrived, each count beside the slip's, and the dealer and the supervisor sign (the
+  jurisdiction's receipt signers); counts that differ from the slip are refused in words.
+  *Void* voids a request at any step, or a received slip: a reason, then the two void
+  signers (default a supervisor and a cage cashier, who comes to the table), each choosing
+  their name and typing their PIN (``chips_signing``, ``chips_requests``);
+- signed at the table in one step (no cage signature): the fill or credit is recorded at once
+  with the dealer's and the supervisor's signatures, and a void takes the jurisdiction's two
+  void signers.
+
+The screen decides no rule: it hands the counts and the signers to the table's accounting
+(``dealer_station/table/accounting.py``) and the cage's desk (``table/cage.py``) and shows
+their answer, a refusal in words. Beside the form: the gaming day and shift, what was counted
+in it, and the day's win (what the rounds the station settled won, and once the drop is
+counted, the count room's win and hold). The last slips are listed with their numbers and
+signers' names; one is printed on the station's printer when one is set, else saved as a PDF.
 """
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QBoxLayout,
     QButtonGroup,
     QGridLayout,
     QGroupBox,
@@ -38,10 +54,9 @@ from PySide6.QtWidgets import (
 )
 
 from dealer_station.accounting.chips import Chips, ChipsError, chips_from_counts
-from dealer_station.accounting.figures import hold, statistical_win
 from dealer_station.accounting.ledger import Ledger
+from dealer_station.accounting.requests import Request, slip_label
 from dealer_station.accounting.settings import AccountingSettings
-from dealer_station.accounting.shifts import day_drop
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.errors import StationError
@@ -53,11 +68,29 @@ from dealer_station.events.accounting import (
 )
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting, accounting_event, slip_event
+from dealer_station.table.cage import CageDesk
 from dealer_station.ui import theme
+from dealer_station.ui.chips_cage import CageSteps, VoidTarget, cage_words
+from dealer_station.ui.chips_requests import (
+    SIDE_BUTTON_PX,
+    RequestsBox,
+    listed,
+    request_detail,
+    row_of,
+    without_zeros,
+)
+from dealer_station.ui.chips_signing import (
+    SignerRow,
+    names_of,
+    people_for,
+    role_words,
+    signed_in,
+)
+from dealer_station.ui.chips_state import day_win_html, signed_by, slip_rows, tray_state
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.touch_fields import TouchLineEdit, TouchNumberField, TouchPinField
-from dealer_station.ui.touch_sheet import choose, confirm
+from dealer_station.ui.touch_sheet import confirm
 
 #: action -> (button, what it is, the record button's words)
 ACTIONS = {
@@ -71,24 +104,26 @@ ACTIONS = {
     "fill": ("Fill", "Chips brought from the cage to the tray.", "Record the fill"),
     "credit": ("Credit", "Chips taken from the tray back to the cage.", "Record the credit"),
 }
-SLIPS_SHOWN = 8
 FIELD_PX = 26
-#: The longest dealer's name on the button (a longer one ends in "…").
-NAME_CHARS = 16
 #: A count's field: a fingertip's height, five of them above the signature.
 COUNT_PX = 46
+#: The form's width (the counts, the total, the signatures).
+ENTRY_PX = 420
 #: A slip's row in the list: read at a metre, touched to select it for printing.
 SLIP_ROW_PX = 40
+#: The requests are read again this often while the tab shows (the cage issues, security
+#: carries, at their own screens).
+REFRESH_MS = 10_000
 
 
-class ChipsPanel(QWidget):
+class ChipsPanel(CageSteps, QWidget):
     """The Chips tab of the supervisor's screen (see the module)."""
 
     def __init__(self, journal: Journal, table_id: str, session: SignInSession, *,
                  settings: AccountingSettings | None = None,
                  calendar: GamingCalendar | None = None, printer: str | None = None,
                  slips_dir: Path | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        QWidget.__init__(self, parent)
         from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
 
         self.journal = journal
@@ -103,25 +138,42 @@ class ChipsPanel(QWidget):
                                    f"doctor checks it) and restart the station.")
             settings, calendar = AccountingSettings(), GamingCalendar()
         self.book = TableAccounting(journal, table_id, settings, calendar)
+        self.desk = CageDesk(self.book)
+        self.cage = settings.cage
+        #: Fills and credits are requested and received (else signed here in one step).
+        self.through_cage = self.cage.through_cage
+        self.receiving: Request | None = None
         self.printer = printer if printer is not None else _configured_printer()
         self.slips_dir = slips_dir or Path.cwd() / "slips"
         self.action = "fill"
-        grid = QGridLayout(self)
-        grid.setContentsMargins(12, 8, 12, 8)
-        grid.setHorizontalSpacing(14)
-        grid.addLayout(self._build_entry(), 0, 0)
-        grid.addLayout(self._build_side(), 0, 1)
-        grid.setColumnStretch(0, 5)
-        grid.setColumnStretch(1, 6)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(12, 8, 12, 8)
+        outer.setSpacing(6)
+        outer.addLayout(self._build_top())
+        columns = QHBoxLayout()
+        columns.setSpacing(14)
+        # The form keeps its width whatever it shows (a count, a request, a receipt); the
+        # lists take the rest.
+        entry = QWidget()
+        entry.setFixedWidth(ENTRY_PX)
+        entry.setLayout(self._build_entry())
+        columns.addWidget(entry)
+        columns.addLayout(self._build_side(), 1)
+        outer.addLayout(columns, 1)
         self.choose("fill")
-        session.user_changed.connect(lambda _u: self._show_signer())
+        session.user_changed.connect(lambda _u: self.show_signer())
+        self.timer = QTimer(self)
+        self.timer.setInterval(REFRESH_MS)
+        self.timer.timeout.connect(self._tick)
+        if self.through_cage:
+            self.timer.start()
 
     # -- building --------------------------------------------------------------------------
 
-    def _build_entry(self) -> QVBoxLayout:
-        col = QVBoxLayout()
-        col.setSpacing(6)
+    def _build_top(self) -> QHBoxLayout:
+        """What is counted (the actions), and where the tray stands in the gaming day."""
         row = QHBoxLayout()
+        row.setSpacing(8)
         self.action_group = QButtonGroup(self)
         self.action_buttons: dict[str, QPushButton] = {}
         for key, (label, _, _) in ACTIONS.items():
@@ -132,10 +184,31 @@ class ChipsPanel(QWidget):
             self.action_group.addButton(b)
             self.action_buttons[key] = b
             row.addWidget(b)
-        col.addLayout(row)
+        row.addSpacing(10)
+        where = QVBoxLayout()
+        where.setSpacing(0)
+        self.state = QLabel("")
+        self.state.setWordWrap(True)
+        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.state.setStyleSheet(f"color: {theme.GOLD}; font-size: 18px;")
+        where.addWidget(self.state)
+        self.win = QLabel("")
+        self.win.setWordWrap(True)
+        self.win.setTextFormat(Qt.TextFormat.RichText)
+        self.win.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.win.setStyleSheet("font-size: 18px;")
+        where.addWidget(self.win)
+        row.addLayout(where, 1)
+        return row
+
+    def _build_entry(self) -> QVBoxLayout:
+        col = QVBoxLayout()
+        col.setContentsMargins(0, 0, 0, 0)
+        col.setSpacing(6)
         self.what = QLabel("")
         self.what.setObjectName("muted")
         self.what.setWordWrap(True)
+        self.what.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(self.what)
         chips = QGridLayout()
         chips.setHorizontalSpacing(10)
@@ -162,8 +235,9 @@ class ChipsPanel(QWidget):
             chips.addWidget(field, i, 1)
             value = QLabel("")
             value.setStyleSheet("font-size: 19px;")
-            chips.addWidget(value, i, 2, alignment=Qt.AlignmentFlag.AlignRight)
+            chips.addWidget(value, i, 2, alignment=Qt.AlignmentFlag.AlignLeft)
             self.fields[denom], self.values[denom] = field, value
+        chips.setColumnStretch(2, 1)
         col.addLayout(chips)
         self.total = QLabel("")
         self.total.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.GOLD};")
@@ -171,35 +245,31 @@ class ChipsPanel(QWidget):
         self.total.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(self.total)
         self.note = TouchLineEdit("A note for the slip",
-                                  placeholder="Note for the slip (e.g. tray low on 25.00 chips)",
+                                  placeholder="Note (e.g. tray low on 25.00 chips)",
                                   max_length=120)
         self.note.setAccessibleName("Note")
         col.addWidget(self.note)
         col.addStretch(1)
-        # The second signature: the dealer, by name, and their PIN on the pad.
+        # Who signs: the signed-in supervisor (said here), and the dealer (and whoever else
+        # the jurisdiction's receipt needs), each by name and their PIN on the pad.
+        self.signer = QLabel("")
+        self.signer.setWordWrap(True)
+        self.signer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        col.addWidget(self.signer)
         sign = QGridLayout()
         sign.setHorizontalSpacing(8)
         sign.setVerticalSpacing(6)
-        #: The dealer who signs: chosen by name from the active dealers.
-        self.dealer_user_id = ""
-        self.dealer_button = QPushButton("Choose\nthe dealer")
-        self.dealer_button.setAccessibleName("The dealer who signs")
-        self.dealer_button.clicked.connect(self.choose_dealer)
-        self.dealer_button.setMinimumHeight(theme.TOUCH_PX)
-        self.dealer_button.setStyleSheet("padding: 2px 8px; font-size: 18px;")
-        sign.addWidget(self.dealer_button, 0, 0)
-        self.dealer_pin = TouchPinField("The dealer's PIN")
-        self.dealer_pin.setAccessibleName("Dealer PIN")
-        self.dealer_pin.setFixedWidth(120)
-        self.dealer_pin.setMinimumHeight(theme.TOUCH_PX)
-        self.dealer_pin.setStyleSheet("font-size: 24px;")
-        self.dealer_pin.returnPressed.connect(self.record)
-        sign.addWidget(self.dealer_pin, 0, 1)
+        others = self.receipt_slots()[1] if self.through_cage else []
+        self.signers = [SignerRow(self.session.users, slot, self, self.record)
+                        for slot in (others if len(others) > 1 else ["dealer"])]
+        for i, signer in enumerate(self.signers):
+            sign.addWidget(signer.button, i, 0)
+            sign.addWidget(signer.pin, i, 1)
         self.record_button = QPushButton("Record")
         self.record_button.setObjectName("primary")
         self.record_button.setMinimumHeight(theme.TOUCH_PX)
         self.record_button.clicked.connect(self.record)
-        sign.addWidget(self.record_button, 0, 2)
+        sign.addWidget(self.record_button, 0, 2, len(self.signers), 1)
         sign.setColumnStretch(0, 3)
         sign.setColumnStretch(2, 4)
         col.addLayout(sign)
@@ -208,27 +278,21 @@ class ChipsPanel(QWidget):
     def _build_side(self) -> QVBoxLayout:
         col = QVBoxLayout()
         col.setSpacing(6)
-        # Where the tray stands, and the day's win.
-        self.state = QLabel("")
-        self.state.setWordWrap(True)
-        self.state.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.state.setStyleSheet(f"color: {theme.GOLD}; font-size: 18px;")
-        col.addWidget(self.state)
-        self.win = QLabel("")
-        self.win.setWordWrap(True)
-        self.win.setTextFormat(Qt.TextFormat.RichText)
-        self.win.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.win.setStyleSheet("font-size: 19px;")
-        col.addWidget(self.win)
-        self.signer = QLabel("")
-        self.signer.setWordWrap(True)
-        self.signer.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        col.addWidget(self.signer)
         self.message = MessageLabel()
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(self.message)
+        self.requests = RequestsBox()
+        self.requests.receive_button.clicked.connect(lambda: self.start_receipt())
+        self.requests.void_button.clicked.connect(lambda: self.void_request())
+        # A row touched is told whole (the lists show one line of each).
+        self.requests.table.cellClicked.connect(lambda _r, _c: self.tell_request())
+        self.requests.setVisible(self.through_cage)
+        col.addWidget(self.requests, 3)
         box = QGroupBox("Last slips and counts")
-        inner = QVBoxLayout(box)
+        # Beside the requests, the list's buttons stand at its side; alone, under it, and the
+        # list has the whole width for the signers' names.
+        inner: QBoxLayout = QHBoxLayout(box) if self.through_cage else QVBoxLayout(box)
+        inner.setContentsMargins(8, 4, 8, 6)
         self.slips = QTableWidget(0, 4)
         self.slips.setHorizontalHeaderLabels(["Slip", "Number", "Amount", "Signed by"])
         self.slips.verticalHeader().hide()
@@ -242,76 +306,113 @@ class ChipsPanel(QWidget):
         header = self.slips.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.slips.cellClicked.connect(lambda r, _c: self.tell_slip(r))
         inner.addWidget(self.slips, 1)
-        where = f"on {self.printer}" if self.printer else "as a PDF (no printer is set)"
-        self.print_button = QPushButton(f"Print the selected slip {where}")
+        buttons: QBoxLayout = QVBoxLayout() if self.through_cage else QHBoxLayout()
+        where = f"on {self.printer}" if self.printer else "as a PDF"
+        self.print_button = QPushButton(f"Print\n{where}" if self.through_cage else
+                                        f"Print the selected slip {where}")
+        self.print_button.setAccessibleName(f"Print the selected slip {where}")
         self.print_button.clicked.connect(self.print_selected)
-        inner.addWidget(self.print_button)
-        col.addWidget(box, 1)
+        self.void_slip_button = QPushButton("Void…" if self.through_cage else
+                                            "Void the selected slip…")
+        self.void_slip_button.setAccessibleName("Void the selected slip")
+        self.void_slip_button.setObjectName("danger")
+        self.void_slip_button.clicked.connect(lambda: self.void_slip())
+        for b in (self.print_button, self.void_slip_button):
+            b.setMinimumHeight(theme.TOUCH_PX)
+            if self.through_cage:
+                b.setFixedWidth(SIDE_BUTTON_PX)
+            buttons.addWidget(b, 1)
+        if self.through_cage:
+            buttons.addStretch(1)
+        inner.addLayout(buttons)
+        col.addWidget(box, 2 if self.through_cage else 1)
         return col
+
+    # -- the signature on the form (the dealer's, as the form has always had) --------------
+
+    @property
+    def dealer_button(self) -> QPushButton:
+        return self.signers[0].button
+
+    @property
+    def dealer_pin(self) -> TouchPinField:
+        return self.signers[0].pin
+
+    @property
+    def dealer_user_id(self) -> str:
+        return self.signers[0].user_id
+
+    def set_dealer(self, user_id: str) -> None:
+        """The person who signs the form's first signature (the dealer; by user id)."""
+        self.signers[0].set_user(user_id)
+
+    def choose_dealer(self) -> None:
+        self.signers[0].choose()
+
+    def dealers(self) -> list[User]:
+        """The active dealers, by name: who may sign the dealer's signature."""
+        return people_for(self.session.users, "dealer")
 
     # -- state -----------------------------------------------------------------------------
 
     def choose(self, action: str) -> None:
+        self.receiving = None
         self.action = action
         _, what, button = ACTIONS[action]
+        if self.requesting():
+            what, button = cage_words(action, self.cage)
         self.action_buttons[action].setChecked(True)
         self.what.setText(what)
-        self.record_button.setText(button)
+        self.what.setStyleSheet("")
+        # Beside a signature, the button's words on two lines ("Record the / shift count").
+        self.record_button.setText(button if self.requesting() else
+                                   button.replace(" the ", " the\n", 1))
         self.note.setVisible(action in ("fill", "credit"))
+        self.sign_with([] if self.requesting() else ["dealer"])
+        self.show_signer()
+        self.update_total()
 
-    def _show_signer(self) -> None:
+    def requesting(self) -> bool:
+        return self.action in ("fill", "credit") and self.through_cage
+
+    def sign_with(self, slots: list[str]) -> None:
+        """The form's signatures besides the signed-in supervisor's: one row per slot."""
+        for i, signer in enumerate(self.signers):
+            shown = i < len(slots)
+            if shown:
+                signer.set_slot(slots[i])
+            signer.button.setVisible(shown)
+            signer.pin.setVisible(shown)
+
+    def show_signer(self) -> None:
         user = self.session.user
         if user is None:
             self.signer.setText("Sign in as a supervisor first.")
+        elif self.requesting():
+            self.signer.setText(f"You request as {user.name}: the request carries your "
+                                f"signature.")
+        elif self.receiving is not None:
+            others = self.receipt_slots(user.role)[1]
+            them = " and ".join(f"the {role_words(s)}" for s in others)
+            self.signer.setText(f"You sign the receipt as {user.name}; {them} sign"
+                                f"{'s' if len(others) == 1 else ''} too: name, then PIN.")
         else:
             self.signer.setText(f"You sign as {user.name}; the dealer counting with you signs "
-                                f"second: their name, then their PIN.")
-        if self.session.dealer is not None and not self.dealer_user_id:
-            self.set_dealer(self.session.dealer.user_id)
-
-    def dealers(self) -> list[User]:
-        """The active dealers, by name: who may sign second."""
-        try:
-            users = self.session.users.list()
-        except StationError:
-            return []
-        return sorted((u for u in users if u.active and u.role == "dealer"),
-                      key=lambda u: u.name.lower())
-
-    def set_dealer(self, user_id: str) -> None:
-        """The dealer who signs (by user id); their PIN is typed again."""
-        self.dealer_user_id = user_id
-        self.dealer_pin.clear()
-        name = self._names().get(user_id, user_id)
-        shown = name if len(name) <= NAME_CHARS else name[:NAME_CHARS - 1] + "…"
-        self.dealer_button.setText(f"Dealer:\n{shown}" if user_id else "Choose\nthe dealer")
-        self.dealer_button.setAccessibleName(f"The dealer who signs: {name}" if user_id
-                                             else "The dealer who signs")
-        self.dealer_pin.prompt = f"{name}'s PIN" if user_id else "The dealer's PIN"
-
-    def choose_dealer(self) -> None:
-        """Choose the dealer who signs, by name; then their PIN on the pad."""
-        def chosen(user_id: str) -> None:
-            self.set_dealer(user_id)
-            self.dealer_pin.open_input()
-
-        choose(self.dealer_button, "Who counts with you?",
-               [(u.name, u.user_id) for u in self.dealers()], chosen,
-               note="The dealer signs second, with their PIN.",
-               empty="No active dealer: an operator adds one (dealer-station users add).")
+                                f"second: name, then PIN.")
+        dealer = self.session.dealer
+        first = self.signers[0]
+        if dealer is not None and not first.user_id and first.slot == "dealer":
+            first.set_user(dealer.user_id)
 
     def _names(self) -> dict[str, str]:
-        try:
-            return {u.user_id: u.name for u in self.session.users.list()}
-        except StationError:
-            return {}
+        return names_of(self.session.users)
 
     def signed_by(self, signers: tuple[str, ...] | list[str],
                   names: dict[str, str] | None = None) -> str:
         """Journal actors (``dana/dealer``) as the people's names."""
-        names = self._names() if names is None else names
-        return " + ".join(names.get(a.partition("/")[0], a) for a in signers)
+        return signed_by(signers, self._names() if names is None else names)
 
     def counts(self) -> Chips:
         """The chips typed (ChipsError, in words, for a count that is not whole chips)."""
@@ -320,14 +421,30 @@ class ChipsPanel(QWidget):
                                  allow_empty=True, shown=self.book.settings.money.number)
 
     def action_name(self) -> str:
-        return ACTIONS[self.action][0].lower()
+        if self.action == "receive":
+            return "the receipt"
+        name = ACTIONS[self.action][0].lower()
+        return f"{name} request" if self.requesting() else name
 
     def update_total(self) -> None:
         money = self.book.settings.money.text
+        issue = self.receiving.issue if self.receiving is not None else None
+        slip = Chips.from_payload(issue.chips) if issue is not None else None
         for d, f in self.fields.items():
             typed = f.text().strip()
-            self.values[d].setText(money(d * int(typed)) if typed.isascii() and
-                                   typed.isdigit() else ("" if not typed else "not whole chips"))
+            whole = typed.isascii() and typed.isdigit()
+            text = money(d * int(typed)) if whole else ("" if not typed else "not whole chips")
+            colour = theme.TEXT if whole or not typed else theme.BAD
+            if slip is not None:          # the receipt: each count beside the slip's
+                wanted = slip.count(d)
+                if not typed:
+                    text, colour = (f"slip: {wanted}" if wanted else ""), theme.MUTED
+                elif whole and int(typed) == wanted:
+                    text += " ✓"
+                elif whole:
+                    text, colour = f"slip: {wanted}", theme.BAD
+            self.values[d].setText(text)
+            self.values[d].setStyleSheet(f"font-size: 19px; color: {colour};")
         try:
             chips = self.counts()
         except ChipsError as exc:
@@ -335,6 +452,8 @@ class ChipsPanel(QWidget):
             self.total.setStyleSheet(f"font-size: 18px; font-weight: bold; color: {theme.BAD};")
             return
         self.total.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.GOLD};")
+        if slip is not None and chips.total and without_zeros(chips) != slip:
+            self.total.setStyleSheet(f"font-size: 24px; font-weight: bold; color: {theme.BAD};")
         self.total.setText(f"Total {money(chips.total)} ({chips.chip_count:,} chips)")
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -342,7 +461,7 @@ class ChipsPanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        self._show_signer()
+        self.show_signer()
         if self.config_problem is not None:
             self.message.say(self.config_problem, "bad")
             self.record_button.setEnabled(False)
@@ -353,90 +472,34 @@ class ChipsPanel(QWidget):
             self.message.say(f"The table's accounting cannot be read: {exc}", "bad")
             return
         self._list(ledger)
-        self._state(ledger)
-
-    def _state(self, ledger: Ledger) -> None:
-        """Where the tray stands: the gaming day and shift, what was counted in it, and the
-        day's win."""
-        money = self.book.settings.money.text
-        today = self.book.today()
-        day = ledger.days.get(today)
-        opening = ledger.opening_count(today)
-        parts = [f"Gaming day {today.isoformat()}, {self.book.shift_now()} shift."]
-        if day is not None and day.opener is not None:
-            parts.append(f"Opener {money(getattr(day.opener.event, 'total', 0))}.")
-        elif opening is not None:
-            parts.append(f"No opener yet (the last closer was "
-                         f"{money(getattr(opening.event, 'total', 0))}).")
-        else:
-            parts.append("No opener yet.")
-        if day is not None and day.shift_counts:
-            parts.append("Counted at the end of " + ", ".join(day.shift_counts) + ".")
-        if day is not None and day.closer is not None:
-            parts.append(f"Closed: closer {money(getattr(day.closer.event, 'total', 0))}.")
-        self.state.setText(" ".join(parts))
-        self.win.setText(self.day_win_html(ledger))
+        self.state.setText(tray_state(self.book, ledger))
+        self.win.setText(day_win_html(self.book, ledger))
+        self._list_requests(ledger)
 
     def day_win_html(self, ledger: Ledger) -> str:
-        """The day's win: what the rounds the station settled won (as recorded at the closer,
-        else summed now), and the count room's win and hold once the drop is counted."""
-        money = self.book.settings.money.text
-        today = self.book.today()
-        day = ledger.days.get(today)
-        lines = []
-        played: tuple[int, int] | None = None
-        if day is not None and day.play is not None:
-            played = (day.play.computed_win, day.play.rounds)
-        else:
-            try:
-                now = self.book.day_played(today)
-            except StationError:
-                now = None
-            if now is not None:
-                played = (now.computed_win, now.rounds)
-        if played is not None:
-            win, rounds = played
-            colour = theme.GOOD if win >= 0 else theme.BAD
-            lines.append(f"Day's win: <b style='color:{colour}; font-size: 24px'>"
-                         f"{escape(money(win))}</b> over {rounds:,} round"
-                         f"{'' if rounds == 1 else 's'} settled")
-        opening = ledger.opening_count(today)
-        drop = day_drop(day, [s.name for s in self.book.calendar.shifts]) \
-            if day is not None else None
-        if day is not None and day.closer is not None and opening is not None:
-            if drop is None:
-                lines.append("The count room's win follows once the drop is counted.")
-            else:
-                stat = statistical_win(
-                    drop=drop, credits=day.credits, fills=day.fills,
-                    opener=int(getattr(opening.event, "total", 0)),
-                    closer=int(getattr(day.closer.event, "total", 0)))
-                held = hold(stat, drop)
-                lines.append(f"Count room's win: <b>{escape(money(stat))}</b>"
-                             + (f", hold {float(held):.1%}" if held is not None else ""))
-        return "<br>".join(lines)
+        return day_win_html(self.book, ledger)
+
+    def _tick(self) -> None:
+        if self.isVisible():
+            self.refresh_requests()
+
+    def refresh_requests(self) -> None:
+        """Read the requests again (the cage and security move them on at their screens)."""
+        try:
+            self._list_requests(self.book.ledger())
+        except StationError as exc:
+            self.message.say(f"The table's accounting cannot be read: {exc}", "bad")
+
+    def _list_requests(self, ledger: Ledger) -> None:
+        if self.through_cage:
+            now, money = self.book.now(), self.book.settings.money.text
+            self.requests.show_rows([row_of(r, now, self.cage.alert_minutes, money)
+                                     for r in listed(list(ledger.requests.values()))])
 
     def _list(self, ledger: Ledger) -> None:
-        names = self._names()
-        rows: list[tuple[int, str, str, str, str, tuple[str, int, int] | None]] = []
-        for (kind, year, number), s in ledger.slips.items():
-            state = " VOID" if s.void is not None else ""
-            rows.append((s.seq, kind.capitalize() + state, f"{year}-{number:05d}",
-                         self.book.settings.money.text(s.event.total),
-                         self.signed_by(s.event.signers, names), (kind, year, number)))
-        for day in ledger.days.values():
-            counts = [("Opener", day.opener), ("Closer", day.closer)] + [
-                (f"Shift count ({name})", c) for name, c in day.shift_counts.items()]
-            for label, c in counts:
-                if c is not None:
-                    e = c.event
-                    rows.append((c.seq, label, day.gaming_day.isoformat(),
-                                 self.book.settings.money.text(getattr(e, "total", 0)),
-                                 self.signed_by(getattr(e, "signers", ()), names), None))
-        rows.sort(key=lambda r: r[0], reverse=True)
-        rows = rows[:SLIPS_SHOWN]
+        rows = slip_rows(self.book, ledger, self._names())
         self.slips.setRowCount(len(rows))
-        for i, (_, *texts, key) in enumerate(rows):
+        for i, (*texts, key) in enumerate(rows):
             for j, text in enumerate(texts):
                 item = QTableWidgetItem(text)
                 if j == 2:
@@ -445,17 +508,52 @@ class ChipsPanel(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, key)
                 self.slips.setItem(i, j, item)
 
+    def tell_request(self) -> None:
+        """The selected request's story in the message line: each step, when, by whom."""
+        req = self.selected_request()
+        if req is not None:
+            money = self.book.settings.money
+            self.message.say(request_detail(req, self._names(), money.text, money.number),
+                             "info")
+
+    def tell_slip(self, row: int) -> None:
+        """The slip or count touched, whole: every signer by name and role."""
+        item = self.slips.item(row, 0)
+        if item is None:
+            return
+        key = item.data(Qt.ItemDataRole.UserRole)
+        texts = [it.text() if (it := self.slips.item(row, c)) is not None else ""
+                 for c in range(self.slips.columnCount())]
+        try:
+            ledger = self.book.ledger()
+        except StationError:
+            return
+        req = ledger.issued.get(tuple(key)) if key else None
+        if req is not None:
+            money = self.book.settings.money
+            said = request_detail(req, self._names(), money.text, money.number)
+        else:
+            said = f"{texts[0]} {texts[1]}: {texts[2]}, signed by {texts[3].replace(' + ', ', ')}."
+        self.message.say(said, "info")
+
     # -- acting ----------------------------------------------------------------------------
 
     def record(self) -> None:
-        """Check the counts and the dealer's signature, confirm a closer, then sign the
-        dealer in and hand both signers to the table's accounting."""
+        """Check the counts and the signatures, confirm a closer, then sign the signers in
+        and hand them to the table's accounting (or the cage's desk: a request, a
+        receipt)."""
         user = self.session.user
         if self.config_problem is not None:
             self.message.say(self.config_problem, "bad")
             return
         if user is None:
             self.message.say("Not done: sign in first.", "bad")
+            return
+        if self.action == "receive":
+            self.receive(user)
+            return
+        if self.requesting():
+            self.request(user)
             return
         what = self.action_name()
         money = self.book.settings.money.text
@@ -464,44 +562,43 @@ class ChipsPanel(QWidget):
             if chips.total == 0:
                 raise ChipsError(f"{what}: no chips typed (every count is 0)")
             self.book.check(self.action, chips=chips)
-            if not self.dealer_user_id:
-                raise StationError(f"{what} needs the dealer's signature: choose the dealer, "
-                                   f"then their PIN")
-            if not self.dealer_pin.text():
-                name = self._names().get(self.dealer_user_id, self.dealer_user_id)
-                raise StationError(f"{what} needs {name}'s PIN")
+            self.signers[0].given(what)
         except StationError as exc:
             self.dealer_pin.clear()
             self.message.say(f"Not done: {exc}", "bad")
             return
         if self.action == "closer":
             day = self.book.today().isoformat()
-            dealer = self._names().get(self.dealer_user_id, self.dealer_user_id)
             confirm(self.record_button, f"Record the closer of gaming day {day}?",
-                    f"{money(chips.total)} ({chips.chip_count:,} chips), signed by {dealer} "
-                    f"and {user.name}. The closer ends the gaming day: no fill, credit or "
-                    f"other count can be added to {day} after it.",
+                    f"{money(chips.total)} ({chips.chip_count:,} chips), signed by "
+                    f"{self.signers[0].name()} and {user.name}. The closer ends the gaming "
+                    f"day: no fill, credit or other count can be added to {day} after it.",
                     "Record the closer", lambda: self._sign_and_write(chips, user),
                     danger=True)
             return
         self._sign_and_write(chips, user)
 
-    def _sign_and_write(self, chips: Chips, user: User) -> None:
-        try:
-            dealer = self.session.users.authenticate(self.dealer_user_id,
-                                                     self.dealer_pin.text(),
-                                                     table_id=self.book.table_id)
-            said = self._write(chips, dealer, user)
-        except StationError as exc:
-            self.dealer_pin.clear()
-            self.message.say(f"Not done: {exc}", "bad")
-            return
-        self.dealer_pin.clear()
+    def done(self, said: str) -> None:
+        """A step recorded: the form emptied, the answer said, the lists read again."""
+        for signer in self.signers:
+            signer.pin.clear()
         self.note.clear()
         for f in self.fields.values():
             f.clear()
         self.message.say(said, "good")
         self.refresh()
+
+    def _sign_and_write(self, chips: Chips, user: User) -> None:
+        what = self.action_name()
+        try:
+            (dealer,) = signed_in(self.session.users, [self.signers[0].given(what)],
+                                  self.book.table_id, f"the {what}", present=[user])
+            said = self._write(chips, dealer, user)
+        except StationError as exc:
+            self.dealer_pin.clear()
+            self.message.say(f"Not done: {exc}", "bad")
+            return
+        self.done(said)
 
     def _write(self, chips: Chips, dealer: User, supervisor: User) -> str:
         book, money = self.book, self.book.settings.money.text(chips.total)
@@ -509,8 +606,9 @@ class ChipsPanel(QWidget):
         if self.action in ("fill", "credit"):
             slip = slip_event(book.slip(self.action, chips, dealer, supervisor, number=None,
                                         note=self.note.text() or None))
-            return (f"{self.action.capitalize()} slip {slip.year}-{slip.number:05d} recorded: "
-                    f"{money}, {signed}.")
+            return (f"{self.action.capitalize()} slip "
+                    f"{slip_label(book.table_id, self.action, slip.year, slip.number)} "
+                    f"recorded: {money}, {signed}.")
         if self.action == "opener":
             records = book.opener(chips, dealer, supervisor)
             opener = accounting_event(records[0], TrayOpened)
@@ -544,7 +642,8 @@ class ChipsPanel(QWidget):
         try:
             built = build_slip_pdf(self.journal, self.book.ledger(), self.book.settings, kind,
                                    year, number, out=out)
-            said = f"{built.title} {year}-{number:05d} saved as {built.path}"
+            said = (f"{built.title} {slip_label(self.book.table_id, kind, year, number)} "
+                    f"saved as {built.path}")
             if self.printer:
                 from dealer_station.reports.printing import print_pdf
 
@@ -565,4 +664,4 @@ def _configured_printer() -> str:
         return ""
 
 
-__all__ = ["ACTIONS", "ChipsPanel"]
+__all__ = ["ACTIONS", "ChipsPanel", "VoidTarget", "cage_words"]
