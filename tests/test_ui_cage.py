@@ -422,3 +422,36 @@ def test_the_screen_at_1280x800_with_seven_tables_and_the_issue_keypad(
         assert (tmp_path / "cage-requests.png").stat().st_size > 10_000
     finally:
         demo.db.close()
+
+
+def test_the_screen_starts_from_the_command_lines_arguments(qtbot: Any, tmp_path: Path
+                                                            ) -> None:
+    """``dealer-station cage screen``'s arguments open the journal and the screen (here for
+    a moment); a bad one is refused in words; ``--screenshots`` writes the screen's PNGs."""
+    import argparse
+
+    from dealer_station.errors import StationError
+    from dealer_station.ui.cage_window import run_screen
+
+    demo = new_demo(tmp_path)
+    busy_day(demo)
+    demo.db.close()
+    args = argparse.Namespace(db=f"sqlite:///{tmp_path / 'journal.db'}",
+                              key=str(tmp_path / "journal.key"), accounting_config=None,
+                              station_config=None, fullscreen=False, tables="T1,T2",
+                              exit_after=0.2)
+    assert run_screen(args) == 0
+    with pytest.raises(StationError, match="--tables: give at least one table"):
+        run_screen(replace_args(args, tables=" , "))
+    with pytest.raises(StationError, match="no journal database"):
+        run_screen(replace_args(args, db=f"sqlite:///{tmp_path / 'none.db'}"))
+    shots = run_screen(replace_args(args, screenshots=str(tmp_path / "shots")))
+    assert shots == 0
+    assert sorted(p.name for p in (tmp_path / "shots").glob("*.png")) == [
+        "cage-issue-keypad.png", "cage-request-sheet.png", "cage-requests.png"]
+
+
+def replace_args(args: Any, **changes: Any) -> Any:
+    import argparse
+
+    return argparse.Namespace(**(vars(args) | changes))
