@@ -8,7 +8,15 @@ acknowledged:
   single payout of wager N above the threshold (La Pair'e ``stage.settle``);
 * raised by the floor's view of a table: ``TABLE:lag:SINCE`` (the floor copy is behind by more
   than ``lag_seconds``, SINCE the moment it fell behind), ``TABLE:refused:AT`` (the floor
-  refused the table's chain at AT), ``TABLE:hold:DAY`` (today's hold outside the band).
+  refused the table's chain at AT), ``TABLE:hold:DAY`` (today's hold outside the band);
+* raised by a fill or credit request not received within the alert time (the jurisdiction's
+  ``[cage] alert_minutes``, or the pit's own ``request_alert_minutes``):
+  ``TABLE:request:YEAR-N``, gone once the request is received or voided.
+
+Every table's open requests (requested, issued at the cage, in transit) are on the view too,
+read from the table's chain at the floor as the table's accounting reads it (the request, the
+cage's issue, the runner, the receipt, the voids), each record's keyed hash checked once: the
+pit keeps each table's requests and reads only the records added since.
 
 A supervisor acknowledges an alert with a reason; the acknowledgement is an ``alert.ack``
 record in the pit's own chained stream (``pit-NAME``) in the floor database, and acknowledged
@@ -18,6 +26,7 @@ alerts are those named by authentic ``alert.ack`` records of that stream.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
@@ -28,6 +37,10 @@ from typing import Any
 from sqlalchemy import select
 
 from dealer_station import registry as games
+from dealer_station.accounting.cage_settings import CageSettings
+from dealer_station.accounting.ledger import Ledger
+from dealer_station.accounting.requests import STATE_WORDS, Request, requested_at
+from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
 from dealer_station.audit.journal import Entry, Journal, check_table_id, iso_utc, utc_now
@@ -35,6 +48,16 @@ from dealer_station.audit.records import Record
 from dealer_station.audit.users import PRIVILEGED, User, require_role
 from dealer_station.errors import StationError
 from dealer_station.events import Codec, Committed, Event, EventError
+from dealer_station.events.accounting import CODEC as ACCOUNTING
+from dealer_station.events.accounting import (
+    CreditSlip,
+    FillSlip,
+    RequestVoided,
+    SlipCarried,
+    SlipIssued,
+    SlipRequested,
+    SlipVoided,
+)
 from dealer_station.events.kinds import closing_statuses, halt_ending_kinds
 from dealer_station.events.parts import EVENTS, WAGER_LABELS
 from dealer_station.events.rows import closing_meters
@@ -71,11 +94,17 @@ CATEGORY_LABELS = {
     "floor.refused": "Floor refused", "payout": "Large payout", "lag": "Floor copy behind",
     "refused": "Chain refused", "hold": "Hold out of band",
     "witness.refused": "Witness REFUSED", "witness.unreachable": "Witness out of reach",
+    "request": "Fill or credit late",
 }
 #: How urgent each category is (2: play is or was stopped / evidence at stake).
 SEVERITY = {"halt": 2, "device.fault": 2, "refused": 2, "floor.refused": 2, "void": 1,
             "witness.refused": 2, "witness.unreachable": 1,
-            "correction": 1, "renege": 1, "payout": 1, "lag": 1, "floor.lost": 1, "hold": 1}
+            "correction": 1, "renege": 1, "payout": 1, "lag": 1, "floor.lost": 1, "hold": 1,
+            "request": 1}
+#: The records a table's fill and credit requests are made of (read by the accounting's
+#: codec into the accounting's ledger).
+REQUEST_KINDS = tuple(e.KIND for e in (SlipRequested, SlipIssued, SlipCarried, RequestVoided,
+                                       FillSlip, CreditSlip, SlipVoided))
 
 
 class AlertError(StationError):
@@ -102,6 +131,10 @@ class PitSettings:
     gaming_day_starts: time = time(6, 0)
     #: The grid and the queue are read again this often.
     refresh_seconds: float = 3.0
+    #: A fill or credit request not received within this many minutes raises an alert; None
+    #: (the default): the jurisdiction's own ``alert_minutes`` (``[cage]`` of the accounting
+    #: settings), the time the tables and the cage go by.
+    request_alert_minutes: int | None = None
 
 
 def _percent(sec: Section, name: str, default: Fraction) -> Fraction:
@@ -150,7 +183,9 @@ def load_settings(path: Path | str | None) -> PitSettings:
         hold_high=_percent(sec, "hold_high", d.hold_high),
         hold_min_wagered=sec.int("hold_min_wagered", d.hold_min_wagered, minimum=0),
         gaming_day_starts=day_start,
-        refresh_seconds=_seconds(sec, "refresh_seconds", d.refresh_seconds))
+        refresh_seconds=_seconds(sec, "refresh_seconds", d.refresh_seconds),
+        request_alert_minutes=sec.int("request_alert_minutes", minimum=1)
+        if sec.has("request_alert_minutes") else None)
     if settings.hold_low >= settings.hold_high:
         raise ConfigError(file, "pit.hold_low", "must be below pit.hold_high")
     sec.finish()
@@ -296,9 +331,30 @@ class PitRow:
         return self.status.table
 
 
+@dataclass(frozen=True)
+class OpenRequest:
+    """A table's fill or credit request still on its way (requested, issued at the cage, in
+    transit), as the pit shows it."""
+
+    table: str
+    label: str                  # T1-R-2026-00007
+    kind: str                   # fill or credit
+    state: str                  # a key of STATE_WORDS
+    total: str                  # as money
+    requested_at: str           # UTC ISO time of the request
+    minutes: int                # how long it has waited, in whole minutes
+    late: bool                  # waited longer than the alert time
+    slip: str | None = None     # the issued slip's control number, once the cage issued it
+
+    @property
+    def state_words(self) -> str:
+        return STATE_WORDS[self.state]
+
+
 @dataclass
 class PitView:
-    """What the podium shows at one moment: the grid and the open alerts."""
+    """What the podium shows at one moment: the grid, the open alerts, and every table's open
+    fill and credit requests (the late first, then the oldest)."""
 
     rows: list[PitRow]
     alerts: list[Alert]
@@ -306,6 +362,9 @@ class PitView:
     day_start: datetime
     at: datetime
     problems: list[str] = field(default_factory=list)
+    requests: list[OpenRequest] = field(default_factory=list)
+    #: The alert time the requests were judged by, in minutes.
+    request_minutes: int = CageSettings().alert_minutes
 
 
 def stream_id(pit: str) -> str:
@@ -318,7 +377,8 @@ class Pit:
 
     def __init__(self, journal: Journal, name: str = "main",
                  settings: PitSettings | None = None,
-                 tables: Sequence[str] | None = None) -> None:
+                 tables: Sequence[str] | None = None,
+                 accounting: AccountingSettings | None = None) -> None:
         self.journal = journal
         self.db: Database = journal.db
         self.name = name
@@ -326,6 +386,33 @@ class Pit:
         self.settings = settings or PitSettings()
         #: The pit's tables (a floor group, or a list); None watches every table of the floor.
         self.tables: frozenset[str] | None = frozenset(tables) if tables is not None else None
+        #: The jurisdiction's accounting settings (the requests' alert time and money): given,
+        #: or config/accounting.toml; one that cannot be read is said on the podium.
+        self.accounting_problem: str | None = None
+        if accounting is None:
+            from dealer_station.gameconfig import load_accounting_settings
+
+            try:
+                accounting = load_accounting_settings()
+            except StationError as exc:
+                accounting = AccountingSettings()
+                self.accounting_problem = (
+                    f"the accounting settings cannot be read ({exc}): fills and credits are "
+                    f"judged late after {self.request_minutes_of(accounting)} min")
+        self.accounting = accounting
+        #: Each table's requests as far as read: (the last record read, its ledger).
+        self._ledgers: dict[str, tuple[int, Ledger]] = {}
+        self._ledgers_lock = threading.RLock()
+
+    def request_minutes_of(self, accounting: AccountingSettings) -> int:
+        """The minutes a request may wait before it is an alert: the pit's own setting, else
+        the jurisdiction's."""
+        own = self.settings.request_alert_minutes
+        return own if own is not None else accounting.cage.alert_minutes
+
+    @property
+    def request_minutes(self) -> int:
+        return self.request_minutes_of(self.accounting)
 
     # -- acknowledgements --
 
@@ -438,7 +525,8 @@ class Pit:
         acked = self.acknowledgements()
         rows: list[PitRow] = []
         alerts: list[Alert] = []
-        problems: list[str] = []
+        problems: list[str] = [self.accounting_problem] if self.accounting_problem else []
+        requests: list[OpenRequest] = []
         with self.db.read() as conn:
             for st in statuses:
                 money = self.money(conn, st.table)
@@ -446,6 +534,9 @@ class Pit:
                 try:
                     day = self._day(conn, st.table, since, now - timedelta(hours=1), money)
                     alerts += self._table_alerts(conn, st, day, since, money)
+                    on_way, late = self._request_alerts(conn, st.table, now)
+                    requests += on_way
+                    alerts += late
                 except StationError as exc:    # a record that does not match its hash
                     problems.append(str(exc))
                     alerts.append(Alert(f"{st.table}:tampered", iso_utc(now), st.table,
@@ -454,7 +545,63 @@ class Pit:
                                    self._state(conn, st)))
         open_alerts = [a for a in alerts if a.id not in acked]
         open_alerts.sort(key=lambda a: (a.at, a.id), reverse=True)
-        return PitView(rows, open_alerts, acked, since, now, problems)
+        requests.sort(key=lambda r: (not r.late, r.requested_at, r.table))
+        return PitView(rows, open_alerts, acked, since, now, problems, requests,
+                       self.request_minutes)
+
+    # -- fills and credits --
+
+    def table_requests(self, conn: Any, table_id: str) -> list[Request]:
+        """Every request of the table, from its chain at the floor: the records added since
+        the last reading are checked against their keyed hash and applied to the table's
+        ledger, kept from one reading to the next (the chain only grows)."""
+        with self._ledgers_lock:
+            last, ledger = self._ledgers.get(table_id, (0, Ledger(table_id)))
+            rows = self.journal.authentic(conn.execute(
+                select(J.c.table_id, J.c.seq, J.c.ts, J.c.actor, J.c.kind, J.c.round_no,
+                       J.c.payload, J.c.prev_hash, J.c.hash)
+                .where(J.c.table_id == table_id, J.c.kind.in_(REQUEST_KINDS), J.c.seq > last)
+                .order_by(J.c.seq)))
+            try:
+                for rec in rows:
+                    ledger.apply(ACCOUNTING.committed(rec.seq, rec.ts, rec.actor, rec.round_no,
+                                                      rec.kind, rec.payload))
+                    last = rec.seq
+            finally:
+                self._ledgers[table_id] = (last, ledger)
+            return list(ledger.requests.values())
+
+    def _request_alerts(self, conn: Any, table_id: str, now: datetime
+                        ) -> tuple[list[OpenRequest], list[Alert]]:
+        """The table's open requests, and an alert for each not received within the alert
+        time ("Fill T1-R-2026-00007 requested 23 min ago, not yet received")."""
+        with self._ledgers_lock:          # another reading does not move them meanwhile
+            open_ = [r for r in self.table_requests(conn, table_id) if r.open]
+            return self._on_way(table_id, open_, now)
+
+    def _on_way(self, table_id: str, open_: list[Request], now: datetime
+                ) -> tuple[list[OpenRequest], list[Alert]]:
+        minutes = self.request_minutes
+        money = self.accounting.money.text
+        on_way: list[OpenRequest] = []
+        late: list[Alert] = []
+        for req in open_:
+            asked = requested_at(req)
+            waited = max(0, int((now - asked).total_seconds() // 60))
+            overdue = req.overdue(now, minutes)
+            on_way.append(OpenRequest(table_id, req.label, req.kind, req.state,
+                                      money(req.event.total), req.requested.ts, waited,
+                                      overdue, req.slip_label))
+            if overdue:
+                where = STATE_WORDS[req.state].lower() + (f", slip {req.slip_label}"
+                                                          if req.slip_label else "")
+                late.append(Alert(
+                    f"{table_id}:request:{req.event.year}-{req.event.request}",
+                    iso_utc(asked + timedelta(minutes=minutes)), table_id, "request",
+                    f"{req.kind.capitalize()} {req.label} requested {minutes_text(waited)} "
+                    f"ago, not yet received ({where}; {money(req.event.total)})",
+                    req.requested.seq))
+        return on_way, late
 
     def _table_alerts(self, conn: Any, st: TableStatus, day: TableDay, since: datetime,
                       money: Money) -> list[Alert]:
@@ -507,6 +654,11 @@ class Pit:
                         f"(won {money.text(day.house_win)} of {money.text(day.wagered)} "
                         f"wagered over {day.rounds} {round_word(st.game)}s)"))
         return out
+
+
+def minutes_text(minutes: int) -> str:
+    """A wait in words: "23 min", "1 h 05 min"."""
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def percent_text(value: Fraction | float) -> str:

@@ -5,7 +5,9 @@ forwarded to the floor database by the real forwarder: nothing is written into t
 tables by hand.
 
 * ``T1`` La Pair'e, simulated rounds earlier today (large payouts, a hold out of the band);
-* ``T2`` Bourré, simulated hands (reneges);
+* ``T2`` Bourré, simulated hands (reneges); then its bank's fill and credit through the cage:
+  a fill requested 28 minutes ago, issued and in transit with security (late: an alert), and a
+  credit requested 5 minutes ago;
 * ``T3`` La Pair'e, a shoe jam halts the round and a supervisor voids it (halt, void); the
   next round is halted by an error the shoe reports (device fault, halt), still unresolved
   (the game's own scene: the registry's ``demo_halts`` part);
@@ -138,6 +140,52 @@ def behind(table: DemoTable, floor: Database) -> None:
         receive(conn, table.table_id, [], LocalState(head.seq, head.hash, str(first)))
 
 
+def cage_people(table: DemoTable, hasher: object) -> Users:
+    """The demo's people on the table's journal, and a cage cashier ``cass`` and a security
+    officer ``sid`` (PIN 2468): added while the journal is new, its first operator without a
+    sign-in."""
+    users = Users(table.journal, hasher=hasher)  # type: ignore[arg-type]
+    admin = add_users(table.journal, users)["setup"]
+    for user_id, name, role in (("cass", "Cass Cashier", "cage"),
+                                ("sid", "Sid Security", "security")):
+        if users.get(user_id) is None:
+            users.add(user_id, name, role, PIN, actor=admin)
+    return users
+
+
+def fills_and_credits(table: DemoTable, hasher: object, now: datetime) -> None:
+    """The table's fill (requested 28 minutes before ``now``, issued at the cage, carried by
+    security: late) and credit (requested 5 minutes before), through the cage's desk, at
+    those moments (never before the table's last record)."""
+    from dealer_station.accounting.chips import Chips
+    from dealer_station.accounting.settings import AccountingSettings
+    from dealer_station.events.accounting import SlipRequested
+    from dealer_station.gaming_day import GamingCalendar
+    from dealer_station.table.accounting import TableAccounting, accounting_event
+    from dealer_station.table.cage import CageDesk
+
+    users = cage_people(table, hasher)
+    signer = {u: users.authenticate(u, PIN, table_id=table.table_id)
+              for u in ("sue", "cass", "sid")}
+    last = table.journal.last(table.table_id)
+    start = now - timedelta(minutes=28)
+    if last is not None:
+        start = max(start, datetime.fromisoformat(last.ts) + timedelta(seconds=1))
+    moment = [start]
+    table.journal.clock = lambda: moment[0]
+    desk = CageDesk(TableAccounting(table.journal, table.table_id, AccountingSettings(),
+                                    GamingCalendar()))
+    wanted = Chips.of({2500: 40, 10000: 10})
+    fill = accounting_event(desk.request("fill", wanted, signer["sue"],
+                                         note="bank low on 25.00 chips"), SlipRequested)
+    moment[0] += timedelta(minutes=4)
+    desk.issue(fill.year, fill.request, wanted, [signer["cass"]])
+    moment[0] += timedelta(minutes=3)
+    desk.carry(fill.year, fill.request, [signer["sid"]])
+    moment[0] = max(moment[0] + timedelta(seconds=1), now - timedelta(minutes=5))
+    desk.request("credit", Chips.of({500: 40}), signer["sue"])
+
+
 @contextmanager
 def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
              now: datetime | None = None) -> Iterator[Database]:
@@ -153,7 +201,9 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
         t1 = _table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
         play(t1, 40, seed=11)
         t2 = _table(tmp, "T2", key, stepping_clock(now - timedelta(minutes=40), 1.5))
+        cage_people(t2, hasher)
         play(t2, 14, seed=2, game="bourre")
+        fills_and_credits(t2, hasher, now)
         t3 = _table(tmp, "T3", key)
         t4 = _table(tmp, "T4", key, stepping_clock(now - timedelta(minutes=30), 2.0))
         play(t4, 6, seed=5)

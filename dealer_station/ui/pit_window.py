@@ -5,6 +5,10 @@ The grid and the queue are :mod:`dealer_station.floor.alerts`' (no Qt there); th
 them out for a 1280x800 screen read from a step away, and runs the reading in a thread of its
 own every few seconds so that a slow floor never freezes the podium.
 
+Between the grid and the queue, every table's fill and credit requests still on their way
+(requested, issued at the cage, in transit), a late one first and in the alert colour with how
+long it has waited; a late one is also an alert on the queue, until it is received or voided.
+
 Acknowledging an alert needs a supervisor (or operator) signed in at the pit with the floor's
 own users; the acknowledgement, with its reason, is a chained ``alert.ack`` record in the pit's
 stream, so a restart keeps it acknowledged.
@@ -53,6 +57,7 @@ from dealer_station.floor.alerts import (
     PitSettings,
     PitView,
     duration_text,
+    minutes_text,
     round_word,
 )
 from dealer_station.gameconfig import load_gaming_calendar
@@ -93,6 +98,9 @@ def pit_calendar(settings: PitSettings) -> GamingCalendar:
 GRID_HEADERS = ("Table", "Game", "Dealer", "Round", "State", "Devices", "Rounds/h",
                 "Win today", "Floor behind")
 ALERT_HEADERS = ("Time", "Table", "Alert", "What happened")
+REQUEST_HEADERS = ("Requested", "Table", "Request", "State", "Slip", "Amount", "Waiting")
+#: The requests in sight at once (more scroll): the queue below keeps its room.
+REQUESTS_SHOWN = 2
 
 
 def local_hhmm(iso: str) -> str:
@@ -503,15 +511,25 @@ class PitWindow(QMainWindow):
         gcol.addWidget(self.grid)
         open_row = QHBoxLayout()
         self.open_button = QPushButton("Open table ▶")
+        self.open_button.setAccessibleName("Open the selected table: recall, events, meters, "
+                                           "its chain and reports")
         self.open_button.setObjectName("nav")
         self.open_button.clicked.connect(lambda: self.open_table(self.grid.currentRow()))
-        hint = QLabel("Select a table and Open it for recall, events, meters, its chain and "
-                      "reports")
-        hint.setObjectName("muted")
-        open_row.addWidget(hint, 1)
+        # Every table's fills and credits on their way: the title on the line of the grid's
+        # button (Open table opens the selected table's recall, events, meters, chain and
+        # reports), the list under it.
+        self.requests_title = QLabel("")
+        self.requests_title.setTextFormat(Qt.TextFormat.RichText)
+        self.requests_title.setStyleSheet(f"font-size: 19px; font-weight: bold; "
+                                          f"color: {theme.GOLD};")
+        open_row.addWidget(self.requests_title, 1)
         open_row.addWidget(self.open_button)
         gcol.addLayout(open_row)
         lists.addWidget(grid_box)
+        self.requests = _table(REQUEST_HEADERS, 18)
+        self.requests.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.requests.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        lists.addWidget(self.requests)
         # The alert queue.
         alert_box = QWidget()
         acol = QVBoxLayout(alert_box)
@@ -577,6 +595,7 @@ class PitWindow(QMainWindow):
         self.day.setText(f"  gaming day from {start:%a %d %b %H:%M} · {len(view.rows)} "
                          f"table(s) · read {view.at.astimezone():%H:%M:%S}")
         self._fill_grid(view)
+        self._fill_requests(view)
         self._fill_queue(view)
         self._enable()
 
@@ -626,6 +645,40 @@ class PitWindow(QMainWindow):
         rows = min(8, max(3, len(view.rows)))
         self.grid.setFixedHeight(header + 6 + self.grid.verticalHeader().defaultSectionSize()
                                  * rows)
+
+    def _fill_requests(self, view: PitView) -> None:
+        """The tables' fills and credits on their way; late ones first, in the alert
+        colour."""
+        reqs = view.requests
+        late = sum(r.late for r in reqs)
+        said = f"Fills and credits on their way · {len(reqs)} open" if reqs else \
+            "Fills and credits on their way · none"
+        if late:
+            said += (f" · <span style='color:{theme.BAD}'>{late} late</span> (not received "
+                     f"within {view.request_minutes} min)")
+        if self.pit.accounting_problem:
+            said += (f"<br><span style='color:{theme.BAD}; font-size: 17px'>"
+                     f"{escape(self.pit.accounting_problem)}</span>")
+        self.requests_title.setText(said)
+        self.requests.setVisible(bool(reqs))
+        self.requests.setRowCount(len(reqs))
+        for i, r in enumerate(reqs):
+            colour = theme.BAD if r.late else None
+            cells = [_item(local_hhmm(r.requested_at)), _item(r.table, bold=True),
+                     _item(f"{r.kind.capitalize()} {r.label}", colour, bold=r.late),
+                     _item(r.state_words), _item(r.slip or "—"),
+                     _item(r.total, right=True),
+                     _item(minutes_text(r.minutes) + (" late" if r.late else ""), colour,
+                           bold=r.late, right=True)]
+            for c, it in enumerate(cells):
+                self.requests.setItem(i, c, it)
+        self.requests.resizeColumnsToContents()
+        self.requests.horizontalHeader().setSectionResizeMode(
+            3, QHeaderView.ResizeMode.Stretch)
+        header = max(self.requests.horizontalHeader().sizeHint().height(), 30)
+        self.requests.setFixedHeight(header + 4 + self.requests.verticalHeader()
+                                     .defaultSectionSize() * min(REQUESTS_SHOWN,
+                                                                 max(1, len(reqs))))
 
     def _fill_queue(self, view: PitView) -> None:
         chosen = self.selected_alert()
