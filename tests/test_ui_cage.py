@@ -42,7 +42,7 @@ from dealer_station.table.accounting import accounting_event
 from dealer_station.ui import theme
 from dealer_station.ui.cage_demo import PIN, Demo, busy_day, new_demo, open_tables
 from dealer_station.ui.cage_window import ALERT, CageWindow
-from dealer_station.ui.touch_sheet import current_sheet
+from dealer_station.ui.touch_sheet import ChoiceSheet, current_sheet
 
 MICS = AccountingSettings(variance_threshold=2500)
 WANT = Chips.of({2500: 20, 10000: 5})
@@ -342,8 +342,8 @@ def test_one_person_cannot_sign_a_void_twice(qtbot: Any, demo: Demo, tmp_path: P
     sign(qtbot, w, "Cass Cashier")
     qtbot.waitUntil(lambda: find_button(w, "Cancel") is not None, timeout=5000)
     sheet = current_sheet(w)
-    assert sheet is not None and "(2 of 2)" in sheet.title.text()
-    assert "No other active cage cashier" in getattr(sheet, "empty").text()
+    assert isinstance(sheet, ChoiceSheet) and "(2 of 2)" in sheet.title.text()
+    assert "No other active cage cashier" in sheet.empty.text()
     assert find_button(w, "Cass Cashier") is None
     tap_button(qtbot, w, "Cancel")
     assert len(list(demo.journal.records("T1"))) == before
