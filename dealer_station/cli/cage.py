@@ -88,6 +88,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sc = actions.add_parser("screen", parents=[common], help="the cage's touch screen")
     sc.add_argument("--tables", metavar="T1,T2", help="only these tables (default: every one)")
     sc.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    sc.add_argument("--slips", metavar="DIR",
+                    help="where printed slips are saved when no printer is set (default: "
+                         "~/cage-slips)")
+    sc.add_argument("--screenshots", metavar="DIR",
+                    help="write the screen's screenshots from a demo journal of seven "
+                         "tables, and exit")
     p.set_defaults(func=run)
 
 
@@ -95,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "screen":
         from dealer_station.ui.cage_window import run_screen
 
-        return run_screen(args)
+        return int(run_screen(args))
     table = getattr(args, "table", None)
     if args.action != "list" and (not table or not table.strip()):
         raise StationError("--table: give a table id, e.g. --table T1")

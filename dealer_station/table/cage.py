@@ -32,6 +32,7 @@ from dealer_station.events.accounting import (
 )
 from dealer_station.events.base import Event
 from dealer_station.events.wording import ROLE_WORDS
+from dealer_station.money import Money
 from dealer_station.table.accounting import MAX_NOTE, TableAccounting
 
 SLIPS = ("fill", "credit")
@@ -79,12 +80,15 @@ def _not_again(req: Request, users: Sequence[User], action: str) -> None:
                                     f"{req.slip_label or req.label}; one person signs once")
 
 
-def _same_chips(what: Chips, expected: Chips, action: str, against: str) -> None:
-    if what != expected:
-        raise AccountingRefused(f"{action}: the chips ({what.total} in {what.chip_count} chips) "
-                                f"differ from {against} ({expected.total} in "
-                                f"{expected.chip_count} chips); count again, or void and "
-                                f"request anew")
+def _same_chips(what: Chips, expected: Chips, action: str, against: str, money: Money) -> None:
+    """Refuse chips that differ from the step before by any denomination, saying which."""
+    if what == expected:
+        return
+    apart = [f"{money.text(d)} chips: {what.count(d)} here, {expected.count(d)} on {against}"
+             for d in sorted(set(what.as_dict()) | set(expected.as_dict()))
+             if what.count(d) != expected.count(d)]
+    raise AccountingRefused(f"{action}: the chips differ from {against} ({'; '.join(apart)}); "
+                            f"count again, or void and request anew")
 
 
 def _actor(users: Sequence[User]) -> str:
@@ -160,7 +164,8 @@ class CageDesk:
             req = ledger.request(year, number)
             self._state(req, ("requested",), "issued")
             self._chips(req.kind, chips, action)
-            _same_chips(chips, req.chips, action, f"the request ({req.label})")
+            _same_chips(chips, req.chips, action, f"the request ({req.label})",
+                        self.book.settings.money)
             n = ledger.next_number(req.kind, day.year)
             return [(SlipIssued(req.kind, number, year, n, day.year, chips.to_payload(),
                                 chips.total, tuple(u.actor for u in users)), _actor(users))]
@@ -203,7 +208,7 @@ class CageDesk:
             assert issue is not None
             self._chips(req.kind, chips, action)
             _same_chips(chips, Chips.from_payload(issue.chips), action,
-                        f"the slip ({req.slip_label})")
+                        f"the slip ({req.slip_label})", self.book.settings.money)
             ledger.check_open_shift(day, self.book.shift_now(), req.kind)
             carried = req.carry.signers if req.carry is not None else ()
             everyone = (*issue.signers, *carried, *(u.actor for u in users))
