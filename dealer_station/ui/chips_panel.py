@@ -37,18 +37,12 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QBoxLayout,
     QButtonGroup,
     QGridLayout,
-    QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSizePolicy,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -72,7 +66,6 @@ from dealer_station.table.cage import CageDesk
 from dealer_station.ui import theme
 from dealer_station.ui.chips_cage import CageSteps, VoidTarget, cage_words
 from dealer_station.ui.chips_requests import (
-    SIDE_BUTTON_PX,
     RequestsBox,
     listed,
     request_detail,
@@ -86,7 +79,8 @@ from dealer_station.ui.chips_signing import (
     role_words,
     signed_in,
 )
-from dealer_station.ui.chips_state import day_win_html, signed_by, slip_rows, tray_state
+from dealer_station.ui.chips_slips import SlipsList, configured_printer
+from dealer_station.ui.chips_state import day_win_html, signed_by, tray_state
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
 from dealer_station.ui.touch_fields import TouchLineEdit, TouchNumberField, TouchPinField
@@ -109,14 +103,12 @@ FIELD_PX = 26
 COUNT_PX = 46
 #: The form's width (the counts, the total, the signatures).
 ENTRY_PX = 420
-#: A slip's row in the list: read at a metre, touched to select it for printing.
-SLIP_ROW_PX = 40
 #: The requests are read again this often while the tab shows (the cage issues, security
 #: carries, at their own screens).
 REFRESH_MS = 10_000
 
 
-class ChipsPanel(CageSteps, QWidget):
+class ChipsPanel(CageSteps, SlipsList, QWidget):
     """The Chips tab of the supervisor's screen (see the module)."""
 
     def __init__(self, journal: Journal, table_id: str, session: SignInSession, *,
@@ -143,7 +135,7 @@ class ChipsPanel(CageSteps, QWidget):
         #: Fills and credits are requested and received (else signed here in one step).
         self.through_cage = self.cage.through_cage
         self.receiving: Request | None = None
-        self.printer = printer if printer is not None else _configured_printer()
+        self.printer = printer if printer is not None else configured_printer()
         self.slips_dir = slips_dir or Path.cwd() / "slips"
         self.action = "fill"
         outer = QVBoxLayout(self)
@@ -288,45 +280,7 @@ class ChipsPanel(CageSteps, QWidget):
         self.requests.table.cellClicked.connect(lambda _r, _c: self.tell_request())
         self.requests.setVisible(self.through_cage)
         col.addWidget(self.requests, 3)
-        box = QGroupBox("Last slips and counts")
-        # Beside the requests, the list's buttons stand at its side; alone, under it, and the
-        # list has the whole width for the signers' names.
-        inner: QBoxLayout = QHBoxLayout(box) if self.through_cage else QVBoxLayout(box)
-        inner.setContentsMargins(8, 4, 8, 6)
-        self.slips = QTableWidget(0, 4)
-        self.slips.setHorizontalHeaderLabels(["Slip", "Number", "Amount", "Signed by"])
-        self.slips.verticalHeader().hide()
-        self.slips.verticalHeader().setDefaultSectionSize(SLIP_ROW_PX)
-        self.slips.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.slips.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.slips.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.slips.setAlternatingRowColors(True)
-        self.slips.setWordWrap(False)
-        self.slips.setStyleSheet("font-size: 18px;")
-        header = self.slips.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.slips.cellClicked.connect(lambda r, _c: self.tell_slip(r))
-        inner.addWidget(self.slips, 1)
-        buttons: QBoxLayout = QVBoxLayout() if self.through_cage else QHBoxLayout()
-        where = f"on {self.printer}" if self.printer else "as a PDF"
-        self.print_button = QPushButton(f"Print\n{where}" if self.through_cage else
-                                        f"Print the selected slip {where}")
-        self.print_button.setAccessibleName(f"Print the selected slip {where}")
-        self.print_button.clicked.connect(self.print_selected)
-        self.void_slip_button = QPushButton("Void…" if self.through_cage else
-                                            "Void the selected slip…")
-        self.void_slip_button.setAccessibleName("Void the selected slip")
-        self.void_slip_button.setObjectName("danger")
-        self.void_slip_button.clicked.connect(lambda: self.void_slip())
-        for b in (self.print_button, self.void_slip_button):
-            b.setMinimumHeight(theme.TOUCH_PX)
-            if self.through_cage:
-                b.setFixedWidth(SIDE_BUTTON_PX)
-            buttons.addWidget(b, 1)
-        if self.through_cage:
-            buttons.addStretch(1)
-        inner.addLayout(buttons)
+        box = self.build_slips(beside=self.through_cage)
         col.addWidget(box, 2 if self.through_cage else 1)
         return col
 
@@ -471,7 +425,7 @@ class ChipsPanel(CageSteps, QWidget):
         except StationError as exc:
             self.message.say(f"The table's accounting cannot be read: {exc}", "bad")
             return
-        self._list(ledger)
+        self.list_slips(ledger)
         self.state.setText(tray_state(self.book, ledger))
         self.win.setText(day_win_html(self.book, ledger))
         self._list_requests(ledger)
@@ -496,18 +450,6 @@ class ChipsPanel(CageSteps, QWidget):
             self.requests.show_rows([row_of(r, now, self.cage.alert_minutes, money)
                                      for r in listed(list(ledger.requests.values()))])
 
-    def _list(self, ledger: Ledger) -> None:
-        rows = slip_rows(self.book, ledger, self._names())
-        self.slips.setRowCount(len(rows))
-        for i, (*texts, key) in enumerate(rows):
-            for j, text in enumerate(texts):
-                item = QTableWidgetItem(text)
-                if j == 2:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight |
-                                          Qt.AlignmentFlag.AlignVCenter)
-                item.setData(Qt.ItemDataRole.UserRole, key)
-                self.slips.setItem(i, j, item)
-
     def tell_request(self) -> None:
         """The selected request's story in the message line: each step, when, by whom."""
         req = self.selected_request()
@@ -515,26 +457,6 @@ class ChipsPanel(CageSteps, QWidget):
             money = self.book.settings.money
             self.message.say(request_detail(req, self._names(), money.text, money.number),
                              "info")
-
-    def tell_slip(self, row: int) -> None:
-        """The slip or count touched, whole: every signer by name and role."""
-        item = self.slips.item(row, 0)
-        if item is None:
-            return
-        key = item.data(Qt.ItemDataRole.UserRole)
-        texts = [it.text() if (it := self.slips.item(row, c)) is not None else ""
-                 for c in range(self.slips.columnCount())]
-        try:
-            ledger = self.book.ledger()
-        except StationError:
-            return
-        req = ledger.issued.get(tuple(key)) if key else None
-        if req is not None:
-            money = self.book.settings.money
-            said = request_detail(req, self._names(), money.text, money.number)
-        else:
-            said = f"{texts[0]} {texts[1]}: {texts[2]}, signed by {texts[3].replace(' + ', ', ')}."
-        self.message.say(said, "info")
 
     # -- acting ----------------------------------------------------------------------------
 
@@ -624,44 +546,6 @@ class ChipsPanel(CageSteps, QWidget):
             return f"Shift count at the end of the {counted.shift} shift: {money}, {signed}."
         closer = accounting_event(book.closer(chips, dealer, supervisor), TrayClosed)
         return f"Closer of gaming day {closer.gaming_day}: {money}, {signed}."
-
-    def print_selected(self) -> Path | None:
-        """The selected slip as a PDF, sent to the printer when one is set."""
-        from dealer_station.reports.accounting_pdf import build_slip_pdf
-
-        row = self.slips.currentRow()
-        item = self.slips.item(row, 0) if row >= 0 else None
-        key = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if not key:
-            self.message.say("Not printed: select a fill or credit slip in the list first.",
-                             "bad")
-            return None
-        kind, year, number = key
-        self.slips_dir.mkdir(parents=True, exist_ok=True)
-        out = self.slips_dir / f"{kind}-{self.book.table_id}-{year}-{number:05d}.pdf"
-        try:
-            built = build_slip_pdf(self.journal, self.book.ledger(), self.book.settings, kind,
-                                   year, number, out=out)
-            said = (f"{built.title} {slip_label(self.book.table_id, kind, year, number)} "
-                    f"saved as {built.path}")
-            if self.printer:
-                from dealer_station.reports.printing import print_pdf
-
-                said += "; " + print_pdf(built.path, self.printer, title=built.title)
-        except StationError as exc:
-            self.message.say(f"Not printed: {exc}", "bad")
-            return None
-        self.message.say(said, "good")
-        return built.path
-
-
-def _configured_printer() -> str:
-    from dealer_station.reports.printing import load_print_settings
-
-    try:
-        return load_print_settings().printer
-    except StationError:
-        return ""
 
 
 __all__ = ["ACTIONS", "ChipsPanel", "VoidTarget", "cage_words"]
