@@ -199,9 +199,15 @@ def test_an_unlock_by_touch_alone(qtbot: Any, keys: KeyWatch, window: MainWindow
 
 def _first_of_two_shifts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A configuration whose gaming day began an hour ago, in the first of two shifts: a
-    shift count is allowed now (it never is in the day's last shift)."""
+    shift count is allowed now (it never is in the day's last shift). Its jurisdiction signs
+    fills and credits at the table in one step (the cage's workflow is touched in
+    tests/test_ui_table_requests.py and tests/test_ui_cage.py)."""
     conf = tmp_path / "config"
     shutil.copytree(CONFIG_DIR, conf)
+    accounting = conf / "accounting.toml"
+    accounting.write_text(re.sub(r"^\[cage\]\n.*?(?=^\[|\Z)", "", accounting.read_text(),
+                                 flags=re.S | re.M) +
+                          '[cage]\nissue = []\nrunner = []\nvoid = ["supervisor", "supervisor"]\n')
     began = (datetime.now().astimezone() - timedelta(hours=1)).replace(minute=0)
     later = began + timedelta(hours=12)
     station_toml = conf / "station.toml"
