@@ -59,11 +59,36 @@ DISPOSITION = Term("Disposition", "what the count room decided about a variance 
                                   "threshold (explained, adjusted by an entry, or referred "
                                   "to compliance), signed by two accounting users")
 
+# The card room (a pot game's table: its bank, and the rake against its counted box).
+RAKE = Term("Rake", "the house's collection from the pots (a drop or a percentage of each "
+                    "pot) as the hands journaled it: a pot game's only win, in money where "
+                    "the chips are cash")
+RAKE_BOX = Term("Rake box", "the rake as the count room counted it from the table's rake box "
+                            "after the gaming day: the cash by note and any markers, signed by "
+                            "the count team")
+RAKE_VARIANCE = Term("Rake variance", "rake box - rake (negative: the box is short of what "
+                                      "the hands collected)")
+BANK = Term("Bank", "a card room table's chip tray, from which players buy their chips")
+CHIP_PURCHASES = Term("Chip purchases", "the chips the bank sold to players at the table, "
+                                        "for cash or a marker (buy-ins)")
+BANK_EXPECTED = Term("Bank expected", "opener + fills - credits - chip purchases: what the "
+                                      "bank should hold at the closer; chips players take "
+                                      "away are cashed at the cage, not at the table")
+BANK_DIFFERENCE = Term("Bank difference", "closer - bank expected (negative: the bank is "
+                                          "short)")
+# A tournament's money.
+ENTRY_FEES = Term("Entry fees", "what the entries paid to play, the fee times the people "
+                                "entered; no refunds")
+PRIZES = Term("Prizes", "what the tournament pays its places out of the entry fees")
+HOUSE_SHARE = Term("House's share", "entry fees - prizes: what the house keeps (negative: "
+                                    "what it adds to the prizes)")
+
 GLOSSARY: tuple[Term, ...] = (
     WAGERED, WINNING_STAKES, PAID, COLLECTED, HOUSE_WIN, WIN_PCT_OF_HANDLE, RETURNED,
     THEORETICAL_EDGE,
     THEORETICAL_WIN, OPENER, CLOSER, FILLS, CREDITS, DROP, CASH, MARKERS, WIN, HOLD, COMPUTED,
-    VARIANCE, DISPOSITION)
+    VARIANCE, DISPOSITION, RAKE, RAKE_BOX, RAKE_VARIANCE, BANK, CHIP_PURCHASES, BANK_EXPECTED,
+    BANK_DIFFERENCE, ENTRY_FEES, PRIZES, HOUSE_SHARE)
 
 
 def meanings(terms: Iterable[Term]) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal, Record
 from dealer_station.games.bourre.events import (
     CODEC,
@@ -33,6 +34,13 @@ from dealer_station.games.bourre.events import (
     PotReturned,
     SessionClosed,
     SessionOpened,
+)
+from dealer_station.games.bourre.reports.card_room_bank import (
+    Bank,
+    Collection,
+    RakeBox,
+    bank_of,
+    rake_box_of,
 )
 from dealer_station.games.bourre.reports.session_data import BETWEEN, Decoded
 from dealer_station.gaming_day import GamingCalendar, Span
@@ -232,6 +240,10 @@ class CardRoomDay:
     unaccounted: list[PotMove] = field(default_factory=list)
     play_seconds: int = 0
     breaks: list[str] = field(default_factory=list)
+    #: The card room's own accounting of the (whole) gaming day: its bank, and its rake
+    #: against the counted rake box.
+    bank: Bank = field(default_factory=Bank)
+    rake_box: RakeBox | None = None
 
     @property
     def collected(self) -> int:
@@ -284,6 +296,8 @@ class CardRoomDay:
                 "breaks": list(self.breaks), "ok": not self.breaks},
             "play_seconds": self.play_seconds,
             "hands_per_hour": None if hph is None else round(hph, 1),
+            "bank": self.bank.to_json(),
+            "rake_box": self.rake_box.to_json() if self.rake_box is not None else None,
         }
 
 
@@ -444,14 +458,22 @@ def days_of(calendar: GamingCalendar, start: datetime, end: datetime) -> list[Sp
 
 
 def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
-                     start: datetime | None = None, end: datetime | None = None
-                     ) -> list[CardRoomDay]:
+                     start: datetime | None = None, end: datetime | None = None, *,
+                     settings: AccountingSettings | None = None) -> list[CardRoomDay]:
     """``table``'s card-room figures for each gaming day of ``[start, end)`` (default: from
-    the first record to the last). Days without a hand or a session are left out."""
+    the first record to the last), each with its bank and its rake against the counted rake
+    box (``settings``: the accounting settings' money and variance threshold, default
+    ``config/accounting.toml``'s). Days without a hand, a session or a record of the bank or
+    the rake box are left out."""
     records = list(journal.records(table, kinds=KINDS))
     sessions = read_sessions(journal, table, records)
     if not records:
         return []
+    if settings is None:
+        from dealer_station.gameconfig import load_accounting_settings
+
+        settings = load_accounting_settings()
+    everything = start is None and end is None
     t0 = datetime.fromisoformat(records[0].ts)
     t_last = datetime.fromisoformat(records[-1].ts)
     start = start or t0
@@ -499,4 +521,38 @@ def gather_card_room(journal: Journal, table: str, calendar: GamingCalendar,
                 day.breaks.extend(s.breaks)
         if day.sessions:
             days.append(day)
+    _accounting(journal, table, calendar, settings, sessions, days, start, end, everything)
     return days
+
+
+def _accounting(journal: Journal, table: str, calendar: GamingCalendar,
+                settings: AccountingSettings, sessions: list[SessionLedger],
+                days: list[CardRoomDay], start: datetime, end: datetime,
+                everything: bool) -> None:
+    """Each day's bank and rake box, from the table's accounting records; a day the period
+    touches with a record of the bank or the box but no session is added (in order)."""
+    from dealer_station.table.accounting import TableAccounting
+
+    ledger = TableAccounting(journal, table, settings, calendar).ledger()
+    shown = {d.day for d in days}
+    for gaming_day in sorted(ledger.days):
+        if gaming_day in shown:
+            continue
+        whole = calendar.day(gaming_day)
+        cut = Span(whole.label, max(whole.start, start), min(whole.end, end))
+        if everything:
+            cut = whole
+        elif cut.start >= cut.end:
+            continue
+        days.append(CardRoomDay(table, gaming_day, cut))
+    days.sort(key=lambda d: d.day)
+    for day in days:
+        whole = calendar.day(day.day)
+        # The rake box holds the whole gaming day's rake, whatever part of it is shown.
+        collections = [Collection(h.collection.chips, h.collection.amount,
+                                  h.collection.currency, h.collection.minor_units)
+                       for s in sessions for h in s.hands
+                       if h.collection is not None
+                       and datetime.fromisoformat(h.closed.ts) in whole]
+        day.bank = bank_of(ledger, day.day)
+        day.rake_box = rake_box_of(ledger, day.day, collections, settings)

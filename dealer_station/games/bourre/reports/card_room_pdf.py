@@ -13,6 +13,8 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.platypus import PageBreak
 
+from dealer_station.accounting.glossary import RAKE
+from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.games.bourre.reports.card_room import (
@@ -21,6 +23,7 @@ from dealer_station.games.bourre.reports.card_room import (
     PotMove,
     gather_card_room,
 )
+from dealer_station.games.bourre.reports.card_room_bank_pdf import sections
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.money import CHIPS
 from dealer_station.reports.pdf_style import p, rich
@@ -51,13 +54,19 @@ def _moves(day: CardRoomDay, moves: list[PotMove], what: str) -> list[list[str]]
     return rows
 
 
-def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
+def _day_section(r: ReportBuilder, day: CardRoomDay, settings: AccountingSettings) -> None:
     w = r.width
     chips = day.chips
     money = chips.unit
     hph = day.hands_per_hour
     amount = day.collected_amount
     r.heading(f"Table {day.table}, gaming day {day.day.isoformat()}", level=1)
+    if not day.sessions:
+        r.add(facts([("Covers", f"{local(day.span.start)} to {local(day.span.end)}"),
+                     ("Hands", "none: no Bourré session on this gaming day")],
+                    widths=(42 * mm, w - 42 * mm)))
+        sections(r, day, settings)
+        return
     ok = day.balanced
     r.add(facts([
         ("Covers", f"{local(day.span.start)} to {local(day.span.end)}"),
@@ -67,7 +76,7 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
         ("Sessions", f"{len(day.sessions):,} ("
                      + ", ".join(s.session_id for s in day.sessions) + ")"),
         ("Time in play", f"{_hours(day.play_seconds)}; {pace_words(hph, 'hands')}"),
-        ("House collection",
+        (RAKE.label,
          f"{money.text(amount)} ({day.collected:,} chips)" if amount is not None else
          f"{day.collected:,} chips (tournament chips: no money)"),
         ("Pots", f"{len(day.carried_in)} carried in, {len(day.carried_out)} carried out, "
@@ -79,7 +88,8 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
     ], widths=(42 * mm, w - 42 * mm)))
     r.add(p("Bourré is played between players: the house is not a party to the pots. Its "
             "only win is its collection (a drop or a percentage of each pot), so no "
-            "wagered, paid or hold figures are shown.", "note"))
+            "wagered, paid or hold figures are shown. " + RAKE.said(), "note"))
+    sections(r, day, settings)
 
     r.heading("Chip reconciliation by session (chips)")
     rows = []
@@ -92,14 +102,14 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
                      money.number(s.chips.money(s.collected) or 0) if s.chips.cash else "-",
                      s.pot_end_went, status])
     r.add(grid(["Session", "Opened", "Ended", "Hands", "At start", "Pot in",
-                "Stacks at end", "Pot at end", "Collected", f"In {money.label}",
+                "Stacks at end", "Pot at end", RAKE.label, f"In {money.label}",
                 "Pot at end went", "Check"],
                rows, [w * 0.085, w * 0.115, w * 0.115, w * 0.05, w * 0.065, w * 0.055,
                       w * 0.085, w * 0.07, w * 0.075, w * 0.06, w * 0.13, w * 0.07],
                numeric=(3, 4, 5, 6, 7, 8, 9)))
     r.add(p("At start (the players' chips) + pot in = stacks at end + pot at end + "
-            "collected, for every session; and for every hand, the stacks and pot before "
-            "it = the stacks and pot after it + its collection, each hand starting where "
+            "rake, for every session; and for every hand, the stacks and pot before "
+            "it = the stacks and pot after it + its rake, each hand starting where "
             "the one before ended. "
             f"{len(day.hands):,} hands checked, "
             f"{sum(1 for h in day.hands if h.balanced):,} balance. A session's whole check "
@@ -137,32 +147,59 @@ def _day_section(r: ReportBuilder, day: CardRoomDay) -> None:
                 "no record says where they went.", "alert"))
 
 
+def _accounting_seqs(day: CardRoomDay) -> list[int]:
+    """The records of a day's bank and rake box (its own: not a previous day's closer)."""
+    bank, box = day.bank, day.rake_box
+    found = [c.seq for c in (None if bank.carried else bank.opener, bank.closer, bank.drop)
+             if c is not None]
+    found += [s.seq for s in bank.slips] + [s.void_seq for s in bank.slips if s.void_seq]
+    if box is not None:
+        found += [c.seq for c in (box.counted, box.disposed) if c is not None]
+    return found
+
+
 def build_card_room_report(journal: Journal, table: str, period: Period | None = None, *,
                            out: Path | str, paper: str = "A4",
                            calendar: GamingCalendar | None = None,
+                           settings: AccountingSettings | None = None,
                            background_above: int = BACKGROUND_ABOVE_RECORDS) -> BuiltReport:
     """Write ``table``'s card-room report for ``period`` (default: everything recorded), one
-    section per gaming day of ``calendar`` (default: config/station.toml's)."""
-    from dealer_station.gameconfig import load_gaming_calendar
+    section per gaming day of ``calendar`` (default: config/station.toml's), each with its
+    bank and its rake against the counted rake box (``settings``: default
+    config/accounting.toml's)."""
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
 
     period = period or Period()
     calendar = calendar or load_gaming_calendar()
+    settings = settings or load_accounting_settings()
     verification = Verification(journal, table, background_above=background_above)
     try:
-        days = gather_card_room(journal, table, calendar, period.since, period.until)
+        days = gather_card_room(journal, table, calendar, period.since, period.until,
+                                settings=settings)
         if not days:
             raise StationError(f"table {table} has no Bourré session in the period"
                                + ("" if period.is_everything else " (try another period)"))
         cov = coverage(journal, table, period)
+        # A day's rake box and drop are counted after the day, its slips may be voided later:
+        # the records covered (and attached) run on to the newest of them.
+        last_seq = max((seq for d in days for seq in _accounting_seqs(d)), default=0)
+        last = cov.last
+        if last is None or last_seq > last.seq:
+            last = next(journal.records(table, from_seq=last_seq, to_seq=last_seq), last)
         r = ReportBuilder(kind="card-room", title="Card-room report (Bourré)", table=table,
                           period=cov.label, subject=f"{len(days)} gaming day(s)", paper=paper,
                           landscape_pages=True)
         for i, day in enumerate(days):
             if i:
                 r.add(PageBreak())
-            _day_section(r, day)
-        return r.build(out, verification.result(), cov.first, cov.last, data=days,
-                       evidence=covered_records(journal, table, cov.first, cov.last),
+            _day_section(r, day, settings)
+        if last is not cov.last and last is not None:
+            r.add(p(f"The records covered run past the period, to record {last.seq:,} "
+                    f"({local(last.ts)}): the count room counts a day's boxes after the day, "
+                    f"and its counts and dispositions are covered and attached with the day's "
+                    f"other records.", "note"))
+        return r.build(out, verification.result(), cov.first, last, data=days,
+                       evidence=covered_records(journal, table, cov.first, last),
                        signatures=("Card-room supervisor", "Accounting"))
     finally:
         verification.cancel()
