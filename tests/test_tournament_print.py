@@ -5,7 +5,9 @@ last page and is refused plainly when it cannot be printed."""
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -14,12 +16,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from dealer_station.accounting.glossary import ENTRY_FEES, HOUSE_SHARE, PRIZES
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import create_key
 from dealer_station.errors import StationError
 from dealer_station.reports.tournament import build_tournament_pdf
-from dealer_station.tournament.display import place_text
+from dealer_station.tournament.display import MONEY, place_text
 from dealer_station.ui.tournament_demo import new_tournament, play_matches, play_round
 
 
@@ -108,8 +111,52 @@ def test_final_results_with_places_prizes_and_fees(tmp_path: Path, journal: Jour
     for place, name in enumerate(t.places, 1):
         assert f"{place_text(place)} {name}" in whole
     assert f"1st {t.places[0]} winner 105.00 USD" in whole
-    assert "Kept (fees less prizes) no refunds 0.00 USD" in whole
+    # In = out: the entry fees received, every prize and the house's share paid out.
+    assert "House's share kept by the house 0.00 USD" in whole
+    assert ("Total entry fees = prizes + house's share 210.00 USD 210.00 USD") in whole
+    assert ("Entry fees 210.00 USD = prizes 210.00 USD + house's share 0.00 USD: reconciled "
+            "to the cent.") in whole
+    for term in (ENTRY_FEES, PRIZES, HOUSE_SHARE):
+        assert term.said() in whole
     assert "final results" in whole and "Journal verified: intact" in whole
+
+
+def test_the_money_reconciles_from_the_journal_rows(tmp_path: Path) -> None:
+    """Entry fees in, prizes out and the house's share, as printed, recomputed from the
+    tournament chain's raw rows (sqlite3 and the payloads' JSON); prizes fixed above the fees:
+    the house adds the difference, and in still equals out."""
+    db = open_database(f"sqlite:///{tmp_path / 'journal.db'}")
+    try:
+        journal = Journal(db, create_key(tmp_path / "journal.key"))
+        t = new_tournament(journal, "br", "po-ke-no", 9, prizes=(10000, 5000, 2550))
+        t.start(by="setup/operator")
+        rng = random.Random(4)
+        while not t.finished:
+            play_round(t, rng)
+        built = build_tournament_pdf(journal, "br", "results", out=tmp_path / "res.pdf")
+    finally:
+        db.close()
+    con = sqlite3.connect(tmp_path / "journal.db")
+    try:
+        rows = [(kind, json.loads(payload)) for kind, payload in con.execute(
+            "SELECT kind, payload FROM journal WHERE table_id = 'tournament-br' ORDER BY seq")]
+    finally:
+        con.close()
+    created = next(p for kind, p in rows if kind == "tournament.create")
+    fees = sum(p["fee"] for kind, p in rows if kind == "tournament.entry")
+    people = sum(len(p["members"]) for kind, p in rows if kind == "tournament.entry")
+    assert fees == people * created["entry_fee"] == 9 * 1500
+    prizes = sum(created["prizes"])
+    share = fees - prizes
+    assert share == 13500 - 17550 < 0
+    whole = "\n".join(text(built.path))
+    m = MONEY.text
+    assert f"Entry fees {people} × {m(created['entry_fee'])} {m(fees)}" in whole
+    assert f"House's share added by the house to the prizes {m(-share)}" in whole
+    assert f"Total entry fees = prizes + house's share {m(fees - share)} {m(prizes)}" in whole
+    assert (f"Entry fees {m(fees)} = prizes {m(prizes)} + house's share {m(share)}: "
+            f"reconciled to the cent.") in whole
+    assert "How the prizes are set: fixed at creation." in whole
 
 
 def test_the_bracket_is_drawn_with_every_match_and_score_sheets_per_match(

@@ -18,6 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
 
+from dealer_station.accounting.glossary import ENTRY_FEES, HOUSE_SHARE, PRIZES, meanings
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
 from dealer_station.reports.pdf_style import FONT, FONT_BOLD, GREY, INK, RULE, SHADE, STYLES, p
@@ -273,6 +274,17 @@ def _results(r: ReportBuilder, t: Tournament, _round_no: int | None) -> str:
                [w * 0.1, w * 0.28, w * 0.32 if game.teams else w * 0.04, w * 0.15,
                 w * 0.15], numeric=(4,), font_size=11))
     money_block: list[Flowable] = [big("Entry fees and prizes", 12, bold=True)]
+    money_block += _money(r, t)
+    r.add(KeepTogether(money_block))
+    return "final" if t.finished else "provisional"
+
+
+def _money(r: ReportBuilder, t: Tournament) -> list[Flowable]:
+    """The tournament's money, reconciled: the entry fees in; each prize and the house's share
+    out; in = out, to the cent."""
+    game = t.rules()
+    purse = t.purse()
+    w = r.width
     people = sum(len(m) for m in t.entries.values())
     # Money in and money out in columns of their own: a prize is never a name, a dash and an
     # amount run together.
@@ -280,23 +292,44 @@ def _results(r: ReportBuilder, t: Tournament, _round_no: int | None) -> str:
         ["Entries", f"{len(t.entries)} {'teams' if game.teams else 'players'} "
                     f"({people} people)", "", ""],
         ["Entry fee", f"{MONEY.text(t.entry_fee)} a person", "", ""],
-        ["Fees collected", f"{people} × {MONEY.text(t.entry_fee)}", MONEY.text(purse.collected),
-         ""],
+        [ENTRY_FEES.label, f"{people} × {MONEY.text(t.entry_fee)}",
+         MONEY.text(purse.collected), ""],
     ]
     for i, prize in enumerate(purse.prizes, 1):
         who = t.places[i - 1] if t.places and i <= len(t.places) else "to be decided"
         acct.append([f"Prize, {place_text(i)}", f"to {who}", "", MONEY.text(prize)])
-    acct.append(["Kept (fees less prizes)", "no refunds", MONEY.text(purse.kept), ""])
-    money_block.append(grid(["", "", "Collected", "Paid out"], acct,
-                            [w * 0.25, w * 0.35, w * 0.17, w * 0.17],
-                            numeric=(2, 3), bold_last=True, font_size=10))
+    if purse.kept >= 0:
+        acct.append([HOUSE_SHARE.label, "kept by the house", "", MONEY.text(purse.kept)])
+    else:
+        acct.append([HOUSE_SHARE.label, "added by the house to the prizes",
+                     MONEY.text(-purse.kept), ""])
+    money_in = purse.collected + max(0, -purse.kept)
+    money_out = purse.paid_out + max(0, purse.kept)
+    acct.append(["Total", f"{ENTRY_FEES.label.lower()} = {PRIZES.label.lower()} + "
+                          f"{HOUSE_SHARE.label.lower()}", MONEY.text(money_in),
+                 MONEY.text(money_out)])
+    out: list[Flowable] = [grid(["", "", "Received", "Paid out"], acct,
+                                [w * 0.25, w * 0.35, w * 0.17, w * 0.17], numeric=(2, 3),
+                                bold_last=True, font_size=10)]
+    due = t.fees_due()
+    checks = [f"{ENTRY_FEES.label} {MONEY.text(purse.collected)} = {PRIZES.label.lower()} "
+              f"{MONEY.text(purse.paid_out)} + {HOUSE_SHARE.label.lower()} "
+              f"{MONEY.text(purse.kept)}"]
+    ok = purse.reconciles and money_in == money_out and due == purse.collected
+    if due != purse.collected:
+        checks.append(f"but the entries registered owe {MONEY.text(due)} "
+                      f"({people} × {MONEY.text(t.entry_fee)})")
+    verdict = ("reconciled to the cent" if ok else "DOES NOT RECONCILE")
+    colour = "#1b5e20" if ok else "#b00020"
+    out.append(big(escape("; ".join(checks)) + f": <font color='{colour}'><b>{verdict}"
+                   f"</b></font>.", 10))
     how = ("fixed at creation" if t.fixed_prizes else
-           f"{'/'.join(map(str, game.prize_shares))} % of the fees collected, rounded down "
+           f"{'/'.join(map(str, game.prize_shares))} % of the entry fees, rounded down "
            f"to the cent")
-    money_block.append(p(f"Prizes: {how}. Disqualified entries forfeit any games won and take "
-                         f"no prize.", "note"))
-    r.add(KeepTogether(money_block))
-    return "final" if t.finished else "provisional"
+    out.append(p(f"How the prizes are set: {how}. Disqualified entries forfeit any games won "
+                 f"and take no prize. " + meanings((ENTRY_FEES, PRIZES, HOUSE_SHARE)),
+                 "note"))
+    return out
 
 
 SECTIONS: dict[str, tuple[str, Callable[[ReportBuilder, Tournament, int | None], str], bool]] = {

@@ -76,7 +76,17 @@ class Purse:
 
     collected: int
     prizes: tuple[int, ...]
-    kept: int                 # what the organisers keep after the prizes
+    kept: int                 # what the organisers keep after the prizes (the house's share)
+
+    @property
+    def paid_out(self) -> int:
+        """Every prize, in all."""
+        return sum(self.prizes)
+
+    @property
+    def reconciles(self) -> bool:
+        """Entry fees = prizes + the house's share, to the cent."""
+        return self.collected == self.paid_out + self.kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +199,11 @@ class Tournament:
             shares = self.rules().prize_shares if self.game else ()
             prizes = tuple(self.collected * s // 100 for s in shares)
         return Purse(self.collected, prizes, self.collected - sum(prizes))
+
+    def fees_due(self) -> int:
+        """The entry fees the entries owe: the fee times the people entered (each entry's
+        ``fee`` as registered is what :attr:`collected` adds up)."""
+        return sum(self.entry_fee * len(members) for members in self.entries.values())
 
     def _round(self, round_no: int) -> RoundState:
         rnd = self.rounds.get(round_no)
