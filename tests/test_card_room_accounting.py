@@ -261,6 +261,9 @@ def test_the_rake_against_the_counted_box_and_the_bank_recomputed_from_the_rows(
     assert raw["hands"] > 10 and raw["rake"] == f.rake > 0
     assert raw["variance"] == -SHORT
     assert raw["difference"] == 0 and raw["purchases"] == 10 * BUY_IN.total
+    # The book is game-agnostic: a pot game's closer sums no rounds (no ``day.play``).
+    kinds = {k for (k,) in _sql(f.db, "SELECT kind FROM journal WHERE table_id = ?", TABLE)}
+    assert "tray.close" in kinds and "day.play" not in kinds
     # The JSON.
     day = report_json(f, config, capsys)
     box, bank = day["rake_box"], day["bank"]

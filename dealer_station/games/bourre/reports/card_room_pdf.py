@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reportlab.lib.units import mm
-from reportlab.platypus import PageBreak
+from reportlab.platypus import KeepTogether, PageBreak
 
 from dealer_station.accounting.glossary import RAKE
 from dealer_station.accounting.settings import AccountingSettings
@@ -89,7 +89,6 @@ def _day_section(r: ReportBuilder, day: CardRoomDay, settings: AccountingSetting
     r.add(p("Bourré is played between players: the house is not a party to the pots. Its "
             "only win is its collection (a drop or a percentage of each pot), so no "
             "wagered, paid or hold figures are shown. " + RAKE.said(), "note"))
-    sections(r, day, settings)
 
     r.heading("Chip reconciliation by session (chips)")
     rows = []
@@ -101,23 +100,29 @@ def _day_section(r: ReportBuilder, day: CardRoomDay, settings: AccountingSetting
                      f"{s.stacks_end:,}", f"{s.pot_end:,}", f"{s.collected:,}",
                      money.number(s.chips.money(s.collected) or 0) if s.chips.cash else "-",
                      s.pot_end_went, status])
-    r.add(grid(["Session", "Opened", "Ended", "Hands", "At start", "Pot in",
-                "Stacks at end", "Pot at end", RAKE.label, f"In {money.label}",
-                "Pot at end went", "Check"],
-               rows, [w * 0.085, w * 0.115, w * 0.115, w * 0.05, w * 0.065, w * 0.055,
-                      w * 0.085, w * 0.07, w * 0.075, w * 0.06, w * 0.13, w * 0.07],
-               numeric=(3, 4, 5, 6, 7, 8, 9)))
-    r.add(p("At start (the players' chips) + pot in = stacks at end + pot at end + "
-            "rake, for every session; and for every hand, the stacks and pot before "
-            "it = the stacks and pot after it + its rake, each hand starting where "
-            "the one before ended. "
-            f"{len(day.hands):,} hands checked, "
-            f"{sum(1 for h in day.hands if h.balanced):,} balance. A session's whole check "
-            "is counted on the day it ends.", "note"))
+    table = grid(["Session", "Opened", "Ended", "Hands", "At start", "Pot in",
+                  "Stacks at end", "Pot at end", RAKE.label, f"In {money.label}",
+                  "Pot at end went", "Check"],
+                 rows, [w * 0.085, w * 0.115, w * 0.115, w * 0.05, w * 0.065, w * 0.055,
+                        w * 0.085, w * 0.07, w * 0.075, w * 0.06, w * 0.13, w * 0.07],
+                 numeric=(3, 4, 5, 6, 7, 8, 9))
+    note = p("At start (the players' chips) + pot in = stacks at end + pot at end + "
+             "rake, for every session; and for every hand, the stacks and pot before "
+             "it = the stacks and pot after it + its rake, each hand starting where "
+             "the one before ended. "
+             f"{len(day.hands):,} hands checked, "
+             f"{sum(1 for h in day.hands if h.balanced):,} balance. A session's whole check "
+             "is counted on the day it ends.", "note")
+    # A day's few sessions stay beside the sentence that says what their columns prove.
+    r.add(KeepTogether([table, note]) if len(rows) <= 20 else table)
+    if len(rows) > 20:
+        r.add(note)
     if day.breaks:
         r.heading(f"Breaks ({len(day.breaks)})")
         for b in day.breaks:
             r.add(p(b, "alert"))
+    # The card room's money: the rake against its counted box, and the bank.
+    sections(r, day, settings)
 
     r.heading("Pots carried in and out")
     moves = (_moves(day, day.carried_in, "carried in") + _moves(day, day.carried_out,

@@ -6,10 +6,15 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from dealer_station.accounting.chips import Chips
 from dealer_station.audit.journal import Journal
+from dealer_station.audit.users import User
 from dealer_station.reports.samples import SampleClock, SampleReport
+
+if TYPE_CHECKING:
+    from dealer_station.table.accounting import TableAccounting
 
 #: The Bourré sample's players: ten sessions of five, drawn from these.
 BOURRE_PLAYERS = ("Ann Arceneaux", "Boudreaux", "Clotile Thibodeaux", "Dud Hebert", "Eve Guidry",
@@ -88,19 +93,87 @@ def _bourre(journal: Journal, where: Path) -> None:
     t.shutdown()
 
 
+#: The card room's bank at B2: its opener, the chips each seat buys, the fill and the credit
+#: through the cage; the rake the dealer dropped into the drop box instead of the rake box.
+BANK_OPENER = Chips.of({100: 600, 500: 100, 2500: 40})
+SEAT_CHIPS = Chips.of({100: 100})
+BANK_FILL = Chips.of({100: 1000})
+BANK_CREDIT = Chips.of({2500: 20})
+RAKE_MISDROPPED = 3000
+#: The card room's people (user id, name, role), added beside the samples' other users.
+CARD_ROOM_PEOPLE = (("dee", "Dee Example", "dealer"), ("amy", "Amy Example", "accounting"),
+                    ("ben", "Ben Example", "accounting"), ("cas", "Cass Example", "cage"),
+                    ("sid", "Sid Example", "security"))
+SAMPLE_PIN = "2468"
+
+
+def _card_room_people(journal: Journal) -> dict[str, User]:
+    """The card room's signers, signed in at B2: the samples' supervisor (Sue) and the card
+    room's dealer, count team, cage cashier and security runner, added by the samples'
+    operator (Olga) unless they are there already."""
+    from dealer_station.audit.users import Users
+
+    users = Users(journal)
+    if not users.has_users():
+        users.seed([("olga", "Olga Example", "operator", SAMPLE_PIN),
+                    ("sue", "Sue Example", "supervisor", SAMPLE_PIN)], actor="setup/operator")
+    olga = users.authenticate("olga", SAMPLE_PIN, table_id="B2")
+    known = {u.user_id for u in users.list()}
+    for uid, name, role in CARD_ROOM_PEOPLE:
+        if uid not in known:
+            users.add(uid, name, role, SAMPLE_PIN, actor=olga)
+    return {uid: users.authenticate(uid, SAMPLE_PIN, table_id="B2")
+            for uid in ("sue", *(u for u, _, _ in CARD_ROOM_PEOPLE))}
+
+
+def _through_cage(book: TableAccounting, signers: dict[str, User], kind: str,
+                  chips: Chips) -> None:
+    """A fill or credit as MICS has it: the supervisor requests, the cage cashier issues,
+    security carries, the dealer and the supervisor sign for it."""
+    from dealer_station.events.accounting import SlipRequested
+    from dealer_station.table.accounting import accounting_event
+    from dealer_station.table.cage import CageDesk
+
+    desk = CageDesk(book)
+    asked = accounting_event(desk.request(kind, chips, signers["sue"], note="the bank"),
+                             SlipRequested)
+    desk.issue(asked.year, asked.request, chips, [signers["cas"]])
+    desk.carry(asked.year, asked.request, [signers["sid"]])
+    desk.receive(asked.year, asked.request, chips, [signers["dee"], signers["sue"]])
+
+
 def _cash_bourre(journal: Journal) -> None:
     """Three sessions of the ``cash`` profile at table B2 (one hand a minute): the house's
-    collection in money, pots carried from session to session, for the card-room report."""
+    collection in money, pots carried from session to session, for the card-room report; and
+    the card room's own accounting: the bank opened, each seat buying its chips (one with a
+    marker), a fill and a credit through the cage, the closer, and the count room's count of
+    the rake box (short: the dealer dropped some rake into the drop box, which is over by as
+    much), with its disposition."""
+    from dealer_station.events.accounting import RAKE_BOX
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
     from dealer_station.games.bourre.config_file import load_bourre_profiles
     from dealer_station.games.bourre.table.live import BourreTable
+    from dealer_station.table.accounting import TableAccounting
+    from dealer_station.table.count_room import CountRoom
+    from dealer_station.table.days import notes_for
 
     t = BourreTable(journal, "B2", load_bourre_profiles()["cash"], dealer="dee/dealer",
                     prefer_journal_config=False)
     t.startup()
+    settings = load_accounting_settings()
+    book = TableAccounting(journal, "B2", settings, load_gaming_calendar())
+    signers = _card_room_people(journal)
+    book.opener(BANK_OPENER, signers["dee"], signers["sue"])
     rng = random.Random(9)
     seats = (1, 2, 3, 4, 5)
-    for _ in range(3):
+    bought = Chips()
+    for n in range(3):
         players = rng.sample(list(BOURRE_PLAYERS), len(seats))
+        for seat in seats:   # each seat buys its 100 one-dollar chips from the bank
+            marker = "M-2026-0117" if (n, seat) == (2, 4) else None
+            book.buy_in("marker" if marker else "cash", SEAT_CHIPS.total, SEAT_CHIPS,
+                        signers["dee"], seat=seat, marker=marker)
+            bought = bought.plus(SEAT_CHIPS)
         t.start_session(seats, rng.choice(seats), players=dict(zip(seats, players,
                                                                    strict=True)))
         hands = 0
@@ -108,13 +181,33 @@ def _cash_bourre(journal: Journal) -> None:
             _bourre_hand(t, rng, hands * 60)
             hands += 1
         t.end_session(tie_break=sorted(seats))
+        if n == 0:
+            _through_cage(book, signers, "fill", BANK_FILL)
+    _through_cage(book, signers, "credit", BANK_CREDIT)
+    book.closer(BANK_OPENER.plus(BANK_FILL).minus(BANK_CREDIT).minus(bought), signers["dee"],
+                signers["sue"])
     t.shutdown()
+    # The count room, after the closer: the rake box short, the drop box as much over.
+    day = book.today()
+    rake = sum(int(r.payload["amount"]) for r in journal.events("B2",
+                                                               kinds=["bourre.collection"]))
+    team = [signers["amy"], signers["ben"]]
+    notes = settings.currency_denominations
+    room = CountRoom(book)
+    room.count(day, notes_for(rake - RAKE_MISDROPPED, notes), 0, 0, team, box=RAKE_BOX)
+    room.count(day, notes_for(bought.total - SEAT_CHIPS.total + RAKE_MISDROPPED, notes),
+               SEAT_CHIPS.total, 1, team)
+    room.dispose(day, -RAKE_MISDROPPED, "explained",
+                 f"the dealer dropped {settings.money.text(RAKE_MISDROPPED)} of rake into the "
+                 f"drop box, which is over by as much (seen on the video review); the dealer "
+                 f"was retrained", team, box=RAKE_BOX)
 
 
 def sample_reports(journal: Journal, clock: SampleClock, where: Path, /
                    ) -> list[SampleReport]:
     """Bourré table B1's ten sessions under a profile with a house collection, and table B2's
-    three cash sessions. The reports to write of them."""
+    three cash sessions with the card room's bank and rake box. The reports to write of
+    them."""
     clock.step = timedelta(seconds=0.8)   # a Bourré hand is ~70 records a minute
     _bourre(journal, where)
     _cash_bourre(journal)
