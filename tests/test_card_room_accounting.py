@@ -372,3 +372,39 @@ def test_the_report_with_the_default_settings_in_python(tmp_path: Path) -> None:
     built = build_card_room_report(f.setup.journal, TABLE, out=tmp_path / "r.pdf",
                                    calendar=CAL, settings=SETTINGS)
     assert built.pages >= 2
+
+
+def test_a_day_without_a_session_shows_its_bank_opened_by_the_previous_closer(
+        tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The next gaming day opens with the closer before it (no opener of its own); a player
+    buys chips and the bank closes, but no session is dealt: the day is shown for its bank
+    alone, and has no rake to set against a box."""
+    f = build(tmp_path)
+    f.setup.clock.at(DAY + timedelta(days=1), 9, 0)
+    f.book.buy_in("cash", BUY_IN.total, BUY_IN, f.who("dee"), seat=2)
+    before = f.book.ledger().days[DAY].closer
+    assert before is not None
+    after = Chips.from_payload(before.event.chips).minus(BUY_IN)  # type: ignore[attr-defined]
+    f.setup.clock.tick(30)
+    f.book.closer(after, f.who("dee"), f.who("sue"))
+    capsys.readouterr()
+    assert main(["report", "card-room", "--json", "--table", TABLE, "--db",
+                 f"sqlite:///{f.db}", "--key", str(f.key),
+                 "--accounting-config", str(config / "accounting.toml"),
+                 "--station-config", str(config / "station.toml")]) == 0
+    days = json.loads(capsys.readouterr().out)
+    assert [d["gaming_day"] for d in days] == [DAY.isoformat(),
+                                               (DAY + timedelta(days=1)).isoformat()]
+    second = days[1]
+    assert second["hands"] == 0 and second["sessions"] == []
+    bank = second["bank"]
+    assert bank["opener_from_previous_closer"] is True and bank["opener_seq"] == before.seq
+    assert (bank["opener"], bank["chip_purchases"], bank["expected"], bank["closer"],
+            bank["difference"]) == (before.event.total,  # type: ignore[attr-defined]
+                                    BUY_IN.total, after.total, after.total, 0)
+    assert second["rake_box"]["rake"] is None and second["rake_box"]["counted"] is None
+    text = report_pdf(f, tmp_path / "card-room.pdf")
+    assert "Hands none: no Bourré session on this gaming day" in text
+    assert "Opener (previous closer)" in text
+    assert "Rake and box" in text.split("gaming day 2026-03-03", 1)[0]
+    assert "Rake and box" not in text.split("Table B1, gaming day 2026-03-03", 1)[1]

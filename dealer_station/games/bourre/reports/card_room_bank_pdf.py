@@ -122,8 +122,8 @@ def _bank_records(r: ReportBuilder, bank: Bank, table: str, money: Money) -> Non
     rows: list[list[Cell]] = []
     for c, tray in ((bank.opener, OPENER.label), (bank.closer, CLOSER.label)):
         if c is not None and isinstance(c.event, TrayOpened | TrayClosed):
-            said = tray + (f" of gaming day {c.event.gaming_day} (the previous closer)"
-                           if bank.carried and c is bank.opener else "")
+            said = (f"{CLOSER.label} of gaming day {c.event.gaming_day}, this day's "
+                    f"{OPENER.label.lower()}" if bank.carried and c is bank.opener else tray)
             rows.append([local_short(c.ts), said, "", money.number(c.event.total),
                          _signers(c), f"{c.seq:,}"])
     for s in bank.slips:
