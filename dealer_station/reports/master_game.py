@@ -64,7 +64,9 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
            last: date | None = None, recompute: bool = False,
            by_shift: bool = False, known_shifts_only: bool = False) -> MasterGame:
     """Rows for every table (or ``tables``) and every gaming day with accounting records
-    from ``first`` to ``last`` (both included; default: all of them).
+    from ``first`` to ``last`` (both included; default: all of them). A card room's table
+    (a game the house does not bank) has no win to report here: its bank and its rake
+    against the counted box are the card-room report's.
 
     A closed day's play is its ``day.play`` record (summed when the closer was counted),
     unless a round closed in the day after it, or ``recompute``: then it is summed again
@@ -78,6 +80,9 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
     shifts: list[TableDay] = []
     ledgers: dict[str, Ledger] = {}
     for table in names:
+        game = table_game(journal, table)
+        if game is not None and table_wins(journal, table) is None:
+            continue    # a card room's table: the card-room report holds its bank and rake
         ledger = TableAccounting(journal, table, settings, calendar).ledger()
         ledgers[table] = ledger
         wanted = sorted(d for d in ledger.days
@@ -91,7 +96,6 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
         to_dates(all_days)
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
         _add_play(journal, table, mine, calendar, ledger, recompute)
-        game = table_game(journal, table)
         for d in mine:
             d.check(settings.variance_threshold, settings.money.text)
             d.game = game
