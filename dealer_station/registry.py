@@ -47,6 +47,7 @@ PARTS = (
     "report_json",    # optional: the JSON form of those of its reports that have one
     "report_samples",  # optional: its tables in the documentation's sample reports
     "tournament_tables",  # optional: a tournament's tables played on its engine (simulations)
+    "rake_variances",  # optional: a card room's rake against its counted rake box, by day
 )
 
 P = TypeVar("P")
@@ -197,6 +198,7 @@ REGISTRY: dict[str, Game] = {
             config_check=_B + "config_file:check_file",
             report=_B + "reports.catalog:build",
             report_json=_B + "cli._card_room:print_json",
+            rake_variances=_B + "reports.card_room:rake_variances",
             report_samples=_B + "reports.samples:sample_reports",
             tournament_tables=_B + "tournament_tables:tournament_tables",
         )),

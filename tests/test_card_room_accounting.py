@@ -408,3 +408,38 @@ def test_a_day_without_a_session_shows_its_bank_opened_by_the_previous_closer(
     assert "Opener (previous closer)" in text
     assert "Rake and box" in text.split("gaming day 2026-03-03", 1)[0]
     assert "Rake and box" not in text.split("Table B1, gaming day 2026-03-03", 1)[1]
+
+
+def test_the_count_room_lists_and_disposes_of_the_rake_variance(
+        tmp_path: Path, config: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``count-room variances`` lists the card room's rake against its counted box beside the
+    tables' variances, and ``count-room dispose --box rake`` signs its disposition, for the
+    variance the card room's figures give."""
+    import io
+    import sys
+
+    f = build(tmp_path)
+    raw = raw_figures(f.db)
+    f.setup.close()
+    store = ["--db", f"sqlite:///{f.db}", "--key", str(f.key)]
+    capsys.readouterr()
+    assert main(["count-room", "variances", "--json", *store]) == 1
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    (rake,) = [r for r in rows if r["box"] == "rake"]
+    assert (rake["table"], rake["gaming_day"], rake["variance"], rake["disposition"]) == (
+        TABLE, DAY.isoformat(), raw["variance"], None)
+    assert rake["variance"] == -SHORT
+    old = sys.stdin
+    sys.stdin = io.StringIO(f"{PIN}\n{PIN}\n")
+    try:
+        assert main(["count-room", "dispose", "--table", TABLE, "--gaming-day",
+                     DAY.isoformat(), "--box", "rake", "--disposition", "referred", "--note",
+                     "five dollars missing from the rake box", "--signer", "amy",
+                     "--signer", "ben", "--pin-stdin", *store]) == 0
+    finally:
+        sys.stdin = old
+    capsys.readouterr()
+    main(["count-room", "variances", "--json", *store])
+    (rake,) = [r for r in map(json.loads, capsys.readouterr().out.splitlines())
+               if r["box"] == "rake"]
+    assert (rake["disposition"], rake["disposed_variance"]) == ("referred", -SHORT)

@@ -20,15 +20,22 @@ from typing import TYPE_CHECKING, Any
 
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.errors import StationError
-from dealer_station.events.accounting import DISPOSITIONS, RAKE_BOX, VarianceDisposed
+from dealer_station.events.accounting import (
+    DISPOSITIONS,
+    RAKE_BOX,
+    DropCounted,
+    VarianceDisposed,
+)
 
 if TYPE_CHECKING:
+    from dealer_station.accounting.settings import AccountingSettings
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.users import User
+    from dealer_station.gaming_day import GamingCalendar
     from dealer_station.table.count_room import CountRoom
 
 #: The JSON keys of ``count-room variances --json`` (a contract: tools read them).
-VARIANCE_KEYS = ("table", "gaming_day", "shift", "variance", "threshold", "statistical_win",
+VARIANCE_KEYS = ("table", "gaming_day", "shift", "box", "variance", "threshold", "statistical_win",
                  "computed_win", "disposition", "disposition_note", "disposition_by",
                  "disposition_at", "adjustment", "disposed_variance")
 
@@ -71,6 +78,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     d.add_argument("--note", required=True, help="why (journaled with the signers' names)")
     d.add_argument("--adjustment", type=int,
                    help="an adjusted variance: the adjusting entry, minor units")
+    d.add_argument("--box", choices=["drop", RAKE_BOX], default="drop",
+                   help="the table's win against its drop (default), or a card room table's "
+                        "rake against its counted rake box")
     v = actions.add_parser("variances", parents=[common],
                            help="the variances beyond the threshold, and their dispositions")
     v.add_argument("--table", help="only this table")
@@ -161,26 +171,51 @@ def _count(args: argparse.Namespace, journal: Journal, room: CountRoom, day: dat
 
 
 def _dispose(args: argparse.Namespace, journal: Journal, room: CountRoom, day: date) -> int:
-    from dealer_station.reports.master_game import gather
-
     settings = room.book.settings
-    found = gather(journal, settings, room.book.calendar, tables=[args.table], first=day,
-                   last=day, by_shift=args.shift is not None)
-    rows = found.days if args.shift is None else [
-        s for s in found.shifts if (s.shift or "").casefold() == args.shift.casefold()]
-    variance = rows[0].variance if rows else None
+    box = RAKE_BOX if args.box == RAKE_BOX else None
+    where = (f"table {args.table}, gaming day {day}"
+             f"{f', {args.shift} shift' if args.shift else ''}")
+    if box is not None:
+        if args.shift:
+            raise StationError("--shift: a rake box is counted for the whole day")
+        found = dict(_rake_variances(journal, args.table, room, day, day))
+        variance = found.get(day)
+        why = "the rake box is not counted, or the table keeps no rake in money"
+    else:
+        from dealer_station.reports.master_game import gather
+
+        report = gather(journal, settings, room.book.calendar, tables=[args.table], first=day,
+                        last=day, by_shift=args.shift is not None)
+        rows = report.days if args.shift is None else [
+            s for s in report.shifts if (s.shift or "").casefold() == args.shift.casefold()]
+        variance = rows[0].variance if rows else None
+        why = "the drop is not counted, or the tray not opened and closed"
     if variance is None:
-        raise StationError(f"table {args.table}, gaming day {day}"
-                           f"{f', {args.shift} shift' if args.shift else ''}: no variance yet "
-                           f"(the drop is not counted, or the tray not opened and closed)")
+        raise StationError(f"{where}: no variance yet ({why})")
     if not args.note.strip():
         raise StationError("--note: a disposition needs a note saying why")
     signers = _sign_in(args, journal, "a disposition")
     room.dispose(day, variance, args.disposition, args.note, signers, shift=args.shift,
-                 adjustment=args.adjustment)
-    print(f"table {args.table}, gaming day {day}: variance {settings.money.text(variance)} "
+                 box=box, adjustment=args.adjustment)
+    print(f"{where}: {'rake ' if box else ''}variance {settings.money.text(variance)} "
           f"{args.disposition} by {' and '.join(u.actor for u in signers)}")
     return 0
+
+
+def _rake_variances(journal: Journal, table: str, room: CountRoom, first: date | None,
+                    last: date | None) -> list[tuple[date, int | None]]:
+    """A card room table's rake against its counted rake box, by day (the game's part;
+    nothing for a game without one)."""
+    from dealer_station import registry as games
+    from dealer_station.cli._parts import RAKE_VARIANCES
+    from dealer_station.table.accounting import table_game
+
+    name = table_game(journal, table)
+    game = games.REGISTRY.get(name) if name is not None else None
+    part = game.supplies(RAKE_VARIANCES) if game is not None else None
+    if part is None:
+        return []
+    return part(journal, table, room.book.settings, room.book.calendar, first, last)
 
 
 def variance_rows(journal: Journal, args: argparse.Namespace, first: date | None,
@@ -203,7 +238,7 @@ def variance_rows(journal: Journal, args: argparse.Namespace, first: date | None
         c = day.disposition()
         e = c.event if c is not None and isinstance(c.event, VarianceDisposed) else None
         out.append({"table": d.table, "gaming_day": d.gaming_day.isoformat(), "shift": None,
-                    "variance": v, "threshold": settings.variance_threshold,
+                    "box": "drop", "variance": v, "threshold": settings.variance_threshold,
                     "statistical_win": d.win, "computed_win": d.play.computed_win,
                     "disposition": e.disposition if e else None,
                     "disposition_note": e.note if e else None,
@@ -211,6 +246,45 @@ def variance_rows(journal: Journal, args: argparse.Namespace, first: date | None
                     "disposition_at": c.ts if c is not None and e else None,
                     "adjustment": e.adjustment if e else None,
                     "disposed_variance": e.variance if e else None})
+    out += _rake_rows(journal, args, settings, calendar, first, last)
+    return out
+
+
+def _rake_rows(journal: Journal, args: argparse.Namespace, settings: AccountingSettings,
+               calendar: GamingCalendar, first: date | None, last: date | None
+               ) -> list[dict[str, Any]]:
+    """The card room tables' rake variances beyond the threshold, as ``variance_rows``."""
+    from dealer_station.audit.lease import RESERVED_TABLE_IDS
+    from dealer_station.table.accounting import TableAccounting
+    from dealer_station.table.count_room import CountRoom
+
+    out = []
+    names = [args.table] if args.table else [t for t in journal.tables()
+                                             if t not in RESERVED_TABLE_IDS]
+    for table in names:
+        room = CountRoom(TableAccounting(journal, table, settings, calendar))
+        found = _rake_variances(journal, table, room, first, last)
+        if not found:
+            continue
+        ledger = room.book.ledger()
+        for day, v in found:
+            if v is None or abs(v) <= settings.variance_threshold:
+                continue
+            c = ledger.days[day].disposition(box=RAKE_BOX) if day in ledger.days else None
+            e = c.event if c is not None and isinstance(c.event, VarianceDisposed) else None
+            box = ledger.days[day].rake_box if day in ledger.days else None
+            counted = box.event.total if box is not None and isinstance(  # the box, counted
+                box.event, DropCounted) else None
+            out.append({"table": table, "gaming_day": day.isoformat(), "shift": None,
+                        "box": RAKE_BOX, "variance": v, "threshold": settings.variance_threshold,
+                        "statistical_win": counted,
+                        "computed_win": None if counted is None else counted - v,
+                        "disposition": e.disposition if e else None,
+                        "disposition_note": e.note if e else None,
+                        "disposition_by": list(e.signers) if e else None,
+                        "disposition_at": c.ts if c is not None and e else None,
+                        "adjustment": e.adjustment if e else None,
+                        "disposed_variance": e.variance if e else None})
     return out
 
 

@@ -556,3 +556,15 @@ def _accounting(journal: Journal, table: str, calendar: GamingCalendar,
                        and datetime.fromisoformat(h.closed.ts) in whole]
         day.bank = bank_of(ledger, day.day)
         day.rake_box = rake_box_of(ledger, day.day, collections, settings)
+
+
+def rake_variances(journal: Journal, table: str, settings: AccountingSettings,
+                   calendar: GamingCalendar, first: date | None, last: date | None
+                   ) -> list[tuple[date, int | None]]:
+    """Each gaming day from ``first`` to ``last`` whose rake box was counted, with the box
+    against the day's rake (the count room's ``rake_variances`` part)."""
+    start = calendar.day(first).start if first is not None else None
+    end = calendar.day(last).end if last is not None else None
+    return [(d.day, d.rake_box.variance)
+            for d in gather_card_room(journal, table, calendar, start, end, settings=settings)
+            if d.rake_box is not None and d.rake_box.counted is not None]
