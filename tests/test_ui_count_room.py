@@ -28,10 +28,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pypdf import PdfReader
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QTableWidget
-from touch_support import find_button, tap, tap_button, tap_digits, tap_keys
+from touch_support import KeyWatch, find_button, tap, tap_button, tap_digits, tap_keys
 
 from dealer_station.accounting.chips import Chips
 from dealer_station.app import fast_hasher
@@ -73,7 +74,7 @@ def screen(qtbot: Any, demo: Demo) -> CountRoomWindow:
     assert isinstance(app, QApplication)
     theme.apply(app)
     w = CountRoomWindow(demo.journal, demo.settings, demo.calendar, hasher=fast_hasher(),
-                        auto_refresh=False)
+                        sheets_dir=demo.folder / "sheets", auto_refresh=False)
     qtbot.addWidget(w)
     w.resize(*theme.WINDOW_SIZE)
     w.show()
@@ -108,6 +109,8 @@ def station_kinds(demo: Demo) -> list[tuple[str, str]]:
 
 
 def touch_row(qtbot: Any, table: QTableWidget, row: int) -> None:
+    """Touch a row of a list (nothing covers it: no sheet is open)."""
+    assert current_sheet(table) is None
     item = table.item(row, 0)
     table.scrollToItem(item)
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
@@ -138,13 +141,21 @@ def type_count(qtbot: Any, w: CountRoomWindow, notes: dict[int, str], markers: s
             tap_button(qtbot, w, "Done")
 
 
-def verify_by_pins(qtbot: Any, w: CountRoomWindow, pins: list[str]) -> None:
-    """Record the count…, then each member's PIN on its sheet."""
+def verify_by_pins(qtbot: Any, w: CountRoomWindow, pins: list[str], *,
+                   then: str = "Not now") -> str:
+    """Record the count…, then each member's PIN on its sheet; once counted, the count
+    sheet is offered: ``then`` answers ("Print the count sheet" or "Not now"). What the
+    screen said of the count."""
     tap_button(qtbot, w, "Record the count…")
     for pin in pins:
         qtbot.waitUntil(lambda: current_sheet(w) is not None, timeout=5000)
         tap_digits(qtbot, w, pin)
         tap_button(qtbot, w, "Done")
+    said = w.message.text()
+    if said.startswith("Counted:"):
+        tap_button(qtbot, w, then)
+        assert current_sheet(w) is None
+    return said
 
 
 # -- the team ----------------------------------------------------------------------------------
@@ -219,6 +230,7 @@ def test_the_sign_in_refuses_the_same_person_twice_a_non_accounting_user_and_a_w
 
 def test_a_box_is_counted_by_note_with_the_markers_apart_and_every_signature(
         qtbot: Any, demo: Demo) -> None:
+    keys = KeyWatch().install()
     w = signed_in_team(qtbot, demo, "Amy Accounts", "Ben Accounts", "Ava Auditor")
     touch_row(qtbot, w.box_list, box_row(w, "T2"))
     assert w.stack.currentWidget() is w.count_form
@@ -228,7 +240,10 @@ def test_a_box_is_counted_by_note_with_the_markers_apart_and_every_signature(
     assert form.values[10000].text() == "1,400.00 USD"
     assert "Cash 2,065.00 USD</b> in 54 notes" in form.cash.text()
     assert "Box total 3,565.50 USD" in form.total.text()
-    verify_by_pins(qtbot, w, [PIN, PIN, PIN])
+    said = verify_by_pins(qtbot, w, [PIN, PIN, PIN], then="Print the count sheet")
+    assert said == ("Counted: table T2's drop box of gaming day 2026-03-02: cash 2,065.00 USD "
+                    "in 54 notes, markers 1,500.50 USD (3), total 3,565.50 USD; verified by "
+                    "Amy Accounts, Ben Accounts and Ava Auditor.")
     (r,) = records(demo, "T2", "drop.count")
     p = r.payload
     assert p["currency"] == {"500": 9, "2000": 31, "10000": 14}
@@ -241,15 +256,26 @@ def test_a_box_is_counted_by_note_with_the_markers_apart_and_every_signature(
     assert [x.actor for x in records(demo, "T2", "login")][-3:] == [
         "amy/accounting", "ben/accounting", "ava/accounting"]
     assert w.stack.currentWidget() is w.main
-    assert ("Counted: table T2's drop box of gaming day 2026-03-02: cash 2,065.00 USD in 54 "
-            "notes, markers 1,500.50 USD (3), total 3,565.50 USD; verified by Amy Accounts, "
-            "Ben Accounts and Ava Auditor.") in w.message.text()
+    # The count sheet, printed (saved as a PDF: no printer here) and read back.
+    (pdf,) = (demo.folder / "sheets").glob("*.pdf")
+    assert pdf.name == "T2-CNT-2026-00001.pdf"
+    assert f"Count sheet T2-CNT-2026-00001 saved as {pdf}." in w.message.text()
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(pdf).pages).split())
+    for said in ("Count sheet T2-CNT-2026-00001", "Gaming day 2026-03-02",
+                 "Shift the whole gaming day", "Box Drop box", "100.00 14 1,400.00",
+                 "20.00 31 620.00", "5.00 9 45.00", "Cash 54 2,065.00", "Markers 3 1,500.50",
+                 "Drop 3,565.50", "Amy Accounts (amy)", "Ben Accounts (ben)",
+                 "Ava Auditor (ava)", "Journal verified: intact"):
+        assert said in text, said
+    w.refresh_now()
     assert all(b.table != "T2" for b in w.boxes)
     # No game, no computed win: the whole statistical win is a variance, listed at once.
     assert w.variances[0].key == ("T2", "2026-03-02") and w.variances[0].needs
     assert w.variance_list.item(0, 3).text() == NEEDS
     assert w.variance_list.item(0, 3).foreground().color().name() == ALERT
     assert demo.journal.verify_table("T2").ok
+    keys.remove()
+    assert keys.count == 0, keys.seen         # signed in, counted and printed by touch alone
 
 
 def test_a_shift_box_or_the_whole_day_and_a_card_room_tables_rake_box(
@@ -357,6 +383,7 @@ def dispose_by_touch(qtbot: Any, w: CountRoomWindow, table: str, choice: str, wh
 
 def test_a_disposition_of_each_kind_signed_by_two(qtbot: Any, variances: Demo) -> None:
     demo = variances
+    keys = KeyWatch().install()
     w = signed_in_team(qtbot, demo)
     assert [(v.table, v.variance) for v in w.variances if v.gaming_day == DAY1] == [
         ("T3", 20000), ("T4", 20000), ("T5", 15000)]
@@ -386,6 +413,8 @@ def test_a_disposition_of_each_kind_signed_by_two(qtbot: Any, variances: Demo) -
     # A plus entry, as a new disposition of T3's (the newest is the one the reports print).
     dispose_by_touch(qtbot, w, "T3", "Adjusted", "recounted", sign="+ Plus", amount="12")
     assert records(demo, "T3", "variance.disposition")[-1].payload["adjustment"] == 1200
+    keys.remove()
+    assert keys.count == 0, keys.seen
 
 
 def test_an_adjusted_variance_without_its_amount_is_refused(qtbot: Any,
@@ -433,3 +462,47 @@ def test_the_screenshots(tmp_path: Path) -> None:
     for p in shots:
         image = QImage(str(p))
         assert (image.width(), image.height()) == theme.WINDOW_SIZE
+
+
+def test_the_screen_opens_from_the_command_lines_arguments(tmp_path: Path) -> None:
+    import argparse
+
+    from dealer_station.errors import StationError
+    from dealer_station.ui.app import make_app
+    from dealer_station.ui.count_room_window import run_screen
+
+    demo = new_demo(tmp_path)
+    hand_day(demo, "T1", DAY2)
+    demo.db.close()
+    args = argparse.Namespace(db=f"sqlite:///{tmp_path / 'journal.db'}",
+                              key=str(tmp_path / "journal.key"), accounting_config=None,
+                              station_config=None, fullscreen=False, exit_after=0.2)
+    # The window closed after the event loop ended would quit the application once more,
+    # outside any loop: in this test process, signals from other threads would then never
+    # be delivered to a later test's screen.
+    app = make_app()
+    app.setQuitOnLastWindowClosed(False)
+    try:
+        assert run_screen(args) == 0
+    finally:
+        app.setQuitOnLastWindowClosed(True)
+    missing = argparse.Namespace(**(vars(args) | {"db": f"sqlite:///{tmp_path / 'no.db'}"}))
+    with pytest.raises(StationError, match="no journal database"):
+        run_screen(missing)
+
+
+def test_the_lists_are_read_in_a_thread_of_their_own(qtbot: Any, demo: Demo) -> None:
+    import threading
+
+    seen: list[str] = []
+    w = CountRoomWindow(demo.journal, demo.settings, demo.calendar, hasher=fast_hasher(),
+                        auto_refresh=True)
+    qtbot.addWidget(w)
+    read = w.reader.read
+    w.reader.read = lambda: (seen.append(threading.current_thread().name), read())[1]
+    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
+    w.reader.start()
+    qtbot.waitUntil(lambda: bool(seen) and not w.reader.busy, timeout=10000)
+    assert seen == ["count-room-reader"]
+    assert [(b.table, b.shift) for b in w.boxes][-1] == ("T2", None)
+    w.close()

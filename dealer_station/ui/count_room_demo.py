@@ -79,6 +79,8 @@ class Demo:
     settings: AccountingSettings
     calendar: GamingCalendar
     clock: DemoClock
+    #: The folder the journal is in.
+    folder: Path
 
     def who(self, user_id: str, table: str = "T1") -> User:
         return self.users.authenticate(user_id, PIN, table_id=table)
@@ -99,7 +101,7 @@ def new_demo(folder: Path, *, settings: AccountingSettings = SETTINGS) -> Demo:
     journal = Journal(db, create_key(folder / "journal.key"), clock=clock)
     users = Users(journal, hasher=fast_hasher())
     users.seed([(u, n, r, PIN) for u, n, r in (*PEOPLE, *SIM_USERS)], actor="setup/operator")
-    return Demo(db, journal, users, settings, CALENDAR, clock)
+    return Demo(db, journal, users, settings, CALENDAR, clock, folder)
 
 
 def simulated_day(demo: Demo, table: str, day: date, seed: int, rounds: int = 40) -> int:

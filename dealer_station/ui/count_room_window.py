@@ -90,6 +90,7 @@ from dealer_station.ui.count_room_team import (
 )
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession
+from dealer_station.ui.touch_sheet import ConfirmSheet
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -500,6 +501,47 @@ class CountRoomWindow(QMainWindow):
                  f"{notes.chip_count:,} notes, markers {money(markers)} ({count}), total "
                  f"{money(notes.total + markers)}; verified by "
                  f"{names_in_words([u.name for u in team])}.", "good")
+        self.offer_print(box)
+
+    def offer_print(self, box: Box) -> ConfirmSheet:
+        where = (f"printed on {self.printer} and saved" if self.printer else
+                 "saved as a PDF (no printer is set)")
+        sheet = ConfirmSheet(self, "Print the count sheet?",
+                             f"The count sheet of {box.words}: the notes by denomination, the "
+                             f"markers, the totals and the count team, {where} in "
+                             f"{self.sheets_dir}.", "Print the count sheet",
+                             lambda: self.print_sheet(box), no="Not now")
+        sheet.open()
+        return sheet
+
+    def print_sheet(self, box: Box) -> Path | None:
+        """The count sheet of a counted box as a PDF in the sheets' folder, sent to the
+        printer if one is set."""
+        from dealer_station.reports.count_sheet import (
+            build_count_sheet_pdf,
+            count_number,
+            count_record,
+        )
+
+        try:
+            ledger = TableAccounting(self.journal, box.table, self.settings,
+                                     self.calendar).ledger()
+            number = count_number(ledger, count_record(ledger, box.gaming_day,
+                                                       shift=box.shift, box=box.box))
+            self.sheets_dir.mkdir(parents=True, exist_ok=True)
+            built = build_count_sheet_pdf(self.journal, ledger, self.settings,
+                                          box.gaming_day, out=self.sheets_dir / f"{number}.pdf",
+                                          shift=box.shift, box=box.box)
+            said = f"Count sheet {number} saved as {built.path}"
+            if self.printer:
+                from dealer_station.reports.printing import print_pdf
+
+                said += "; " + print_pdf(built.path, self.printer, title=built.title)
+        except (StationError, OSError) as exc:
+            self.say(f"Not printed: {exc}", "bad")
+            return None
+        self.say(said + ".", "good")
+        return built.path
 
     # -- dispositions --------------------------------------------------------------------------
 
@@ -562,28 +604,21 @@ class CountRoomWindow(QMainWindow):
 def run_screen(args: argparse.Namespace) -> int:
     """``dealer-station count-room screen``: open the journal (it must exist: the count room
     writes to the tables' chains, never starts a journal), and show the count room's screen
-    until it is closed. ``--screenshots DIR`` (when the command gives it): the screen's PNGs
-    from a demo journal instead."""
+    until it is closed (the screenshots: ``count_room_demo.count_room_screenshots``)."""
     from dealer_station.audit.db import open_database
     from dealer_station.audit.keys import default_key_path, load_key
     from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
     from dealer_station.ui.app import run_window
 
-    shots = getattr(args, "screenshots", None)
-    if shots:
-        from dealer_station.ui.count_room_demo import count_room_screenshots
-
-        for path in count_room_screenshots(Path(shots)):
-            print(path)
-        return 0
     settings = load_accounting_settings(args.accounting_config)
     calendar = load_gaming_calendar(args.station_config)
+    printer = _printer(args.station_config)
     key = load_key(Path(args.key) if args.key else default_key_path())
     db = open_database(args.db, upgrade=False)
     try:
         journal = Journal(db, key)
         sheets = getattr(args, "sheets", None)
-        code = run_window(lambda: CountRoomWindow(journal, settings, calendar,
+        code = run_window(lambda: CountRoomWindow(journal, settings, calendar, printer=printer,
                                                   sheets_dir=Path(sheets) if sheets else None),
                           fullscreen=bool(args.fullscreen),
                           exit_after=getattr(args, "exit_after", None))
@@ -591,6 +626,16 @@ def run_screen(args: argparse.Namespace) -> int:
         return code
     finally:
         db.close()
+
+
+def _printer(station_config: str | None) -> str:
+    """The station's printer (``[printing]`` of station.toml), "" when none is set."""
+    from dealer_station.reports.printing import load_print_settings
+
+    try:
+        return load_print_settings(station_config).printer
+    except StationError:
+        return ""
 
 
 __all__ = ["ALERT", "NEEDS", "CountRoomWindow", "Snapshot", "run_screen"]
