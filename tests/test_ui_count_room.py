@@ -22,11 +22,14 @@ days and a card room's hands.
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pikepdf
 import pytest
 from pypdf import PdfReader
 from PySide6.QtCore import Qt
@@ -267,6 +270,17 @@ def test_a_box_is_counted_by_note_with_the_markers_apart_and_every_signature(
                  "Drop 3,565.50", "Amy Accounts (amy)", "Ben Accounts (ben)",
                  "Ava Auditor (ava)", "Journal verified: intact"):
         assert said in text, said
+    # PDF/A like the other slips: embedded fonts, its XMP, the count's record attached.
+    with pikepdf.open(pdf) as doc:
+        meta = doc.open_metadata()
+        assert (meta["pdfaid:part"], meta["pdfaid:conformance"]) == ("3", "B")
+        (attached,) = (json.loads(line) for line in doc.attachments[
+            "journal-records.jsonl"].get_file().read_bytes().decode().splitlines())
+    assert (attached["seq"], attached["hash"], attached["kind"]) == (r.seq, r.hash,
+                                                                     "drop.count")
+    fonts = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True,
+                           check=True).stdout.splitlines()[2:]
+    assert fonts and all(line.split()[-5] == "yes" for line in fonts), fonts
     w.refresh_now()
     assert all(b.table != "T2" for b in w.boxes)
     # No game, no computed win: the whole statistical win is a variance, listed at once.

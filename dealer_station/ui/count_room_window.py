@@ -478,8 +478,9 @@ class CountRoomWindow(QMainWindow):
             return
         money = self.settings.money.text
         face = partial(note_face, self.settings)
-        what = (f"Cash {money(notes.total)} ({notes_text(notes.counts, face)}), markers "
-                f"{money(markers)} ({count}), total {money(notes.total + markers)}.")
+        cash = f"Cash {money(notes.total)} ({notes_text(notes.counts, face)})"
+        what = (f"{cash}, markers {money(markers)} ({count}), total "
+                f"{money(notes.total + markers)}." if box.box is None else f"{cash}.")
         title = f"The count of {box.words}"
         ask_team_pins(self.count_form.record_button, title, list(self.team), what,
                       lambda pairs: self._record(box, notes, markers, count, pairs))
@@ -497,9 +498,10 @@ class CountRoomWindow(QMainWindow):
             return
         money = self.settings.money.text
         self.show_lists()
+        apart = (f", markers {money(markers)} ({count}), total {money(notes.total + markers)}"
+                 if box.box is None else "")
         self.say(f"Counted: {box.words}: cash {money(notes.total)} in "
-                 f"{notes.chip_count:,} notes, markers {money(markers)} ({count}), total "
-                 f"{money(notes.total + markers)}; verified by "
+                 f"{notes.chip_count:,} notes{apart}; verified by "
                  f"{names_in_words([u.name for u in team])}.", "good")
         self.offer_print(box)
 
