@@ -98,6 +98,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "screen" and args.screenshots:
+        from pathlib import Path
+
+        from dealer_station.ui.cage_demo import cage_screenshots
+
+        for path in cage_screenshots(Path(args.screenshots)):
+            print(path)
+        return 0
     if args.action == "screen":
         from dealer_station.ui.cage_window import run_screen
 

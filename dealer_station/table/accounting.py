@@ -371,7 +371,7 @@ class TableAccounting:
              reason: str) -> Record:
         """Void a slip the table signed: two signers (the jurisdiction's ``[cage]`` void) and
         a reason. A request still on its way is voided through the cage's desk instead."""
-        from dealer_station.table.cage import signed
+        from dealer_station.table.signatures import signed
 
         users = signed(signers, self.settings.cage.void, f"voiding {kind} slip {number}")
         if not isinstance(reason, str) or not reason.strip():

@@ -23,7 +23,7 @@ from dealer_station.events.accounting import (
 )
 from dealer_station.events.base import Event
 from dealer_station.table.accounting import MAX_NOTE, TableAccounting
-from dealer_station.table.cage import signed
+from dealer_station.table.signatures import signed
 
 #: The most people a count team signs with.
 MAX_TEAM = 6

@@ -121,4 +121,9 @@ def run_window(make: Callable[[], QWidget], *, fullscreen: bool = False,
     try:
         return int(app.exec())
     finally:
+        # Closed after the loop: its "last window closed" must not quit the next loop run
+        # in this process (a second window, or a test's).
+        quits = app.quitOnLastWindowClosed()
+        app.setQuitOnLastWindowClosed(False)
         window.close()
+        app.setQuitOnLastWindowClosed(quits)

@@ -572,20 +572,12 @@ def _differences(counted: Chips, asked: Chips, number: Callable[[int], str]) -> 
 def run_screen(args: argparse.Namespace) -> int:
     """``dealer-station cage screen``: open the journal (it must exist: the cage writes to
     the tables' chains, never starts a journal), and show the cage's screen until it is
-    closed. ``--screenshots DIR`` (when the command gives it): the screen's PNGs from a demo
-    journal instead."""
+    closed (``cage screen --screenshots`` is the command's, from a demo journal)."""
     from dealer_station.audit.db import open_database
     from dealer_station.audit.keys import default_key_path, load_key
     from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
     from dealer_station.ui.app import run_window
 
-    shots = getattr(args, "screenshots", None)
-    if shots:
-        from dealer_station.ui.cage_demo import cage_screenshots
-
-        for path in cage_screenshots(Path(shots)):
-            print(path)
-        return 0
     tables = None
     if args.tables is not None:
         tables = [t.strip() for t in args.tables.split(",") if t.strip()]
