@@ -11,11 +11,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from dealer_station.registry import Part
 
 if TYPE_CHECKING:
-    from datetime import date
-
-    from dealer_station.accounting.settings import AccountingSettings
-    from dealer_station.audit.journal import Journal
-    from dealer_station.gaming_day import GamingCalendar
     from dealer_station.reports.source import Period
 
 
@@ -48,18 +43,8 @@ class PrintsReportJson(Protocol):
     def __call__(self, kind: str, args: argparse.Namespace, period: Period, /) -> int: ...
 
 
-class RakeVariances(Protocol):
-    """A card room's game: each gaming day from ``first`` to ``last`` (None: every one) with a
-    counted rake box, and its variance (the box as counted - the rake the hands journaled;
-    None when the two cannot be set against each other)."""
-
-    def __call__(self, journal: Journal, table_id: str, settings: AccountingSettings,
-                 calendar: GamingCalendar, first: date | None, last: date | None, /
-                 ) -> list[tuple[date, int | None]]: ...
-
-
 SETTLER: Part[LoadsSettler] = Part("settler")
-RAKE_VARIANCES: Part[RakeVariances] = Part("rake_variances", optional=True)
+
 REPORT_JSON: Part[PrintsReportJson] = Part("report_json", optional=True)
 CONFIG_CHECK: Part[ChecksConfig] = Part("config_check")
 PUBLISH: Part[Publishes] = Part("publish")

@@ -20,12 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.errors import StationError
-from dealer_station.events.accounting import (
-    DISPOSITIONS,
-    RAKE_BOX,
-    DropCounted,
-    VarianceDisposed,
-)
+from dealer_station.events.accounting import DISPOSITIONS, RAKE_BOX, VarianceDisposed
 
 if TYPE_CHECKING:
     from dealer_station.accounting.settings import AccountingSettings
@@ -178,7 +173,10 @@ def _dispose(args: argparse.Namespace, journal: Journal, room: CountRoom, day: d
     if box is not None:
         if args.shift:
             raise StationError("--shift: a rake box is counted for the whole day")
-        found = dict(_rake_variances(journal, args.table, room, day, day))
+        from dealer_station.reports.rake_variances import rake_variances
+
+        found = {r.gaming_day: r.variance for r in rake_variances(
+            journal, args.table, settings, room.book.calendar, day, day)}
         variance = found.get(day)
         why = "the rake box is not counted, or the table keeps no rake in money"
     else:
@@ -200,22 +198,6 @@ def _dispose(args: argparse.Namespace, journal: Journal, room: CountRoom, day: d
     print(f"{where}: {'rake ' if box else ''}variance {settings.money.text(variance)} "
           f"{args.disposition} by {' and '.join(u.actor for u in signers)}")
     return 0
-
-
-def _rake_variances(journal: Journal, table: str, room: CountRoom, first: date | None,
-                    last: date | None) -> list[tuple[date, int | None]]:
-    """A card room table's rake against its counted rake box, by day (the game's part;
-    nothing for a game without one)."""
-    from dealer_station import registry as games
-    from dealer_station.cli._parts import RAKE_VARIANCES
-    from dealer_station.table.accounting import table_game
-
-    name = table_game(journal, table)
-    game = games.REGISTRY.get(name) if name is not None else None
-    part = game.supplies(RAKE_VARIANCES) if game is not None else None
-    if part is None:
-        return []
-    return part(journal, table, room.book.settings, room.book.calendar, first, last)
 
 
 def variance_rows(journal: Journal, args: argparse.Namespace, first: date | None,
@@ -255,36 +237,26 @@ def _rake_rows(journal: Journal, args: argparse.Namespace, settings: AccountingS
                ) -> list[dict[str, Any]]:
     """The card room tables' rake variances beyond the threshold, as ``variance_rows``."""
     from dealer_station.audit.lease import RESERVED_TABLE_IDS
-    from dealer_station.table.accounting import TableAccounting
-    from dealer_station.table.count_room import CountRoom
+    from dealer_station.reports.rake_variances import rake_variances
 
     out = []
     names = [args.table] if args.table else [t for t in journal.tables()
                                              if t not in RESERVED_TABLE_IDS]
     for table in names:
-        room = CountRoom(TableAccounting(journal, table, settings, calendar))
-        found = _rake_variances(journal, table, room, first, last)
-        if not found:
-            continue
-        ledger = room.book.ledger()
-        for day, v in found:
-            if v is None or abs(v) <= settings.variance_threshold:
+        for r in rake_variances(journal, table, settings, calendar, first, last):
+            if r.variance is None or abs(r.variance) <= settings.variance_threshold:
                 continue
-            c = ledger.days[day].disposition(box=RAKE_BOX) if day in ledger.days else None
-            e = c.event if c is not None and isinstance(c.event, VarianceDisposed) else None
-            box = ledger.days[day].rake_box if day in ledger.days else None
-            counted = box.event.total if box is not None and isinstance(  # the box, counted
-                box.event, DropCounted) else None
-            out.append({"table": table, "gaming_day": day.isoformat(), "shift": None,
-                        "box": RAKE_BOX, "variance": v, "threshold": settings.variance_threshold,
-                        "statistical_win": counted,
-                        "computed_win": None if counted is None else counted - v,
-                        "disposition": e.disposition if e else None,
-                        "disposition_note": e.note if e else None,
-                        "disposition_by": list(e.signers) if e else None,
-                        "disposition_at": c.ts if c is not None and e else None,
-                        "adjustment": e.adjustment if e else None,
-                        "disposed_variance": e.variance if e else None})
+            x = r.disposition
+            out.append({"table": table, "gaming_day": r.gaming_day.isoformat(), "shift": None,
+                        "box": RAKE_BOX, "variance": r.variance,
+                        "threshold": settings.variance_threshold,
+                        "statistical_win": r.counted, "computed_win": r.rake,
+                        "disposition": x.disposition if x else None,
+                        "disposition_note": x.note if x else None,
+                        "disposition_by": list(x.signers) if x else None,
+                        "disposition_at": x.at if x else None,
+                        "adjustment": x.adjustment if x else None,
+                        "disposed_variance": x.variance if x else None})
     return out
 
 

@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 from dealer_station.registry import Part
 
 if TYPE_CHECKING:
+    from datetime import date
     from pathlib import Path
 
     from reportlab.platypus import Flowable
 
+    from dealer_station.accounting.settings import AccountingSettings
     from dealer_station.audit.journal import ConfigVersion, Journal
+    from dealer_station.gaming_day import GamingCalendar
     from dealer_station.money import Money
     from dealer_station.reports.samples import SampleClock, SampleReport
     from dealer_station.reports.source import Period
@@ -70,9 +73,20 @@ class PlaysSamples(Protocol):
                  ) -> list[SampleReport]: ...
 
 
+class RakeVariances(Protocol):
+    """A card room's game: each gaming day from ``first`` to ``last`` (None: every one) with a
+    counted rake box, and its variance (the box as counted - the rake the hands journaled;
+    None when the two cannot be set against each other)."""
+
+    def __call__(self, journal: Journal, table_id: str, settings: AccountingSettings,
+                 calendar: GamingCalendar, first: date | None, last: date | None, /
+                 ) -> list[tuple[date, int | None]]: ...
+
+
 REPORT_RECALL: Part[RecallSection] = Part("report_recall")
 REPORT_SAMPLES: Part[PlaysSamples] = Part("report_samples", optional=True)
 REPORT: Part[BuildsReport] = Part("report", optional=True)
 REPORT_CONFIG: Part[ConfigBody] = Part("report_config")
 CONFIG_WORDS: Part[ConfigWords] = Part("config_words", optional=True)
 HOUSE_EDGES: Part[HouseEdges] = Part("house_edges", optional=True)
+RAKE_VARIANCES: Part[RakeVariances] = Part("rake_variances", optional=True)

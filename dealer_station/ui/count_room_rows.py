@@ -205,10 +205,13 @@ class Variance:
     statistical_win: int
     computed_win: int
     disposition: Disposition | None
+    #: "rake": a card room table's rake (``computed_win``) against its counted rake box
+    #: (``statistical_win``); None: the table's win against its drop.
+    box: str | None = None
 
     @property
     def key(self) -> tuple[str, str]:
-        return (self.table, self.gaming_day.isoformat())
+        return (self.table, self.gaming_day.isoformat() + (f" {self.box}" if self.box else ""))
 
     @property
     def needs(self) -> bool:
@@ -219,7 +222,9 @@ def variances(journal: Journal, settings: AccountingSettings, calendar: GamingCa
               tables: Iterable[str] | None = None) -> list[Variance]:
     """The table-days whose variance is beyond the threshold, as the master game report
     finds them: those needing a disposition first, then the newest."""
+    from dealer_station.events.accounting import RAKE_BOX
     from dealer_station.reports.master_game import gather
+    from dealer_station.reports.rake_variances import rake_variances
 
     names = list(tables) if tables is not None else tables_of(journal)
     found = gather(journal, settings, calendar, tables=names)
@@ -230,6 +235,11 @@ def variances(journal: Journal, settings: AccountingSettings, calendar: GamingCa
             continue
         out.append(Variance(d.table, d.gaming_day, v, _win(d), d.play.computed_win,
                             d.disposition))
+    for table in names:
+        for r in rake_variances(journal, table, settings, calendar):
+            if r.variance is not None and abs(r.variance) > settings.variance_threshold:
+                out.append(Variance(table, r.gaming_day, r.variance, r.counted or 0,
+                                    r.rake or 0, r.disposition, RAKE_BOX))
     return sorted(out, key=lambda r: (not r.needs, -r.gaming_day.toordinal(),
                                       natural(r.table)))
 
@@ -269,11 +279,19 @@ def disposition_text(v: Variance, money: Callable[[int], str], names: Mapping[st
 def variance_story(v: Variance, money: Callable[[int], str], names: Mapping[str, str],
                    threshold: int, zone: tzinfo | None) -> list[str]:
     """The variance's facts for its disposition form, a line each."""
-    lines = [f"Table {v.table}, gaming day {v.gaming_day.isoformat()}.",
-             f"Statistical win (drop + credits − fills + closer − opener): "
-             f"{money(v.statistical_win)}.",
-             f"Computed win (the rounds the station settled): {money(v.computed_win)}.",
-             f"Variance: {money(v.variance)}, beyond the threshold of {money(threshold)}."]
+    if v.box:
+        lines = [f"Table {v.table}, gaming day {v.gaming_day.isoformat()}: the card room's "
+                 f"rake box.",
+                 f"The rake box as counted: {money(v.statistical_win)}.",
+                 f"The rake the hands journaled: {money(v.computed_win)}.",
+                 f"Rake variance (counted − journaled): {money(v.variance)}, beyond the "
+                 f"threshold of {money(threshold)}."]
+    else:
+        lines = [f"Table {v.table}, gaming day {v.gaming_day.isoformat()}.",
+                 f"Statistical win (drop + credits − fills + closer − opener): "
+                 f"{money(v.statistical_win)}.",
+                 f"Computed win (the rounds the station settled): {money(v.computed_win)}.",
+                 f"Variance: {money(v.variance)}, beyond the threshold of {money(threshold)}."]
     d = v.disposition
     if d is not None:
         lines.append(f"Already disposed of: {disposition_text(v, money, names, zone)}. A new "

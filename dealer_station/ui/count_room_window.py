@@ -412,7 +412,8 @@ class CountRoomWindow(QMainWindow):
         t.setRowCount(len(self.variances))
         for i, v in enumerate(self.variances):
             said = disposition_text(v, money.text, names, self.calendar.zone, note_chars=NOTE_CHARS)
-            cells = (v.table, v.gaming_day.isoformat(), money.number(v.variance), said)
+            cells = (f"{v.table} rake box" if v.box else v.table, v.gaming_day.isoformat(),
+                     money.number(v.variance), said)
             for c, text in enumerate(cells):
                 colour = ALERT if v.needs and c == 3 else (theme.MUTED if c == 3 else None)
                 t.setItem(i, c, _cell(text, colour, bold=c == 0 or (v.needs and c == 3),
@@ -572,7 +573,8 @@ class CountRoomWindow(QMainWindow):
         words = DISPOSITION_WORDS[disposition]
         if adjustment is not None:
             words += f" (entry {signed_money(adjustment, self.settings.money.text)})"
-        title = f"Disposition of table {v.table}'s variance of {v.gaming_day.isoformat()}"
+        what = "rake against its rake box" if v.box else "variance"
+        title = f"Disposition of table {v.table}'s {what} of {v.gaming_day.isoformat()}"
         ask_two_signers(self.dispose_form.sign_button, title, self.users,
                         f"{words}: {why}",
                         lambda pairs: self._dispose(v, disposition, why, adjustment, pairs))
@@ -585,7 +587,7 @@ class CountRoomWindow(QMainWindow):
             room = CountRoom(TableAccounting(self.journal, v.table, self.settings,
                                              self.calendar))
             room.dispose(v.gaming_day, v.variance, disposition, why, signers,
-                         adjustment=adjustment)
+                         adjustment=adjustment, box=v.box)
         except StationError as exc:
             self.say(f"Not recorded: {exc}.", "bad")
             return
