@@ -159,6 +159,18 @@ def test_the_command_line_counts_lists_variances_and_disposes(
     assert "sim-count1/accounting and sim-count2/accounting" in printed
     assert (row["disposition"], row["disposed_variance"], row["disposition_by"]) == (
         "explained", -result.mispaid, ["sim-count1/accounting", "sim-count2/accounting"])
+    # The count sheet of the day's first shift box, read back; a box not counted is refused.
+    from pypdf import PdfReader
+
+    sheet = tmp_path / "sheet.pdf"
+    first_shift = CAL.shifts[0].name
+    assert _cli(s, "print", "--table", "T1", "--gaming-day", DAY.isoformat(), "--shift",
+                first_shift, "--out", str(sheet)) == 0
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(str(sheet)).pages).split())
+    assert "T1-CNT-2026-" in text and "sim-count1" in text and "sim-count2" in text
+    assert _cli(s, "print", "--table", "T1", "--gaming-day", "2026-03-09", "--out",
+                str(sheet)) == 2
+    capsys.readouterr()
     # A count with a note this casino does not use: exit 2, in words.
     assert _cli(s, "count", "--table", "T1", "--gaming-day", "2026-03-09", "--notes",
                 "300x2", "--signer", "sim-count1", "--signer", "sim-count2", "--pin-stdin",

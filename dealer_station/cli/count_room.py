@@ -8,7 +8,8 @@ users, each asked for a PIN). ``variances`` lists the table-days whose variance 
 win - computed win) is beyond the threshold, with their disposition (``--json``: one object
 each; exit 1 while one has none). ``dispose`` records what the count room decided about one:
 explained, adjusted (``--adjustment``, minor units) or referred, with ``--note``, signed by
-two accounting users. ``screen`` opens the count room's touch screen.
+two accounting users. ``print`` writes a counted box's count sheet; ``screen`` opens the
+count room's touch screen.
 """
 
 from __future__ import annotations
@@ -82,6 +83,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     v.add_argument("--from", dest="first", metavar="YYYY-MM-DD")
     v.add_argument("--to", dest="last", metavar="YYYY-MM-DD")
     v.add_argument("--json", action="store_true", help="one JSON object per variance")
+    pr = actions.add_parser("print", parents=[common, which],
+                            help="a counted box's count sheet as a PDF")
+    pr.add_argument("--box", choices=["drop", RAKE_BOX], default="drop",
+                    help="the drop box (default) or a card room table's rake box")
+    pr.add_argument("--out", metavar="FILE.pdf", required=True)
+    pr.add_argument("--paper", choices=("A4", "letter"), default="A4")
     sc = actions.add_parser("screen", parents=[common], help="the count room's touch screen")
     sc.add_argument("--fullscreen", action="store_true", help="fill the screen")
     p.set_defaults(func=run)
@@ -109,11 +116,29 @@ def run(args: argparse.Namespace) -> int:
         raise StationError("--table: give a table id, e.g. --table T1")
     day = _day(args.gaming_day, "--gaming-day")
     assert day is not None
+    if args.action == "print":
+        return _print(args, day)
     with open_store(args) as store:
         room = _room(store.journal, args)
         if args.action == "count":
             return _count(args, store.journal, room, day)
         return _dispose(args, store.journal, room, day)
+
+
+def _print(args: argparse.Namespace, day: date) -> int:
+    from dealer_station.reports.count_sheet import build_count_sheet_pdf
+
+    if not str(args.out).lower().endswith(".pdf"):
+        raise StationError(f"--out {args.out}: give a file name ending in .pdf")
+    with open_store(args, write=False) as store:
+        room = _room(store.journal, args)
+        shift = room.book.shift_named(args.shift) if args.shift else None
+        built = build_count_sheet_pdf(store.journal, room.book.ledger(), room.book.settings,
+                                      day, out=args.out, paper=args.paper, shift=shift,
+                                      box=RAKE_BOX if args.box == RAKE_BOX else None)
+    print(f"wrote {built.title.lower()} ({built.pages} page{'s' if built.pages != 1 else ''})"
+          f" to {built.path}")
+    return 0
 
 
 def _room(journal: Journal, args: argparse.Namespace) -> CountRoom:
