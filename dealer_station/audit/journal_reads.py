@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from dealer_station.audit import schema
@@ -65,6 +66,68 @@ class JournalReads(JournalBase):
             result = conn.execution_options(yield_per=2000).execute(stmt)
             for row in result:
                 yield _record(row)
+
+    def fields_of_kinds(self, table_id: str, kinds: Sequence[str], fields: Sequence[str], *,
+                        to_seq: int | None = None) -> list[tuple[Any, ...]] | None:
+        """For a report that reads a few fields of a few kinds among millions of records and
+        verifies the chain on its own (the shift report's opening and closing records):
+        ``(seq, ts, actor, kind, round_no, *fields)`` of the table's records of the exact
+        ``kinds`` up to record ``to_seq``, in seq order and not checked against their hashes,
+        each of the payload's top-level ``fields`` as its JSON text (``null`` where absent),
+        picked out by the database rather than decoding every payload here. None where a
+        payload is not a JSON object: the caller reads the records as :meth:`records` does,
+        which says what is wrong with it."""
+        if not kinds:
+            return []
+        if not all(f.isidentifier() for f in fields):
+            raise ValueError(f"not a payload field name: {fields!r}")
+        engine = self.db.engine
+        postgres = engine.dialect.name == "postgresql"
+        mark = "%s" if postgres else "?"
+        where = (f"table_id = {mark} AND kind IN ({', '.join([mark] * len(kinds))})"
+                 # ``+seq`` keeps SQLite's planner on the kind index rather than walking
+                 # every record of the table along the (table, seq) one.
+                 + (f" AND {'seq' if postgres else '+seq'} <= {mark}"
+                    if to_seq is not None else ""))
+        if postgres:
+            picked = ", ".join(f"COALESCE((j -> '{f}')::text, 'null')" for f in fields)
+            sql = (f"SELECT seq, ts, actor, kind, round_no, jsonb_typeof(j) = 'object'"
+                   f"{', ' if fields else ''}{picked} FROM (SELECT seq, ts, actor, kind, "
+                   f"round_no, payload::jsonb AS j FROM {J.name} WHERE {where}) AS r")
+        else:
+            picked = ", ".join(f"json_quote(json_extract(payload, '$.{f}'))" for f in fields)
+            sql = (f"SELECT seq, ts, actor, kind, round_no, json_type(payload) = 'object'"
+                   f"{', ' if fields else ''}{picked} FROM {J.name} WHERE {where}")
+        params = (table_id, *kinds, *(() if to_seq is None else (to_seq,)))
+        raw = engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            try:
+                cur.execute(sql, params)
+                rows = cur.fetchall()
+            except engine.dialect.loaded_dbapi.Error:
+                return None     # a payload that is not JSON at all
+            finally:
+                cur.close()
+        finally:
+            raw.close()
+        if not all(row[5] for row in rows):
+            return None
+        return sorted(((*row[:5], *row[6:]) for row in rows), key=lambda row: row[0])
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read-only transaction that sees one snapshot of the database from its first
+        read to its end, on both databases (SQLite's read transaction in WAL mode;
+        PostgreSQL's REPEATABLE READ, where a transaction of the default isolation would see
+        each statement's own). For a reader whose several queries must read the same rows,
+        such as an SQL aggregate beside the walk that checks those rows' keyed hashes."""
+        with self.db.engine.connect() as conn:
+            if not self.db.is_sqlite:
+                conn = conn.execution_options(isolation_level="REPEATABLE READ",
+                                              postgresql_readonly=True)
+            with conn.begin():
+                yield conn
 
     def round_records(self, table_id: str, round_no: int) -> list[Record]:
         """Every record of one round, in order (game recall), each checked against its hash."""

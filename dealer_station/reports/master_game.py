@@ -39,6 +39,7 @@ from dealer_station.events.base import Committed
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting, table_game, table_wins
+from dealer_station.table.wins import Span, SpanWins, WinsBySpan
 
 J = schema.journal
 
@@ -133,7 +134,14 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
         out += rows
     wins = table_wins(journal, table)
     played = sorted({row.gaming_day for row in out if row.win is not None or not known_only})
-    if wins is not None and played:
+    if wins is not None and played and isinstance(wins, WinsBySpan):
+        # Every shift's rounds summed by the game at once, one read of the table's rounds
+        # (each shift of the days from the first played to the last, as below).
+        rows = [row for row in out if played[0] <= row.gaming_day <= played[-1]]
+        spans = [_shift_span(calendar, row) for row in rows]
+        for row, span in zip(rows, wins.by_span(journal, table, spans), strict=True):
+            row.play.add(_play(span))
+    elif wins is not None and played:
         start = calendar.day(played[0]).start
         end = calendar.day(played[-1]).end
         for w in wins(journal, table, start, end):
@@ -152,6 +160,18 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
     for row in out:
         row.check(settings.variance_threshold, settings.money.text)
     return out
+
+
+def _shift_span(calendar: GamingCalendar, row: TableDay) -> Span:
+    """The time a shift's row covers: the rounds that closed in it are its play."""
+    names = [s.name for s in calendar.shifts]
+    found = calendar.shifts_of(row.gaming_day)[names.index(row.shift or "")]
+    return found.start, found.end
+
+
+def _play(span: SpanWins) -> Play:
+    return Play(span.rounds, span.wagered, span.returned, span.paid, span.computed_win,
+                span.theoretical_win, span.voided_returned)
 
 
 def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettings,
@@ -218,6 +238,13 @@ def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: Gami
         return
     wins = table_wins(journal, table)
     if wins is None:
+        return
+    if isinstance(wins, WinsBySpan):
+        # Every such day's rounds summed by the game at once, one read of the table's rounds.
+        days_in = sorted(live)
+        spans = [(calendar.day(d).start, calendar.day(d).end) for d in days_in]
+        for d, span in zip(days_in, wins.by_span(journal, table, spans), strict=True):
+            live[d].play.add(_play(span))
         return
     start = calendar.day(min(live)).start
     end = calendar.day(max(live)).end

@@ -12,8 +12,10 @@ version.
 
 from __future__ import annotations
 
+import json
+import json.scanner
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -65,6 +67,7 @@ from dealer_station.reports.text import (
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.parts import WINS
 from dealer_station.table.recall_model import detail_text, record_label
+from dealer_station.table.wins import SpanWins, WinsBySpan
 
 #: What the shift report lists as exceptions to the normal flow of play.
 EXCEPTION_KINDS = ("void", "correction", "halt", "resolve", "misread", "card.held", "renege",
@@ -279,15 +282,15 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
     # Read as records, not events: decoding each (some 50 µs) adds seconds to 100,000 rounds.
     opening = frozenset(opening_kinds())
     closing = closing_statuses()
-    for rec in journal.records(table, to_seq=cov.last.seq, kinds=[*opening, *closing]):
-        rno = rec.round_no if rec.round_no is not None else -1
-        if rec.kind in opening:
-            o = opened_by(rec.kind, rec.payload)
+    for round_no, kind, ts, actor, payload in _opening_and_closing(
+            journal, table, opening, closing, cov.last.seq):
+        rno = round_no if round_no is not None else -1
+        if kind in opening:
+            o = opened_by(kind, payload)
             assert o is not None
-            opens[rno] = (o.dealer or rec.actor, o.config_version, o.game, rec.ts)
+            opens[rno] = (o.dealer or actor, o.config_version, o.game, ts)
             continue
-        meters = closing_meters(rec.kind, rec.payload) or {}
-        ts = rec.ts
+        meters = closing_meters(kind, payload) or {}
         if since is not None and ts < since:
             for k, m in meters.items():
                 a = before[k]
@@ -298,8 +301,8 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
             continue
         if until is not None and ts >= until:
             continue
-        dealer, version, game, opened = opens.get(rno, (rec.actor, "", "", ts))
-        if closing[rec.kind] == "voided":
+        dealer, version, game, opened = opens.get(rno, (actor, "", "", ts))
+        if closing[kind] == "voided":
             data.rounds_voided += 1
         else:
             data.rounds_settled += 1
@@ -347,18 +350,47 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         wins, "House collection" if _only_unbanked(data) else "House win")
     data.dealers = sorted(dealers.values(), key=lambda d: d.first)
     data.theoretical = _theoretical(by_version, data.version_info)
-    data.exact, data.returned_by_voids = _exact(journal, table, period, data.games)
+    data.exact, data.returned_by_voids = _exact(journal, table, period, data.games,
+                                                cov.last.seq)
     data.exceptions = journal.events(table, period.since, period.until, EXCEPTION_KINDS)
     if cov.last is not None:
         data.exceptions = [e for e in data.exceptions if e.seq <= cov.last.seq]
     return data
 
 
-def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
+#: What the opening and closing records are read by: the fields of their payloads that
+#: ``events.rows.opening`` and ``closing_meters`` read.
+OPENING_FIELDS = ("game", "config_version", "dealer")
+CLOSING_FIELDS = ("meters",)
+
+
+def _opening_and_closing(journal: Journal, table: str, opening: frozenset[str],
+                         closing: Mapping[str, str], to_seq: int
+                         ) -> Iterator[tuple[int | None, str, str, str, Mapping[str, Any]]]:
+    """(round, kind, time, actor, payload) of each record up to ``to_seq`` that opens or
+    closes a round, in order; the payload holds only the fields the report reads, picked
+    out by the database (decoding 200,000 whole payloads took seconds)."""
+    kinds = [*opening, *closing]
+    fields = (*OPENING_FIELDS, *CLOSING_FIELDS)
+    rows = journal.fields_of_kinds(table, kinds, fields, to_seq=to_seq)
+    if rows is None:
+        # A payload that is not a JSON object: read as records, which say what is wrong.
+        for rec in journal.records(table, to_seq=to_seq, kinds=kinds):
+            yield rec.round_no, rec.kind, rec.ts, rec.actor, rec.payload
+        return
+    scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+    for _, ts, actor, kind, round_no, *values in rows:
+        # The database gives each field as minified JSON text: its C scanner reads it.
+        parsed = {name: scan(text, 0)[0] for name, text in zip(fields, values, strict=True)}
+        yield round_no, kind, ts, actor, parsed
+
+
+def _exact(journal: Journal, table: str, period: Period, games: Iterable[str], through: int
            ) -> tuple[dict[str, tuple[int, Fraction]], int | None]:
     """Stakes and theoretical win per wager kind and in total, from each settled wager and
     its own spot's edge (games whose ``wins`` part knows them); and, from the same rounds,
-    the stakes their voids handed back (None where the rounds could not be read)."""
+    the stakes their voids handed back (None where the rounds could not be read). Only the
+    records up to ``through`` (the last the report covers) are read."""
     # Stakes, and theoretical win as whole numbers per denominator (one denominator per
     # configuration version): a Fraction per round and kind made 100,000 rounds slow.
     stakes: dict[str, int] = defaultdict(int)
@@ -372,12 +404,20 @@ def _exact(journal: Journal, table: str, period: Period, games: Iterable[str]
                 continue
             # The report's own verification (on every page) proves these records, as it does
             # the closing records its other figures come from.
-            for w in wins(journal, table, period.since, period.until, check_hashes=False):
-                returned += w.voided_returned
-                for kind, staked, theo in w.by_kind_scaled:
-                    for key in (kind, TOTAL):
-                        stakes[key] += staked
-                        scaled[key][w.den] += theo
+            if isinstance(wins, WinsBySpan):
+                # Summed per configuration version and spot by the game, in one snapshot.
+                (span,) = wins.by_span(journal, table, [(period.since, period.until)],
+                                       through_seq=through, check_hashes=False)
+            else:
+                span = SpanWins()
+                for w in wins(journal, table, period.since, period.until, check_hashes=False):
+                    span.add_round(w)
+            returned += span.voided_returned
+            for kind, staked in span.stakes.items():
+                for key in (kind, TOTAL):
+                    stakes[key] += staked
+                    for den, t in span.scaled.get(kind, {}).items():
+                        scaled[key][den] += t
     except (JournalTampered, KeyError, ValueError, TypeError):
         # A record the station did not write (the verification on every page says so):
         # no theoretical figure rather than no report.
