@@ -50,6 +50,7 @@ from dealer_station.reports.accounting_pdf import (
     build_request_pdf,
     build_slip_pdf,
 )
+from dealer_station.reports.count_sheet import build_count_sheet_pdf
 from dealer_station.reports.master_game import gather
 from dealer_station.table.accounting import TableAccounting
 from dealer_station.table.cage import CageDesk
@@ -176,6 +177,9 @@ def main(out: Path) -> None:
                                    out=out / "fill-slip-void.pdf"))
         made.append(build_inventory_pdf(journal, ledger, SETTINGS, "closer",
                                         START.isoformat(), out=out / "inventory-slip.pdf"))
+        made.append(build_count_sheet_pdf(journal, ledger, SETTINGS, START,
+                                          shift=CAL.shifts[0].name,
+                                          out=out / "count-sheet.pdf"))
         db.close()
     for built in made:
         _png(built.path)
