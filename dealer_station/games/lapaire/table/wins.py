@@ -10,11 +10,12 @@ the wagers are added up in SQL per configuration version and spot: a round close
 ``round.close``, opened once, with no wager taken back, has settled every wager placed in it
 (the engine settles each wager once, and the round closes when the third card has settled
 all of them); its closing meters, which the station makes from the same settlement, say so,
-and are held to it: the stakes placed on each wager kind over the rounds summed together must
-be exactly the stakes their meters count as settled. A round that is not like that (a void,
-a wager taken back, a round closed or opened twice) and any run of rounds whose meters do
-not agree are read wager by wager, as :func:`rounds_won` reads every round, so the sums are
-always those of the rounds' :class:`RoundWin`.
+and are held to it: the stakes placed over a run of such rounds summed together must be
+exactly the stakes their meters count as settled (every stake is above 0, and each wager
+settled is one placed, so equal sums leave no wager placed and not settled). A round that is
+not like that (a void, a wager taken back, a round closed or opened twice) and any run of
+rounds whose meters do not agree are read wager by wager, as :func:`rounds_won` reads every
+round, so the sums are always those of the rounds' :class:`RoundWin`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 from itertools import pairwise
 from math import lcm
 from typing import Any
@@ -34,7 +36,7 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from dealer_station.audit import schema
-from dealer_station.audit.hashing import table_record_hasher
+from dealer_station.audit.hashing import canonical_json, table_record_hasher
 from dealer_station.audit.journal import Journal, JournalTampered, iso_utc
 from dealer_station.audit.keys import JournalKey
 from dealer_station.audit.raw_rows import COLUMNS, raw_rows
@@ -74,15 +76,29 @@ class EdgeBook:
         found = self._edges.get(version)
         if found is None:
             cv = self.versions.get(version)
-            rows = {} if cv is None else {
-                (row.bet, tuple(row.values)): row.house_edge
-                for row in par_sheet(parse_lapaire_config(dict(cv.content), "<journal>"))}
-            den = 1
-            for e in rows.values():
-                den = lcm(den, e.denominator)
-            found = ({k: int(e * den) for k, e in rows.items()}, den)
+            if cv is None:
+                found = ({}, 1)
+            else:
+                try:
+                    text = canonical_json(cv.content)
+                except ValueError:   # not the station's canonical form: read it as it is
+                    found = _scaled_edges.__wrapped__(json.dumps(cv.content))
+                else:
+                    found = _scaled_edges(text)
             self._edges[version] = found
         return found
+
+
+@lru_cache(maxsize=64)
+def _scaled_edges(content: str) -> tuple[dict[tuple[str, tuple[str, ...]], int], int]:
+    """A configuration's par sheet as :meth:`EdgeBook.edges` gives it, once per content (the
+    master game report reads a hundred tables played under one configuration)."""
+    rows = {(row.bet, tuple(row.values)): row.house_edge
+            for row in par_sheet(parse_lapaire_config(json.loads(content), "<journal>"))}
+    den = 1
+    for e in rows.values():
+        den = lcm(den, e.denominator)
+    return {k: int(e * den) for k, e in rows.items()}, den
 
 
 def _payload_reader(table_id: str) -> Callable[[str], Any]:
@@ -245,13 +261,14 @@ class _Reads:
             # A payload the database cannot read as JSON: no record the station wrote.
             raise ValueError(f"table {self.table_id}: a record cannot be read ({e})") from None
 
-    def _field(self, name: str) -> str:
-        """A top-level field of the payload: text as text, anything else as JSON text."""
+    def _field(self, *path: str) -> str:
+        """A field of the payload (``path``: its keys from the top): text as text, anything
+        else as JSON text."""
         if self.postgres:
-            return (f"CASE WHEN jsonb_typeof(payload::jsonb -> '{name}') = 'string' "
-                    f"THEN payload::jsonb ->> '{name}' ELSE (payload::jsonb -> '{name}')::text "
-                    f"END")
-        return f"json_extract(payload, '$.{name}')"
+            at = "{" + ",".join(path) + "}"
+            return (f"CASE WHEN jsonb_typeof(payload::jsonb #> '{at}') = 'string' "
+                    f"THEN payload::jsonb #>> '{at}' ELSE (payload::jsonb #> '{at}')::text END")
+        return f"json_extract(payload, '$.{'.'.join(path)}')"
 
     def round_range(self, since: str, until: str) -> tuple[int | None, int | None]:
         """The first and last round closed in ``[since, until)``."""
@@ -262,16 +279,24 @@ class _Reads:
                                 [*params, since, until]))
         return row[0], row[1]
 
-    def rounds(self, rounds: tuple[int, int], checked: bool) -> Iterator[Row]:
+    def last_round(self) -> int:
+        """The table's highest round number (its round index's last entry)."""
+        (row,) = list(self._run(f"SELECT MAX(round_no) FROM {J.name} WHERE table_id = "
+                                f"{self.mark}", [self.table_id]))
+        return int(row[0] or 0)
+
+    def rounds(self, rounds: tuple[int, int], checked: bool, narrow: bool) -> Iterator[Row]:
         """The opening, closing and taking-back records of rounds ``rounds`` (both
         included), in no order: (seq, ts, kind, round_no, the opening's configuration
-        version, the closing's meters as JSON text) and, ``checked``, the columns every
-        record's hash is checked from, then the wagers' records (those columns, and None)."""
+        version, the closing's total meter as JSON text) and, ``checked``, the columns every
+        record's hash is checked from, then the wagers' records (those columns, and None).
+        ``narrow``: the rounds are few among the table's, read along the round index (else
+        along the kind index, which holds only these kinds)."""
         columns = (f"{COLUMNS}, " if checked else "seq, ts, kind, round_no, ") + (
             f"CASE WHEN kind = '{ev.RoundOpened.KIND}' THEN {self._field('config_version')} "
             f"END, CASE WHEN kind IN ('{CLOSE_KINDS[0]}', '{CLOSE_KINDS[1]}') "
-            f"THEN {self._field('meters')} END")
-        where, params = self._where(ROUND_KINDS, rounds, by_round=False)
+            f"THEN {self._field('meters', 'total')} END")
+        where, params = self._where(ROUND_KINDS, rounds, by_kind=not narrow, by_round=narrow)
         yield from self._run(f"SELECT {columns} FROM {J.name} WHERE {where}", params,
                              name="lapaire_span_rounds")
         if checked:
@@ -328,33 +353,18 @@ class _Run:
     first: int
     last: int
     rounds: list[int] = field(default_factory=list)
-    #: Per wager kind: the stakes the rounds' meters count as settled.
-    settled: dict[str, int] = field(default_factory=dict)
     totals: list[tuple[int, int, int]] = field(default_factory=list)  # wagered, paid, won
 
 
-def _settled_meters(meters: Any) -> tuple[dict[str, int], tuple[int, int, int]] | None:
-    """A ``round.close``'s meters (parsed): per wager kind the stakes settled, and the
-    round's (wagered, paid, house win); None where they are not whole numbers as the station
-    writes them."""
-    if type(meters) is not dict:
-        return None
-    per_kind: dict[str, int] = {}
-    total: Any = {}
-    for k, m in meters.items():
-        if k == "total":
-            total = m
-            continue
-        wagered = m.get("wagered") if type(m) is dict else None
-        if type(wagered) is not int:
-            return None
-        per_kind[k] = wagered
+def _total_meter(total: Any) -> tuple[int, int, int] | None:
+    """A ``round.close``'s total meter (parsed): the round's (wagered, paid, house win); None
+    where they are not whole numbers as the station writes them."""
     if type(total) is not dict:
         return None
-    wagered, paid, won = (total.get(k, 0) for k in ("wagered", "paid", "house_win"))
+    wagered, paid, won = (total.get(k) for k in ("wagered", "paid", "house_win"))
     if type(wagered) is not int or type(paid) is not int or type(won) is not int:
         return None
-    return per_kind, (wagered, paid, won)
+    return wagered, paid, won
 
 
 def _whole(value: Any) -> int | None:
@@ -398,7 +408,8 @@ def spans_won(journal: Journal, table_id: str, spans: Sequence[Span], *,
         # Every round's opening, closing and taking back; checked, every wager besides (the
         # sums below read them, in this same snapshot).
         rounds: dict[int, _Round] = {}
-        for row in reads.rounds((lo, hi), check is not None):
+        narrow = (hi - lo + 1) * 8 < reads.last_round()
+        for row in reads.rounds((lo, hi), check is not None, narrow):
             if check is not None:
                 check(row[:8])
                 seq, ts, kind, round_no = row[0], row[1], row[3], row[4]
@@ -429,7 +440,7 @@ def spans_won(journal: Journal, table_id: str, spans: Sequence[Span], *,
                     and r.closes[0][2] == ev.RoundClosed.KIND
                     and r.opens[0][0] < r.closes[0][0] and r.closes[0][3] is not None):
                 try:
-                    plain = _settled_meters(loads(r.closes[0][3]))
+                    plain = _total_meter(loads(r.closes[0][3]))
                 except ValueError:
                     plain = None
             if plain is None:
@@ -444,9 +455,7 @@ def spans_won(journal: Journal, table_id: str, spans: Sequence[Span], *,
                 runs.append(run)
             run.last = n
             run.rounds.append(n)
-            for k, staked in plain[0].items():
-                run.settled[k] = run.settled.get(k, 0) + staked
-            run.totals.append(plain[1])
+            run.totals.append(plain)
         values_of: dict[str, tuple[str, ...] | None] = {}
         for run in runs:
             if not _sum_run(run, reads.stakes_by_spot((run.first, run.last)), book, values_of,
@@ -468,7 +477,7 @@ def _sum_run(run: _Run, spots: list[Row], book: EdgeBook,
              values_of: dict[str, tuple[str, ...] | None], into: SpanWins) -> bool:
     """Add a run's wagers, summed per spot, to ``into`` if they are exactly what the run's
     meters settled (else add nothing and say so: the run is read wager by wager)."""
-    placed: dict[str, int] = {}
+    placed = 0
     sums: list[tuple[str, tuple[str, ...], int]] = []
     for bet, values_text, amount, count, whole, text in spots:
         staked = _whole(amount)
@@ -484,9 +493,9 @@ def _sum_run(run: _Run, spots: list[Row], book: EdgeBook,
         values = values_of[values_text]
         if values is None:
             return False
-        placed[bet] = placed.get(bet, 0) + staked
+        placed += staked
         sums.append((bet, values, staked))
-    if ({k: v for k, v in placed.items() if v} != {k: v for k, v in run.settled.items() if v}):
+    if placed != sum(wagered for wagered, _, _ in run.totals):
         return False
     edge, den = book.edges(run.version)
     for bet, values, staked in sums:
