@@ -196,15 +196,12 @@ class ChipsPanel(CageSteps, SlipsList, QWidget):
     def _build_entry(self) -> QVBoxLayout:
         col = QVBoxLayout()
         col.setContentsMargins(0, 0, 0, 0)
-        col.setSpacing(6)
-        self.what = QLabel("")
-        self.what.setObjectName("muted")
-        self.what.setWordWrap(True)
-        self.what.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        col.addWidget(self.what)
+        # Tight: the tab's height must leave the stop banner room above it at 1280x800 (what
+        # the form is for is said beside it, over the message).
+        col.setSpacing(3)
         chips = QGridLayout()
         chips.setHorizontalSpacing(10)
-        chips.setVerticalSpacing(4)
+        chips.setVerticalSpacing(2)
         self.fields: dict[int, TouchNumberField] = {}
         self.values: dict[int, QLabel] = {}
         number = self.book.settings.money.number     # a denomination, as its tray label says
@@ -270,6 +267,11 @@ class ChipsPanel(CageSteps, SlipsList, QWidget):
     def _build_side(self) -> QVBoxLayout:
         col = QVBoxLayout()
         col.setSpacing(6)
+        self.what = QLabel("")
+        self.what.setObjectName("muted")
+        self.what.setWordWrap(True)
+        self.what.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        col.addWidget(self.what)
         self.message = MessageLabel()
         self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         col.addWidget(self.message)
@@ -345,8 +347,7 @@ class ChipsPanel(CageSteps, SlipsList, QWidget):
         if user is None:
             self.signer.setText("Sign in as a supervisor first.")
         elif self.requesting():
-            self.signer.setText(f"You request as {user.name}: the request carries your "
-                                f"signature.")
+            self.signer.setText(f"You request as {user.name}.")
         elif self.receiving is not None:
             others = self.receipt_slots(user.role)[1]
             them = " and ".join(f"the {role_words(s)}" for s in others)
