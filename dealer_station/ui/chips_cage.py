@@ -44,13 +44,12 @@ from dealer_station.ui.touch_fields import TouchLineEdit, TouchNumberField
 def cage_words(kind: str, cage: CageSettings) -> tuple[str, str]:
     """What a request is, and its button's words, in a jurisdiction with the cage."""
     runner = role_words(cage.runner[0]) if cage.runner else ""
+    # One line over the message: the cage issues the slip, the runner carries, the table signs.
     if kind == "fill":
-        carry = f", a {runner} brings the chips" if runner else ""
-        return (f"Chips wanted from the cage: the cage issues the slip{carry}, and the table "
-                f"signs on receipt.", "Request the fill")
-    carry = f", a {runner} takes the chips" if runner else ""
-    return (f"Chips going back to the cage: the cage issues the slip{carry}, and the table "
-            f"signs as they go.", "Request the credit")
+        carry = f", the {runner} brings them" if runner else ""
+        return f"Chips wanted: the cage issues the slip{carry}.", "Request the fill"
+    carry = f", the {runner} takes them" if runner else ""
+    return f"Chips going back: the cage issues the slip{carry}.", "Request the credit"
 
 
 @dataclass(frozen=True)

@@ -281,7 +281,7 @@ class ChipsPanel(CageSteps, SlipsList, QWidget):
         # A row touched is told whole (the lists show one line of each).
         self.requests.table.cellClicked.connect(lambda _r, _c: self.tell_request())
         self.requests.setVisible(self.through_cage)
-        col.addWidget(self.requests, 3)
+        col.addWidget(self.requests, 5)
         box = self.build_slips(beside=self.through_cage)
         col.addWidget(box, 2 if self.through_cage else 1)
         return col
