@@ -35,7 +35,6 @@ the request's), is said on the screen; no step is journaled then.
 from __future__ import annotations
 
 import argparse
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -43,8 +42,8 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QFont
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -53,7 +52,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QStackedWidget,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -68,6 +66,7 @@ from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
 from dealer_station.table.cage import CageDesk, table_requests
 from dealer_station.ui import theme
+from dealer_station.ui.background_read import BackgroundReader, cell
 from dealer_station.ui.cage_issue import IssueForm
 from dealer_station.ui.cage_rows import (
     HEADERS,
@@ -107,49 +106,6 @@ class Snapshot:
     names: dict[str, str]
     at: datetime
     tables: list[str] = field(default_factory=list)
-
-
-class _Reader(QObject):
-    """Reads the requests in a thread of its own; ``ready`` arrives on the GUI thread."""
-
-    ready = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, read: Callable[[], Snapshot]) -> None:
-        super().__init__()
-        self.read = read
-        self.busy = False
-
-    def start(self) -> None:
-        if self.busy:
-            return
-        self.busy = True
-        threading.Thread(target=self._run, name="cage-reader", daemon=True).start()
-
-    def _run(self) -> None:
-        try:
-            snap = self.read()
-        except Exception as exc:  # said on the screen; tried again next time
-            self.busy = False
-            self.failed.emit(f"The requests cannot be read: {exc}")
-            return
-        self.busy = False
-        self.ready.emit(snap)
-
-
-def _cell(text: str, colour: str | None = None, *, bold: bool = False,
-          right: bool = False) -> QTableWidgetItem:
-    it = QTableWidgetItem(text)
-    it.setFlags(Qt.ItemFlag.ItemIsEnabled)
-    if colour:
-        it.setForeground(QColor(colour))
-    if bold:
-        f = QFont(it.font())
-        f.setBold(True)
-        it.setFont(f)
-    if right:
-        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return it
 
 
 class CageWindow(QMainWindow):
@@ -194,7 +150,8 @@ class CageWindow(QMainWindow):
         msg_row.addWidget(self.message)
         outer.addLayout(msg_row)
         self._build_list()
-        self.reader = _Reader(self.read)
+        self.reader = BackgroundReader(self.read, name="cage-reader",
+                                       failure="The requests cannot be read")
         self.reader.ready.connect(self.show_snapshot)
         self.reader.failed.connect(lambda m: self.say(m, "bad"))
         self.timer = QTimer(self)
@@ -299,11 +256,11 @@ class CageWindow(QMainWindow):
             if r is None:
                 heading = ALERT if g.alert else theme.GOLD
                 count = f"{len(g.rows)}" if g.rows else "none"
-                item = _cell(f"{g.heading} ({count})", heading, bold=True)
+                item = cell(f"{g.heading} ({count})", heading, bold=True)
                 item.setBackground(QColor(theme.PANEL_HI))
                 self.table.setItem(i, 0, item)
                 for c in range(1, len(HEADERS)):
-                    blank = _cell("")
+                    blank = cell("")
                     blank.setBackground(QColor(theme.PANEL_HI))
                     self.table.setItem(i, c, blank)
                 self.table.setSpan(i, 0, 1, len(HEADERS))
@@ -314,7 +271,7 @@ class CageWindow(QMainWindow):
             for c, text in enumerate(r.cells):
                 colour = ALERT if late else (theme.MUTED if muted else None)
                 bold = c in (0, 1) or (late and c == 7)
-                self.table.setItem(i, c, _cell(text, colour, bold=bold, right=c == 3))
+                self.table.setItem(i, c, cell(text, colour, bold=bold, right=c == 3))
             self.table.setRowHeight(i, ROW_PX)
         self.row_keys = keys
         header = self.table.horizontalHeader()

@@ -28,16 +28,15 @@ words, is said on the screen.
 from __future__ import annotations
 
 import argparse
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QColor, QFont
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -48,7 +47,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -63,6 +61,7 @@ from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
 from dealer_station.table.count_room import CountRoom
 from dealer_station.ui import theme
+from dealer_station.ui.background_read import BackgroundReader, cell
 from dealer_station.ui.chips_signing import names_of
 from dealer_station.ui.count_room_dispose import DisposeForm
 from dealer_station.ui.count_room_form import CountForm, note_face
@@ -118,49 +117,6 @@ class Snapshot:
     names: dict[str, str]
     at: datetime
     tables: list[str] = field(default_factory=list)
-
-
-class _Reader(QObject):
-    """Reads the lists in a thread of its own; ``ready`` arrives on the GUI thread."""
-
-    ready = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, read: Callable[[], Snapshot]) -> None:
-        super().__init__()
-        self.read = read
-        self.busy = False
-
-    def start(self) -> None:
-        if self.busy:
-            return
-        self.busy = True
-        threading.Thread(target=self._run, name="count-room-reader", daemon=True).start()
-
-    def _run(self) -> None:
-        try:
-            snap = self.read()
-        except Exception as exc:  # said on the screen; tried again next time
-            self.busy = False
-            self.failed.emit(f"The boxes and variances cannot be read: {exc}")
-            return
-        self.busy = False
-        self.ready.emit(snap)
-
-
-def _cell(text: str, colour: str | None = None, *, bold: bool = False,
-          right: bool = False) -> QTableWidgetItem:
-    it = QTableWidgetItem(text)
-    it.setFlags(Qt.ItemFlag.ItemIsEnabled)
-    if colour:
-        it.setForeground(QColor(colour))
-    if bold:
-        f = QFont(it.font())
-        f.setBold(True)
-        it.setFont(f)
-    if right:
-        it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return it
 
 
 def _list(headers: Sequence[str]) -> QTableWidget:
@@ -230,7 +186,8 @@ class CountRoomWindow(QMainWindow):
         msg_row.setContentsMargins(10, 0, 10, 0)
         msg_row.addWidget(self.message)
         outer.addLayout(msg_row)
-        self.reader = _Reader(self.read)
+        self.reader = BackgroundReader(self.read, name="count-room-reader",
+                                       failure="The boxes and variances cannot be read")
         self.reader.ready.connect(self.show_snapshot)
         self.reader.failed.connect(lambda m: self.say(m, "bad"))
         self.timer = QTimer(self)
@@ -397,7 +354,7 @@ class CountRoomWindow(QMainWindow):
             rake = b.box == RAKE_BOX
             cells = (table, b.gaming_day.isoformat(), b.box_words, b.ready)
             for c, text in enumerate(cells):
-                t.setItem(i, c, _cell(text, theme.GOLD if rake and c == 2 else None,
+                t.setItem(i, c, cell(text, theme.GOLD if rake and c == 2 else None,
                                       bold=c == 0 or (rake and c == 2)))
             t.setRowHeight(i, ROW_PX + 6 if b.game else ROW_PX)
         header = t.horizontalHeader()
@@ -416,7 +373,7 @@ class CountRoomWindow(QMainWindow):
                      money.number(v.variance), said)
             for c, text in enumerate(cells):
                 colour = ALERT if v.needs and c == 3 else (theme.MUTED if c == 3 else None)
-                t.setItem(i, c, _cell(text, colour, bold=c == 0 or (v.needs and c == 3),
+                t.setItem(i, c, cell(text, colour, bold=c == 0 or (v.needs and c == 3),
                                       right=c == 2))
         header = t.horizontalHeader()
         for c in range(len(VARIANCE_HEADERS)):
