@@ -27,6 +27,7 @@ from dealer_station.accounting.chips import Chips, ChipsError, chips_from_counts
 from dealer_station.accounting.requests import Request
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.ui import theme
+from dealer_station.ui.page_top import back_and_title
 from dealer_station.ui.touch_fields import TouchNumberField
 
 #: A count's field: a fingertip high, wide enough for five digits read at a metre.
@@ -55,19 +56,8 @@ class IssueForm(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(12, 8, 12, 8)
         col.setSpacing(10)
-        top = QHBoxLayout()
-        self.back_button = QPushButton("‹ Requests")
-        self.back_button.setAccessibleName("Back to the requests")
-        self.back_button.setMinimumHeight(theme.TOUCH_PX)
-        self.back_button.setMinimumWidth(170)
-        self.back_button.clicked.connect(self.back.emit)
-        self.title = QLabel("")
-        self.title.setObjectName("title")
-        self.title.setStyleSheet(f"color: {theme.GOLD};")
-        self.title.setWordWrap(True)
-        top.addWidget(self.back_button)
-        top.addSpacing(12)
-        top.addWidget(self.title, 1)
+        top, self.back_button, self.title = back_and_title("Requests", self.back.emit,
+                                                           width=170)
         col.addLayout(top)
         body = QHBoxLayout()
         body.setSpacing(24)

@@ -37,6 +37,7 @@ from dealer_station.table.accounting import MAX_NOTE
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, parse_amount
 from dealer_station.ui.count_room_rows import DISPOSITION_WORDS, Variance, signed_money
+from dealer_station.ui.page_top import back_and_title
 from dealer_station.ui.touch_fields import TouchAmountField, TouchLineEdit
 
 #: What each disposition means, under its button.
@@ -60,20 +61,8 @@ class DisposeForm(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(12, 6, 12, 4)
         col.setSpacing(10)
-        top = QHBoxLayout()
-        self.back_button = QPushButton("‹ Variances")
-        self.back_button.setAccessibleName("Back to the variances")
-        self.back_button.setMinimumHeight(theme.TOUCH_PX)
-        self.back_button.setMinimumWidth(170)
-        self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.back_button.clicked.connect(self.back.emit)
-        self.title = QLabel("")
-        self.title.setObjectName("title")
-        self.title.setStyleSheet(f"color: {theme.GOLD};")
-        self.title.setWordWrap(True)
-        top.addWidget(self.back_button)
-        top.addSpacing(12)
-        top.addWidget(self.title, 1)
+        top, self.back_button, self.title = back_and_title("Variances", self.back.emit,
+                                                           width=170)
         col.addLayout(top)
         body = QHBoxLayout()
         body.setSpacing(24)

@@ -31,6 +31,7 @@ from dealer_station.errors import StationError
 from dealer_station.ui import theme
 from dealer_station.ui.amount_pad import AmountError, parse_amount
 from dealer_station.ui.count_room_rows import Box
+from dealer_station.ui.page_top import back_and_title
 from dealer_station.ui.touch_fields import TouchAmountField, TouchNumberField
 
 #: A count's field: a fingertip high, wide enough for five digits read at a metre.
@@ -82,20 +83,8 @@ class CountForm(QWidget):
         col = QVBoxLayout(self)
         col.setContentsMargins(12, 6, 12, 4)
         col.setSpacing(8)
-        top = QHBoxLayout()
-        self.back_button = QPushButton("‹ Boxes")
-        self.back_button.setAccessibleName("Back to the boxes")
-        self.back_button.setMinimumHeight(theme.TOUCH_PX)
-        self.back_button.setMinimumWidth(150)
-        self.back_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        self.back_button.clicked.connect(self.back.emit)
-        self.title = QLabel("")
-        self.title.setObjectName("title")
-        self.title.setStyleSheet(f"color: {theme.GOLD};")
-        self.title.setWordWrap(True)
-        top.addWidget(self.back_button)
-        top.addSpacing(12)
-        top.addWidget(self.title, 1)
+        top, self.back_button, self.title = back_and_title("Boxes", self.back.emit,
+                                                           width=150)
         col.addLayout(top)
         body = QHBoxLayout()
         body.setSpacing(28)
