@@ -282,10 +282,12 @@ class JournalReads(JournalBase):
         established twice appears where it was last established. Raises
         :class:`JournalTampered` when a version's content cannot be proven.
         """
-        records = self._select(select(*_RECORD_COLUMNS)
-                               .where(J.c.table_id == table_id,
-                                      J.c.kind == ConfigChanged.KIND)
-                               .order_by(J.c.seq))
+        # Sorted here, not by the database: asked to order by seq, SQLite's planner walks the
+        # table's whole chain by its seq index instead of the few config.change rows by kind.
+        records = sorted(self._select(select(*_RECORD_COLUMNS)
+                                      .where(J.c.table_id == table_id,
+                                             J.c.kind == ConfigChanged.KIND)),
+                         key=lambda r: r.seq)
         rows = self._config_rows(table_id)
         out: dict[str, ConfigVersion] = {}
         for rec in records:
