@@ -12,7 +12,7 @@ in 500 is voided after its first stage by a supervisor, with a reason, and one i
 device fault, as a busy floor would.
 
 Then the shift report is built over the whole period (every page, charts, the journal's
-verification) and timed; the budget is 10 s. ``--parts`` then times its parts one at a time:
+verification) and timed; the budget is 5 s. ``--parts`` then times its parts one at a time:
 the verification alone (in parallel ranges, as the report runs it), the figures alone (the
 opening and closing records, and the exact theoretical win summed per configuration version
 and spot) and the pages.
@@ -52,7 +52,7 @@ from dealer_station.games.lapaire.table.sim import random_wagers
 TABLE = "T1"
 BATCH = 25
 SECONDS_PER_ROUND = 40
-BUDGET_SECONDS = 10.0
+BUDGET_SECONDS = 5.0
 DEALERS = ("ann/dealer", "bob/dealer", "cat/dealer")
 SUPERVISOR = "sue/supervisor"
 STATION = "station"
