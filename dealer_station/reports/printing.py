@@ -58,6 +58,15 @@ def load_print_settings(path: Path | str | None = None) -> PrintSettings:
     return PrintSettings(printer, paper, str(p))
 
 
+
+def configured_printer(path: Path | str | None = None) -> str:
+    """The station's printer, or "" where none is set or the file cannot be read (a screen
+    then saves its slips as PDFs)."""
+    try:
+        return load_print_settings(path).printer
+    except StationError:
+        return ""
+
 def check_queue_name(name: str, file: str = "<printer>") -> None:
     if name.startswith("-") or any(c in _BAD_QUEUE_CHARS for c in name) or len(name) > 127:
         raise ConfigError(file, "printing.printer",

@@ -109,6 +109,15 @@ def table_wins(journal: Journal, table_id: str) -> Wins | None:
     return found.supplies(WINS) if found is not None else None
 
 
+def table_ledger(journal: Journal, table_id: str) -> Ledger:
+    """Every accounting record of the table, in chain order, each checked against its keyed
+    hash as it is read (what the accounting, the cage and the pit decide and show from)."""
+    records = journal.events(table_id, kinds=list(KINDS))
+    return Ledger.of(table_id, (
+        CODEC.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
+        for r in sorted(records, key=lambda r: r.seq)))
+
+
 class TableAccounting:
     """The accounting of one table: read from its chain, written to it."""
 
@@ -122,10 +131,7 @@ class TableAccounting:
     # -- reading ---------------------------------------------------------------------------
 
     def ledger(self) -> Ledger:
-        records = self.journal.events(self.table_id, kinds=list(KINDS))
-        return Ledger.of(self.table_id, (
-            CODEC.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
-            for r in sorted(records, key=lambda r: r.seq)))
+        return table_ledger(self.journal, self.table_id)
 
     def now(self) -> datetime:
         return self.journal.clock()

@@ -22,7 +22,6 @@ from dealer_station.accounting.requests import Request, request_label
 from dealer_station.audit.journal import Journal, Record
 from dealer_station.audit.users import User
 from dealer_station.events.accounting import (
-    KINDS,
     SLIP_KINDS,
     RequestVoided,
     SlipCarried,
@@ -32,7 +31,7 @@ from dealer_station.events.accounting import (
 )
 from dealer_station.events.base import Event
 from dealer_station.money import Money
-from dealer_station.table.accounting import MAX_NOTE, TableAccounting
+from dealer_station.table.accounting import MAX_NOTE, TableAccounting, table_ledger
 from dealer_station.table.signatures import signed
 
 SLIPS = ("fill", "credit")
@@ -234,13 +233,7 @@ class CageDesk:
 def table_requests(journal: Journal, table_id: str) -> list[Request]:
     """Every request of one table, as its chain establishes them (for the cage and the pit,
     which read every table's)."""
-    from dealer_station.events.accounting import CODEC
-
-    records = journal.events(table_id, kinds=list(KINDS))
-    ledger = Ledger.of(table_id, (
-        CODEC.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
-        for r in sorted(records, key=lambda r: r.seq)))
-    return list(ledger.requests.values())
+    return list(table_ledger(journal, table_id).requests.values())
 
 
 __all__ = ["CageDesk", "RequestVoided", "signed", "table_requests"]

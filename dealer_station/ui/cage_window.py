@@ -530,42 +530,17 @@ def run_screen(args: argparse.Namespace) -> int:
     """``dealer-station cage screen``: open the journal (it must exist: the cage writes to
     the tables' chains, never starts a journal), and show the cage's screen until it is
     closed (``cage screen --screenshots`` is the command's, from a demo journal)."""
-    from dealer_station.audit.db import open_database
-    from dealer_station.audit.keys import default_key_path, load_key
-    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
-    from dealer_station.ui.app import run_window
+    from dealer_station.ui.journal_window import run_on_journal
 
     tables = None
     if args.tables is not None:
         tables = [t.strip() for t in args.tables.split(",") if t.strip()]
         if not tables:
             raise StationError("--tables: give at least one table, e.g. --tables T1,T2")
-    settings = load_accounting_settings(args.accounting_config)
-    calendar = load_gaming_calendar(args.station_config)
-    printer = _printer(args.station_config)
-    key = load_key(Path(args.key) if args.key else default_key_path())
-    db = open_database(args.db, upgrade=False)
-    try:
-        journal = Journal(db, key)
-        slips = getattr(args, "slips", None)
-        code = run_window(lambda: CageWindow(journal, settings, calendar, tables=tables,
-                                             printer=printer,
-                                             slips_dir=Path(slips) if slips else None),
-                          fullscreen=bool(args.fullscreen),
-                          exit_after=getattr(args, "exit_after", None))
-        journal.anchor_written()
-        return code
-    finally:
-        db.close()
-
-
-def _printer(station_config: str | None) -> str:
-    from dealer_station.reports.printing import load_print_settings
-
-    try:
-        return load_print_settings(station_config).printer
-    except StationError:
-        return ""
+    slips = getattr(args, "slips", None)
+    return run_on_journal(args, lambda c: CageWindow(
+        c.journal, c.settings, c.calendar, tables=tables, printer=c.printer,
+        slips_dir=Path(slips) if slips else None))
 
 
 __all__ = ["CageWindow", "Snapshot", "run_screen"]

@@ -61,6 +61,7 @@ from dealer_station.events.accounting import (
     TrayShiftCounted,
 )
 from dealer_station.gaming_day import GamingCalendar
+from dealer_station.reports.printing import configured_printer
 from dealer_station.table.accounting import TableAccounting, accounting_event, slip_event
 from dealer_station.table.cage import CageDesk
 from dealer_station.ui import theme
@@ -79,7 +80,7 @@ from dealer_station.ui.chips_signing import (
     role_words,
     signed_in,
 )
-from dealer_station.ui.chips_slips import SlipsList, configured_printer
+from dealer_station.ui.chips_slips import SlipsList
 from dealer_station.ui.chips_state import day_win_html, signed_by, tray_state
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.session import SignInSession

@@ -158,14 +158,4 @@ class SlipsList:
         return built.path
 
 
-def configured_printer() -> str:
-    """The station's printer (config/station.toml), or "" (none: slips are saved as PDFs)."""
-    from dealer_station.reports.printing import load_print_settings
-
-    try:
-        return load_print_settings().printer
-    except StationError:
-        return ""
-
-
-__all__ = ["SLIP_ROW_PX", "SlipsList", "configured_printer"]
+__all__ = ["SLIP_ROW_PX", "SlipsList"]

@@ -566,37 +566,12 @@ def run_screen(args: argparse.Namespace) -> int:
     """``dealer-station count-room screen``: open the journal (it must exist: the count room
     writes to the tables' chains, never starts a journal), and show the count room's screen
     until it is closed (the screenshots: ``count_room_demo.count_room_screenshots``)."""
-    from dealer_station.audit.db import open_database
-    from dealer_station.audit.keys import default_key_path, load_key
-    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
-    from dealer_station.ui.app import run_window
+    from dealer_station.ui.journal_window import run_on_journal
 
-    settings = load_accounting_settings(args.accounting_config)
-    calendar = load_gaming_calendar(args.station_config)
-    printer = _printer(args.station_config)
-    key = load_key(Path(args.key) if args.key else default_key_path())
-    db = open_database(args.db, upgrade=False)
-    try:
-        journal = Journal(db, key)
-        sheets = getattr(args, "sheets", None)
-        code = run_window(lambda: CountRoomWindow(journal, settings, calendar, printer=printer,
-                                                  sheets_dir=Path(sheets) if sheets else None),
-                          fullscreen=bool(args.fullscreen),
-                          exit_after=getattr(args, "exit_after", None))
-        journal.anchor_written()
-        return code
-    finally:
-        db.close()
-
-
-def _printer(station_config: str | None) -> str:
-    """The station's printer (``[printing]`` of station.toml), "" when none is set."""
-    from dealer_station.reports.printing import load_print_settings
-
-    try:
-        return load_print_settings(station_config).printer
-    except StationError:
-        return ""
+    sheets = getattr(args, "sheets", None)
+    return run_on_journal(args, lambda c: CountRoomWindow(
+        c.journal, c.settings, c.calendar, printer=c.printer,
+        sheets_dir=Path(sheets) if sheets else None))
 
 
 __all__ = ["ALERT", "NEEDS", "CountRoomWindow", "Snapshot", "run_screen"]
