@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from dealer_station.cli._signers import sign_in, signer_options
 from dealer_station.cli.accounting import CHIPS_HELP
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.errors import StationError
@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from dealer_station.accounting.chips import Chips
     from dealer_station.accounting.requests import Request
     from dealer_station.audit.journal import Journal
-    from dealer_station.audit.users import User
     from dealer_station.table.accounting import TableAccounting
     from dealer_station.table.cage import CageDesk
 
@@ -49,13 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="station settings with [gaming_day] (default config/station.toml)")
     table = argparse.ArgumentParser(add_help=False)
     table.add_argument("--table", required=True, help="the table id, e.g. T1")
-    signed = argparse.ArgumentParser(add_help=False)
-    signed.add_argument("--signer", metavar="ID", action="append", default=[],
-                        help="a person signing (repeat, in the order of the jurisdiction's "
-                             "signatures); their PIN is asked for")
-    signed.add_argument("--pin-stdin", action="store_true",
-                        help="read the signers' PINs from standard input, one per line, in "
-                             "the order of --signer (for scripts)")
+    signed = signer_options("a person signing, in the order of the jurisdiction's signatures")
     which = argparse.ArgumentParser(add_help=False)
     which.add_argument("--request", type=int, required=True, metavar="N",
                        help="the request's number (T1-R-2026-00007 is 7)")
@@ -136,30 +129,6 @@ def _chips(book: TableAccounting, text: str, what: str) -> Chips:
     return parse_chips(text, book.settings.denominations, what=what)
 
 
-def _sign_in(args: argparse.Namespace, journal: Journal, slots: Sequence[str],
-             action: str) -> list[User]:
-    """Sign each ``--signer`` in by PIN (each attempt is journaled), after checking that as
-    many people as the jurisdiction's signatures are named, all different."""
-    from dealer_station.accounting.ledger import AccountingRefused
-    from dealer_station.audit.users import Users
-    from dealer_station.cli.users import _PinSource
-
-    ids = [s.strip() for s in args.signer]
-    if len(ids) != len(slots):
-        raise AccountingRefused(f"{action} needs {len(slots)} signer"
-                                f"{'s' if len(slots) != 1 else ''} ({', '.join(slots)}, in "
-                                f"that order): give --signer ID for each; {len(ids)} given")
-    for uid in ids:
-        if ids.count(uid) > 1:
-            raise AccountingRefused(f"{action} needs different people; {uid} cannot sign "
-                                    f"twice")
-    users = Users(journal)
-    pins = _PinSource(args.pin_stdin)
-    return [users.authenticate(uid, pins.read(f"PIN for {uid} ({slot}): "),
-                               table_id=args.table)
-            for uid, slot in zip(ids, slots, strict=True)]
-
-
 def _request_of(desk: CageDesk, args: argparse.Namespace) -> Request:
     year = args.year or desk.book.today().year
     return desk.ledger().request(year, args.request)
@@ -176,7 +145,7 @@ def _request(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
     chips = _chips(desk.book, args.chips, action)
     book = desk.book
     book.ledger().check_open_shift(book.today(), book.shift_now(), action)
-    (sup,) = _sign_in(args, journal, ("supervisor",), action)
+    (sup,) = sign_in(args, journal, action, slots=("supervisor",))
     asked = accounting_event(desk.request(args.slip, chips, sup, note=args.note),
                              SlipRequested)
     money = desk.book.settings.money.text
@@ -188,7 +157,7 @@ def _request(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
 def _issue(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
     req = _request_of(desk, args)
     chips = _chips(desk.book, args.chips, f"issuing {req.label}")
-    users = _sign_in(args, journal, desk.rules.issue, f"issuing {req.label}")
+    users = sign_in(args, journal, f"issuing {req.label}", slots=desk.rules.issue)
     desk.issue(req.event.year, req.event.request, chips, users)
     done = desk.ledger().request(req.event.year, req.event.request)
     print(f"{done.kind} slip {done.slip_label} issued against {done.label}: "
@@ -199,7 +168,7 @@ def _issue(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
 
 def _carry(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
     req = _request_of(desk, args)
-    users = _sign_in(args, journal, desk.rules.runner, f"carrying {req.label}")
+    users = sign_in(args, journal, f"carrying {req.label}", slots=desk.rules.runner)
     desk.carry(req.event.year, req.event.request, users)
     print(f"{req.kind} slip {req.slip_label} ({req.label}) in transit, carried by "
           f"{', '.join(u.actor for u in users)}")
@@ -209,7 +178,7 @@ def _carry(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
 def _receive(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
     req = _request_of(desk, args)
     chips = _chips(desk.book, args.chips, f"receiving {req.label}")
-    users = _sign_in(args, journal, desk.rules.receipt, f"receiving {req.label}")
+    users = sign_in(args, journal, f"receiving {req.label}", slots=desk.rules.receipt)
     desk.receive(req.event.year, req.event.request, chips, users)
     print(f"{req.kind} slip {req.slip_label} ({req.label}) received at table {args.table}: "
           f"{desk.book.settings.money.text(chips.total)}, signed "
@@ -223,7 +192,7 @@ def _void(args: argparse.Namespace, journal: Journal, desk: CageDesk) -> int:
         raise StationError("--reason: a void needs a reason")
     if req.state == "voided":
         raise StationError(f"{req.label} is already voided")
-    users = _sign_in(args, journal, desk.rules.void, f"voiding {req.label}")
+    users = sign_in(args, journal, f"voiding {req.label}", slots=desk.rules.void)
     desk.void(req.event.year, req.event.request, args.reason, users)
     print(f"{req.label} ({req.state}) voided by {' and '.join(u.actor for u in users)}: "
           f"{args.reason.strip()}")

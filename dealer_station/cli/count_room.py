@@ -19,6 +19,7 @@ import json
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from dealer_station.cli._signers import sign_in, signer_options
 from dealer_station.cli.audit import open_store, store_options
 from dealer_station.errors import StationError
 from dealer_station.events.accounting import DISPOSITIONS, RAKE_BOX, VarianceDisposed
@@ -26,7 +27,6 @@ from dealer_station.events.accounting import DISPOSITIONS, RAKE_BOX, VarianceDis
 if TYPE_CHECKING:
     from dealer_station.accounting.settings import AccountingSettings
     from dealer_station.audit.journal import Journal
-    from dealer_station.audit.users import User
     from dealer_station.gaming_day import GamingCalendar
     from dealer_station.table.count_room import CountRoom
 
@@ -46,12 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="accounting settings (default config/accounting.toml)")
     common.add_argument("--station-config", metavar="FILE",
                         help="station settings with [gaming_day] (default config/station.toml)")
-    signed = argparse.ArgumentParser(add_help=False)
-    signed.add_argument("--signer", metavar="ID", action="append", default=[],
-                        help="an accounting user signing (repeat); their PIN is asked for")
-    signed.add_argument("--pin-stdin", action="store_true",
-                        help="read the signers' PINs from standard input, one per line, in "
-                             "the order of --signer (for scripts)")
+    signed = signer_options("an accounting user signing")
     which = argparse.ArgumentParser(add_help=False)
     which.add_argument("--table", required=True, help="the table id, e.g. T1")
     which.add_argument("--gaming-day", required=True, metavar="YYYY-MM-DD")
@@ -151,25 +146,6 @@ def _room(journal: Journal, args: argparse.Namespace) -> CountRoom:
                                      load_gaming_calendar(args.station_config)))
 
 
-def _sign_in(args: argparse.Namespace, journal: Journal, action: str) -> list[User]:
-    from dealer_station.accounting.ledger import AccountingRefused
-    from dealer_station.audit.users import Users
-    from dealer_station.cli.users import _PinSource
-
-    ids = [s.strip() for s in args.signer]
-    if len(ids) < 2:
-        raise AccountingRefused(f"{action} needs two accounting users or more: give --signer "
-                                f"ID for each; {len(ids)} given")
-    for uid in ids:
-        if ids.count(uid) > 1:
-            raise AccountingRefused(f"{action} needs different people; {uid} cannot sign "
-                                    f"twice")
-    users = Users(journal)
-    pins = _PinSource(args.pin_stdin)
-    return [users.authenticate(uid, pins.read(f"PIN for {uid}: "), table_id=args.table)
-            for uid in ids]
-
-
 def _count(args: argparse.Namespace, journal: Journal, room: CountRoom, day: date) -> int:
     from dealer_station.accounting.chips import Chips, check_denominations, parse_chips
 
@@ -179,7 +155,7 @@ def _count(args: argparse.Namespace, journal: Journal, room: CountRoom, day: dat
              parse_chips(args.notes, settings.currency_denominations, what=f"{what}: --notes"))
     check_denominations(notes, settings.currency_denominations, f"{what}: --notes",
                         kind="note")
-    team = _sign_in(args, journal, what)
+    team = sign_in(args, journal, what, at_least=2)
     box = RAKE_BOX if args.box == RAKE_BOX else None
     room.count(day, notes, args.markers, args.marker_count, team, shift=args.shift, box=box)
     money = settings.money.text
@@ -217,7 +193,7 @@ def _dispose(args: argparse.Namespace, journal: Journal, room: CountRoom, day: d
         raise StationError(f"{where}: no variance yet ({why})")
     if not args.note.strip():
         raise StationError("--note: a disposition needs a note saying why")
-    signers = _sign_in(args, journal, "a disposition")
+    signers = sign_in(args, journal, "a disposition", at_least=2)
     room.dispose(day, variance, args.disposition, args.note, signers, shift=args.shift,
                  box=box, adjustment=args.adjustment)
     print(f"{where}: {'rake ' if box else ''}variance {settings.money.text(variance)} "
