@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 
 from dealer_station.audit import schema
-from dealer_station.audit.hashing import record_hash
+from dealer_station.audit.hashing import table_record_hasher
 from dealer_station.audit.journal_base import JournalBase
 from dealer_station.audit.journal_common import Checkpoint, VerifyResult, check_table_id
 
@@ -54,7 +54,7 @@ class JournalVerify(JournalBase):
             return VerifyResult(table_id, False, count, last_seq, last_hash, len(confirmed),
                                 seq, problem)
 
-        key = self._secret
+        hasher = table_record_hasher(self._secret, table_id)
         expected = 1
         prev = self.genesis(table_id)
         last_hash: str | None = None
@@ -74,9 +74,7 @@ class JournalVerify(JournalBase):
                     return bad(seq, expected - 1, expected - 1, last_hash,
                                f"a record numbered {seq} appears where {expected} was expected "
                                f"(inserted)")
-                calc = record_hash(key, table_id=table_id, seq=seq, ts=ts, actor=actor,
-                                   kind=kind if round_no is None else f"{kind}#{round_no}",
-                                   payload=payload, prev_hash=prev_hash)
+                calc = hasher(seq, ts, actor, kind, round_no, payload, prev_hash)
                 if calc != h or prev_hash != prev:
                     return bad(seq, expected - 1, expected - 1, last_hash,
                                _describe(seq, content_ok=calc == h, link_ok=prev_hash == prev))

@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from math import isqrt
 from typing import Any
 
@@ -133,6 +134,13 @@ def _poker_outcomes(config: LaPaireConfig) -> list[ParOutcome]:
 
 def par_sheet(config: LaPaireConfig) -> list[ParSheetRow]:
     """One row per offered spot, in the order of BET_KINDS and then layout order."""
+    return list(_par_sheet(config))
+
+
+@lru_cache(maxsize=32)
+def _par_sheet(config: LaPaireConfig) -> tuple[ParSheetRow, ...]:
+    # Cached per configuration: the poker spot alone takes a third of a second, and a
+    # report reads the same version's sheet for its edges and its theoretical win.
     threshold = config.warn_house_edge_above
     rows: list[ParSheetRow] = []
     for w in config.wagers():
@@ -160,7 +168,7 @@ def par_sheet(config: LaPaireConfig) -> list[ParSheetRow]:
             ], threshold))
         elif isinstance(w, PokerWager):
             rows.append(_row(w.kind, (), _poker_outcomes(config), threshold))
-    return rows
+    return tuple(rows)
 
 
 def house_edges(content: Mapping[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:
