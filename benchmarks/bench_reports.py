@@ -43,7 +43,8 @@ from dealer_station.games.lapaire.rules.engine import LaPaireRound
 from dealer_station.games.lapaire.table.rounds import (
     GAME,
     meter_deltas,
-    meters_payload,
+    returned_stakes,
+    round_meters,
     stage_payload,
     wager_payload,
 )
@@ -89,6 +90,7 @@ def _round(rng: random.Random, config: LaPaireConfig, version: str, dealer: str,
         if void:
             returned = [i for i, _ in engine.pending()]
             deltas = meter_deltas(engine.results)
+            back = returned_stakes(engine)
             facts.append(Fact("device.fault", {"device": "shoe", "kind": "misread",
                                                "detail": "card not recognised", "card": None},
                               "device:shoe:SIMSHOE", n))
@@ -98,7 +100,8 @@ def _round(rng: random.Random, config: LaPaireConfig, version: str, dealer: str,
                               "device:shoe:SIMSHOE", n))
             facts.append(Fact("void", {"reason": "misread could not be resolved",
                                        "returned": returned, "halt_seq": None,
-                                       "meters": meters_payload(deltas)}, SUPERVISOR, n))
+                                       "meters": round_meters(engine.results, config),
+                                       "returned_stakes": back}, SUPERVISOR, n))
             return facts, {"status": "voided", "deltas": deltas}
         facts.append(Fact("payout.confirm", {"stage": stage.stage,
                                              "total_win": stage.total_win}, dealer, n))
@@ -108,8 +111,8 @@ def _round(rng: random.Random, config: LaPaireConfig, version: str, dealer: str,
                "wagered": sum(r.wager.amount for r in results),
                "total_win": sum(r.win for r in results),
                "total_lost": sum(r.wager.amount for r in results if not r.won)}
-    facts.append(Fact("round.close", {**summary, "meters": meters_payload(deltas)}, STATION,
-                      n))
+    facts.append(Fact("round.close", {**summary, "meters": round_meters(results, config)},
+                      STATION, n))
     return facts, {"status": "settled", "deltas": deltas, "summary": summary}
 
 

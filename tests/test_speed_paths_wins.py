@@ -217,5 +217,31 @@ def test_a_payload_that_is_not_json_is_no_figure(played: Played) -> None:
             "kind = 'wager.place' AND round_no = :r", t=TABLE, r=plain.round_no)
     with pytest.raises(ValueError):
         round_wins.by_span(journal, TABLE, [(None, None)], check_hashes=False)
+    # The shift report's theoretical win is what its closing records' meters carry, which
+    # were not touched: it stands (and the verification on every page says the journal was
+    # changed). Summed from the wagers, as before meters carried it, there would be none.
     data = gather(journal, TABLE, Period())
-    assert data.exact == {} and data.returned_by_voids is None
+    want = sum((Fraction(*c.payload["meters"]["total"]["theoretical"]) for c in closes
+                if c.payload["meters"]), Fraction(0))
+    assert data.exact[TOTAL][1] == want > 0
+    from dealer_station.reports.shift import _exact
+    assert _exact(journal, TABLE, Period(), data.games, journal.last(TABLE).seq) == ({}, None)
+
+
+def test_closing_meters_carry_each_rounds_exact_theoretical_win(played: Played) -> None:
+    """What the shift report sums: every closing record's meters carry the theoretical win
+    of the wagers it settled, per kind and in total, equal to each wager's stake at its own
+    spot's edge (read wager by wager); a void says the stakes it handed back."""
+    wins = {w.round_no: w for w in round_wins(played.journal, TABLE, None, None)}
+    voids = 0
+    for c in played.closes:
+        w = wins[c.round_no]
+        meters = c.payload["meters"]
+        got = {k: Fraction(*m["theoretical"]) for k, m in meters.items()}
+        want = {k: t for k, staked, t in w.by_kind if staked}
+        assert {k: v for k, v in got.items() if k != TOTAL} == want
+        assert got.get(TOTAL, Fraction(0)) == w.theoretical_win
+        if c.kind == "void":
+            voids += 1
+            assert c.payload["returned_stakes"] == w.voided_returned
+    assert voids and len(wins) == len(played.closes)

@@ -50,6 +50,24 @@ def closing_meters(kind: str, payload: Mapping[str, Any]) -> Mapping[str, Any] |
     return meters if isinstance(meters, Mapping) else None
 
 
+def closing_theoretical(meter: Mapping[str, Any]) -> tuple[int, int] | None:
+    """A closing meter's theoretical win as the station writes it, ``[numerator,
+    denominator]`` (whole numbers, the denominator above 0); None for a meter without one (a
+    record written before meters carried it, or a game that has none)."""
+    t = meter.get("theoretical")
+    if type(t) is not list or len(t) != 2:
+        return None
+    n, d = t
+    return (n, d) if type(n) is int and type(d) is int and d > 0 else None
+
+
+def closing_returned(payload: Mapping[str, Any]) -> int | None:
+    """The stakes a void handed back unsettled (``returned_stakes``), where its record says;
+    None where it does not."""
+    r = payload.get("returned_stakes")
+    return r if type(r) is int and r >= 0 else None
+
+
 def device_frame(payload: Mapping[str, Any]) -> tuple[int, str | None] | None:
     """The device frame a record was made from: its ``device_seq`` and the card it read
     (None when it read none); None for a record made from no frame."""

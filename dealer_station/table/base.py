@@ -343,7 +343,8 @@ class TableService:
                                           status=s.event.CLOSES)
                 if meters:
                     self.journal.add_meters(conn, self.table_id, {
-                        k: MeterDelta(rounds=1, **m) for k, m in meters.items()})
+                        k: MeterDelta(rounds=1, wagered=m["wagered"], paid=m["paid"],
+                                      house_win=m["house_win"]) for k, m in meters.items()})
             for s in configs:
                 e = s.event
                 assert isinstance(e, ConfigChanged)

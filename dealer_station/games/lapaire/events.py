@@ -114,7 +114,8 @@ class RoundClosed(Event):
 @dataclass(frozen=True, slots=True)
 class RoundVoided(Event):
     """A supervisor voided the round: wagers not settled are ``returned``; settled stages
-    stand and their meters count."""
+    stand and their meters count. ``returned_stakes`` is what those returned wagers staked
+    (absent from records written before it was kept: read from the wagers then)."""
 
     KIND = "void"
     SIGNIFICANT = True
@@ -131,6 +132,7 @@ class RoundVoided(Event):
     returned: tuple[int, ...]
     halt_seq: int | None
     meters: JsonObject
+    returned_stakes: int | None = optional()
 
     def told(self, unit: str, round_no: int | None) -> str:
         return f"{unit} {round_no} voided"

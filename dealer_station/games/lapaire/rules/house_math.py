@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import isqrt
+from math import isqrt, lcm
 from typing import Any
 
 from dealer_station.cards import JOKER, LAPAIRE_DECK, RANKS
@@ -169,6 +169,18 @@ def _par_sheet(config: LaPaireConfig) -> tuple[ParSheetRow, ...]:
         elif isinstance(w, PokerWager):
             rows.append(_row(w.kind, (), _poker_outcomes(config), threshold))
     return tuple(rows)
+
+
+@lru_cache(maxsize=32)
+def scaled_edges(config: LaPaireConfig) -> tuple[dict[tuple[str, tuple[str, ...]], int], int]:
+    """Each offered spot's house edge as a whole number over one denominator (the least common
+    multiple of the edges'), and that denominator: a wager's theoretical win is then
+    ``stake x edge`` over it, and a month of wagers sums in integers, exactly."""
+    rows = {(row.bet, tuple(row.values)): row.house_edge for row in _par_sheet(config)}
+    den = 1
+    for e in rows.values():
+        den = lcm(den, e.denominator)
+    return {k: int(e * den) for k, e in rows.items()}, den
 
 
 def house_edges(content: Mapping[str, Any]) -> dict[str, tuple[Fraction, Fraction]]:

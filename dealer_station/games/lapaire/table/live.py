@@ -52,11 +52,11 @@ from dealer_station.games.lapaire.table.rounds import (
     GAME,
     RebuiltRound,
     apply_round,
-    meter_deltas,
-    meters_payload,
     open_round,
     rebuild_round,
+    returned_stakes,
     round_events,
+    round_meters,
     stage_payload,
 )
 from dealer_station.games.lapaire.table.state import LaPaireState
@@ -344,7 +344,7 @@ class LaPaireTable(TableService):
         if not (trial.engine.is_complete and trial.confirmed >= set(STAGES)):
             return False
         summary = self._summary(trial)
-        meters = meters_payload(meter_deltas(trial.engine.results))
+        meters = round_meters(trial.engine.results, trial.engine.config)
         self._try(trial, steps, Step(RoundClosed(meters=meters, **summary), STATION_ACTOR,
                                      n_round))
         return True
@@ -501,12 +501,14 @@ class LaPaireTable(TableService):
             reason = self.require_reason(reason)
             rb = self._require_round()
             returned = tuple(i for i, _ in rb.engine.pending())
-            deltas = meter_deltas(rb.engine.results) if rb.engine.results else {}
+            meters = (round_meters(rb.engine.results, rb.engine.config)
+                      if rb.engine.results else {})
             # The void record carries the round's summary: the rounds row is derived from it.
             self._commit([Step(RoundVoided(
                 **self._summary(rb), voided=True, reason=reason, returned=returned,
                 halt_seq=self.halt.seq if self.halt else None,
-                meters=meters_payload(deltas)), user.actor, rb.round_no)])
+                meters=meters, returned_stakes=returned_stakes(rb.engine)), user.actor,
+                rb.round_no)])
             self._finish()
 
     def correct_card(self, user: User, card: Card | str, reason: str) -> StageResult:

@@ -24,6 +24,7 @@ from dealer_station.games.lapaire.rules.engine import (
     Wager,
     WagerResult,
 )
+from dealer_station.games.lapaire.rules.house_math import scaled_edges
 
 GAME = "lapaire"
 TOTAL_METER = "total"
@@ -64,9 +65,46 @@ def meter_deltas(results: Sequence[WagerResult]) -> dict[str, MeterDelta]:
             for k, (w, p, lost) in acc.items()}
 
 
-def meters_payload(deltas: Mapping[str, MeterDelta]) -> dict[str, dict[str, int]]:
-    return {k: {"wagered": d.wagered, "paid": d.paid, "house_win": int(d.house_win or 0)}
-            for k, d in sorted(deltas.items())}
+def theoretical_meters(results: Sequence[WagerResult], config: LaPaireConfig
+                       ) -> dict[str, tuple[int, int]]:
+    """Per wager kind and in total, the settled wagers' theoretical win, exactly: (each
+    stake x its own spot's house edge, summed over the configuration's one denominator;
+    that denominator). Wagers returned by a void were never in action and count nowhere."""
+    edges, den = scaled_edges(config)
+    acc: dict[str, int] = {}
+    for r in results:
+        t = r.wager.amount * edges.get((r.wager.bet, tuple(r.wager.values)), 0)
+        for key in (r.wager.bet, TOTAL_METER):
+            acc[key] = acc.get(key, 0) + t
+    return {k: (n, den) for k, n in acc.items()}
+
+
+def meters_payload(deltas: Mapping[str, MeterDelta],
+                   theoretical: Mapping[str, tuple[int, int]] | None = None
+                   ) -> dict[str, dict[str, Any]]:
+    """A closing record's meters; with ``theoretical``, each meter also carries its
+    theoretical win as ``[numerator, denominator]`` (reports sum these rather than read
+    every wager again)."""
+    out: dict[str, dict[str, Any]] = {
+        k: {"wagered": d.wagered, "paid": d.paid, "house_win": int(d.house_win or 0)}
+        for k, d in sorted(deltas.items())}
+    if theoretical is not None:
+        for k, m in out.items():
+            n, den = theoretical.get(k, (0, 1))
+            m["theoretical"] = [n, den]
+    return out
+
+
+def round_meters(results: Sequence[WagerResult], config: LaPaireConfig
+                 ) -> dict[str, dict[str, Any]]:
+    """The meters a round's closing record carries (:func:`meters_payload` with the
+    theoretical win), over the wagers it settled."""
+    return meters_payload(meter_deltas(results), theoretical_meters(results, config))
+
+
+def returned_stakes(engine: LaPaireRound) -> int:
+    """The stakes a void hands back: every wager not yet settled."""
+    return sum(w.amount for _, w in engine.pending())
 
 
 @dataclass
@@ -146,7 +184,10 @@ def apply_round(rb: RebuiltRound, c: Committed) -> None:
         rb.status = "settled"
         rb.close = e.to_payload()
         rb.halted = None
-        if e.meters != meters_payload(meter_deltas(rb.engine.results)):
+        # A record written before closing meters carried the theoretical win has none.
+        theo = any(isinstance(m, Mapping) and "theoretical" in m for m in e.meters.values())
+        if e.meters != (round_meters(rb.engine.results, rb.engine.config) if theo
+                        else meters_payload(meter_deltas(rb.engine.results))):
             rb.differences.append(f"round {rb.round_no}: recorded meters differ from the "
                                   f"re-settled round")
     elif isinstance(e, ev.RoundVoided):

@@ -30,7 +30,6 @@ from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from itertools import pairwise
-from math import lcm
 from typing import Any
 
 from sqlalchemy import Connection, func, select
@@ -44,7 +43,7 @@ from dealer_station.events.rows import closing_meters
 from dealer_station.games.lapaire import events as ev
 from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.rules.config import parse_lapaire_config
-from dealer_station.games.lapaire.rules.house_math import par_sheet
+from dealer_station.games.lapaire.rules.house_math import scaled_edges
 from dealer_station.table.wins import RoundWin, Span, SpanWins
 
 J = schema.journal
@@ -93,12 +92,7 @@ class EdgeBook:
 def _scaled_edges(content: str) -> tuple[dict[tuple[str, tuple[str, ...]], int], int]:
     """A configuration's par sheet as :meth:`EdgeBook.edges` gives it, once per content (the
     master game report reads a hundred tables played under one configuration)."""
-    rows = {(row.bet, tuple(row.values)): row.house_edge
-            for row in par_sheet(parse_lapaire_config(json.loads(content), "<journal>"))}
-    den = 1
-    for e in rows.values():
-        den = lcm(den, e.denominator)
-    return {k: int(e * den) for k, e in rows.items()}, den
+    return scaled_edges(parse_lapaire_config(json.loads(content), "<journal>"))
 
 
 def _payload_reader(table_id: str) -> Callable[[str], Any]:
