@@ -133,3 +133,76 @@ def test_reports_on_postgresql(pg_db_url: str, tmp_path: Path) -> None:
     assert built.verification.ok and built.data.rounds_played == 2
     assert "Rounds played 2 (2 settled, 0 voided)" in pdf_text(built.path)
     assert built.data.total.wagered == meters.wagered
+
+
+def _memo_check(files: JournalFiles, chunk: int = 64, key_path: Path | None = None
+                ) -> tuple[Verification, object, object]:
+    db = open_database(files.url, upgrade=False)
+    try:
+        journal = Journal(db, load_key(key_path or files.key),
+                          anchor_path=files.key.with_name("journal.anchors"))
+        check = Verification(journal, TABLE, background_above=0, workers=2, chunk=chunk)
+        return check, check.result(), journal.verify(TABLE)[0]
+    finally:
+        db.close()
+
+
+def test_a_verified_run_is_remembered_and_only_relinked_next_time(
+        report_journal: JournalFiles, tmp_path: Path) -> None:  # noqa: F811
+    files = copy_journal(report_journal, tmp_path)
+    first, fast, official = _memo_check(files)
+    assert first.method == "ranges" and fast == official and first.confirmed_unchanged == 0
+    memos = list(files.key.parent.glob("journal.anchors.verified-*.json"))
+    assert len(memos) == 1
+    again, fast, official = _memo_check(files)
+    size = again.size
+    # every whole run of 64 records is confirmed from the memo; the tail is hashed again
+    assert again.confirmed_unchanged == size // 64 * 64 > 0
+    assert fast == official and fast.ok   # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("how", sorted(TAMPERING))
+def test_tampering_inside_a_remembered_run_is_found(report_journal: JournalFiles,  # noqa: F811
+                                                    tmp_path: Path, how: str) -> None:
+    files = copy_journal(report_journal, tmp_path)
+    _memo_check(files)                 # remembered while intact
+    db = sqlite3.connect(files.url.removeprefix("sqlite:///"))
+    TAMPERING[how](db)
+    db.commit()
+    db.close()
+    check, fast, official = _memo_check(files)
+    assert check.method == "walk"
+    assert not fast.ok and fast == official   # type: ignore[attr-defined]
+
+
+def test_a_memo_changed_or_under_another_key_is_ignored(report_journal: JournalFiles,  # noqa: F811
+                                                       tmp_path: Path) -> None:
+    import json as _json
+
+    files = copy_journal(report_journal, tmp_path)
+    _memo_check(files)
+    (memo,) = files.key.parent.glob("journal.anchors.verified-*.json")
+    data = _json.loads(memo.read_text())
+    # Someone without the key edits a record and writes its run's new digest into the memo.
+    db = sqlite3.connect(files.url.removeprefix("sqlite:///"))
+    _edit(db)
+    db.commit()
+    rows = db.execute("SELECT seq, ts, actor, kind, round_no, payload, prev_hash, hash FROM "
+                      "journal WHERE table_id=? AND seq BETWEEN 257 AND 320 ORDER BY seq",
+                      (TABLE,)).fetchall()
+    db.close()
+    from dealer_station.reports.verified_memo import chunk_digest
+    data["digests"]["4"] = chunk_digest(rows)
+    memo.write_text(_json.dumps(data))
+    check, fast, official = _memo_check(files)
+    assert check.confirmed_unchanged == 0 and not fast.ok  # type: ignore[attr-defined]
+    assert fast == official
+    # A memo sealed under another key confirms nothing either.
+    files2 = copy_journal(report_journal, tmp_path / "second")
+    _memo_check(files2)
+    (memo2,) = files2.key.parent.glob("journal.anchors.verified-*.json")
+    other = tmp_path / "other.key"
+    create_key(other)
+    from dealer_station.reports.verified_memo import load_memo
+    assert load_memo(memo2, load_key(other).secret, TABLE, 64) == {}
+    assert load_memo(memo2, load_key(files2.key).secret, TABLE, 64) != {}

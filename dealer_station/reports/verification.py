@@ -27,6 +27,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
 
 from sqlalchemy import select
 
@@ -36,6 +37,13 @@ from dealer_station.audit.journal import Journal, VerifyResult
 from dealer_station.audit.keys import JournalKey
 from dealer_station.audit.raw_rows import raw_rows
 from dealer_station.errors import StationError
+from dealer_station.reports.verified_memo import (
+    CHUNK,
+    chunk_digest,
+    load_memo,
+    memo_path,
+    save_memo,
+)
 
 #: Chains longer than this are checked in parallel (starting processes costs ~0.5 s).
 BACKGROUND_ABOVE_RECORDS = 150_000
@@ -48,10 +56,25 @@ def _secret(journal: Journal) -> bytes:
     return key.secret if isinstance(key, JournalKey) else bytes(key)
 
 
-def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool, str | None]:
+def check_range(journal: Journal, table_id: str, lo: int, hi: int,
+                memo: Mapping[int, str] | None = None, chunk: int = CHUNK
+                ) -> tuple[bool, str | None]:
     """Check records ``lo..hi`` of a table (see the module's description).
 
     Returns (intact, hash of record ``hi``).
+    """
+    intact, head, _, _ = check_chunks(journal, table_id, lo, hi, memo or {}, chunk)
+    return intact, head
+
+
+def check_chunks(journal: Journal, table_id: str, lo: int, hi: int, memo: Mapping[int, str],
+                 chunk: int) -> tuple[bool, str | None, dict[int, str], int]:
+    """:func:`check_range`, read a run of ``chunk`` records at a time: a whole run whose
+    digest is in ``memo`` holds exactly records already checked, and only its link to the
+    record before it is checked again (:mod:`~dealer_station.reports.verified_memo`).
+
+    Returns (intact, hash of record ``hi``, the digest of every whole run read, how many
+    records the memo confirmed).
     """
     hasher = table_record_hasher(_secret(journal), table_id)
     if lo == 1:
@@ -61,18 +84,36 @@ def check_range(journal: Journal, table_id: str, lo: int, hi: int) -> tuple[bool
             before = conn.execute(select(J.c.hash).where(J.c.table_id == table_id,
                                                          J.c.seq == lo - 1)).scalar()
         if before is None:
-            return False, None
+            return False, None, {}, 0
         prev = str(before)
     expected = lo
-    for seq, ts, actor, kind, round_no, payload, prev_hash, h in raw_rows(
-            journal, table_id, seqs=(lo, hi), cursor="report_verify"):
-        if seq != expected or prev_hash != prev:
-            return False, None
-        if hasher(seq, ts, actor, kind, round_no, payload, prev_hash) != h:
-            return False, None
-        prev = h
-        expected += 1
-    return expected == hi + 1, prev
+    digests: dict[int, str] = {}
+    confirmed = 0
+    first = (lo - 1) // chunk
+    for run in range(first, (hi - 1) // chunk + 1):
+        a, b = max(lo, run * chunk + 1), min(hi, (run + 1) * chunk)
+        rows = list(raw_rows(journal, table_id, seqs=(a, b), cursor="report_verify"))
+        whole = a == run * chunk + 1 and b == (run + 1) * chunk and len(rows) == chunk
+        digest = chunk_digest(rows) if whole else None
+        if digest is not None and memo.get(run) == digest:
+            # The same records, byte for byte, as a run already checked: only its link.
+            if rows[0][0] != expected or rows[0][6] != prev:
+                return False, None, {}, confirmed
+            prev = rows[-1][7]
+            expected += len(rows)
+            confirmed += len(rows)
+            digests[run] = digest
+            continue
+        for seq, ts, actor, kind, round_no, payload, prev_hash, h in rows:
+            if seq != expected or prev_hash != prev:
+                return False, None, {}, confirmed
+            if hasher(seq, ts, actor, kind, round_no, payload, prev_hash) != h:
+                return False, None, {}, confirmed
+            prev = h
+            expected += 1
+        if digest is not None:
+            digests[run] = digest
+    return expected == hi + 1, prev, digests, confirmed
 
 
 def _child_main() -> int:
@@ -86,10 +127,13 @@ def _child_main() -> int:
         db = open_database(job["url"], upgrade=False)
         try:
             journal = Journal(db, bytes.fromhex(job["secret"]))
-            intact, head = check_range(journal, job["table"], job["lo"], job["hi"])
+            memo = {int(k): str(v) for k, v in job.get("memo", {}).items()}
+            intact, head, digests, confirmed = check_chunks(
+                journal, job["table"], job["lo"], job["hi"], memo, int(job["chunk"]))
         finally:
             db.close()
-        print(json.dumps({"intact": intact, "head": head}))
+        print(json.dumps({"intact": intact, "head": head, "digests": digests,
+                          "confirmed": confirmed}))
     except Exception as exc:  # the parent falls back to one walk and says why if that fails
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
     return 0
@@ -100,13 +144,19 @@ class Verification:
 
     def __init__(self, journal: Journal, table_id: str, *,
                  background_above: int = BACKGROUND_ABOVE_RECORDS,
-                 workers: int | None = None) -> None:
+                 workers: int | None = None, chunk: int = CHUNK) -> None:
         self.journal = journal
         self.table_id = table_id
         self._result: VerifyResult | None = None
         #: How the result was reached: "ranges" (checked in parallel) or "walk" (one walk).
         self.method = ""
+        #: Of the records checked in ranges, how many were runs the memo already held.
+        self.confirmed_unchanged = 0
         self._jobs: list[subprocess.Popen[str]] = []
+        self._chunk = chunk
+        anchor = journal.anchor_path
+        self._memo_path = memo_path(anchor, table_id) if anchor is not None else None
+        self._digests: dict[int, str] = {}
         last = journal.last(table_id)
         self.size = last.seq if last is not None else 0
         url = journal.db.engine.url
@@ -120,11 +170,16 @@ class Verification:
 
     def _start(self, url: str, n: int) -> None:
         step = -(-self.size // n)
-        secret = _secret(self.journal).hex()
+        if step >= self._chunk:     # ranges of whole runs, so that each run can be remembered
+            step = -(-step // self._chunk) * self._chunk
+        secret = _secret(self.journal)
+        memo = load_memo(self._memo_path, secret, self.table_id, self._chunk)
         for lo in range(1, self.size + 1, step):
             hi = min(self.size, lo + step - 1)
-            job = json.dumps({"url": url, "secret": secret, "table": self.table_id,
-                              "lo": lo, "hi": hi})
+            runs = range((lo - 1) // self._chunk, hi // self._chunk + 1)
+            job = json.dumps({"url": url, "secret": secret.hex(), "table": self.table_id,
+                              "lo": lo, "hi": hi, "chunk": self._chunk,
+                              "memo": {str(r): memo[r] for r in runs if r in memo}})
             try:
                 proc = subprocess.Popen(
                     [sys.executable, "-m", "dealer_station.reports.verification"],
@@ -151,6 +206,12 @@ class Verification:
                 answer = {}
             if answer.get("intact") is True:
                 head = answer.get("head")
+                try:
+                    self._digests.update({int(k): str(v)
+                                          for k, v in answer.get("digests", {}).items()})
+                    self.confirmed_unchanged += int(answer.get("confirmed", 0))
+                except (AttributeError, TypeError, ValueError):
+                    pass    # no digests to remember; the range was checked all the same
             else:
                 intact = False
         self._jobs = []
@@ -182,6 +243,8 @@ class Verification:
                 self._result = VerifyResult(self.table_id, True, self.size, self.size, head,
                                             confirmed)
                 self.method = "ranges"
+                save_memo(self._memo_path, _secret(self.journal), self.table_id,
+                          self._digests, self._chunk)
                 return self._result
         results = self.journal.verify(self.table_id)
         if not results:
