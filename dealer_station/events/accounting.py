@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
 
-from dealer_station.events.base import Codec, Event, JsonObject, Upcaster, optional
+from dealer_station.events.base import Codec, Event, EventError, JsonObject, Upcaster, optional
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +243,36 @@ class SlipVoided(Event):
     signers: tuple[str, ...] | None = optional()
 
 
+#: The whole-number figures of a day's play, in a ``day.play`` record and in each of its shifts.
+PLAY_FIGURES = ("rounds", "wagered", "returned", "paid", "computed_win", "voided_returned")
+#: The text fields of each shift in a ``day.play`` record.
+SHIFT_TEXTS = ("shift", "start", "end", "theoretical")
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftPlayed:
+    """One shift's part of a ``day.play`` record (version 3): its name, the span of time it
+    covered (``start`` to ``end``, UTC as the journal writes times) and the same figures as
+    the day's, for the rounds that closed in it."""
+
+    shift: str
+    start: str
+    end: str
+    rounds: int
+    wagered: int
+    returned: int
+    paid: int
+    computed_win: int
+    theoretical: str
+    voided_returned: int
+
+    def to_json(self) -> dict[str, int | str]:
+        return {"shift": self.shift, "start": self.start, "end": self.end,
+                "rounds": self.rounds, "wagered": self.wagered, "returned": self.returned,
+                "paid": self.paid, "computed_win": self.computed_win,
+                "theoretical": self.theoretical, "voided_returned": self.voided_returned}
+
+
 @dataclass(frozen=True, slots=True)
 class DayPlayed(Event):
     """What the station settled in the gaming day, summed from its rounds when the closer was
@@ -252,11 +282,17 @@ class DayPlayed(Event):
 
     Version 2 adds ``voided_returned``: the stakes the day's voids handed back unsettled. A
     version-1 record did not sum them: read as None, and the reports sum them from the rounds
-    instead."""
+    instead.
+
+    Version 3 adds ``shifts``: the same figures for each shift of the gaming calendar, in its
+    order (a list of objects, each naming its ``shift`` and the span it covered; see
+    :class:`ShiftPlayed`), adding up exactly to the day's, so that the report shift by shift
+    also reads one record per day. A version-2 record has none: read as None, and the reports
+    sum each shift from the rounds."""
 
     KIND = "day.play"
-    VERSION: ClassVar[int] = 2
-    UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {1: lambda d: d}
+    VERSION: ClassVar[int] = 3
+    UPCASTERS: ClassVar[Mapping[int, Upcaster]] = {1: lambda d: d, 2: lambda d: d}
     gaming_day: str
     rounds: int
     wagered: int
@@ -266,6 +302,28 @@ class DayPlayed(Event):
     theoretical: str
     through_seq: int
     voided_returned: int | None = optional()
+    shifts: tuple[JsonObject, ...] | None = optional()
+
+    def shift_plays(self) -> tuple[ShiftPlayed, ...] | None:
+        """The shifts' figures (None for a record without them), each checked to be what the
+        station writes: an EventError names the first that is not."""
+        if self.shifts is None:
+            return None
+        out: list[ShiftPlayed] = []
+        for i, item in enumerate(self.shifts, 1):
+            wrong = [k for k in SHIFT_TEXTS if not isinstance(item.get(k), str)] + [
+                k for k in PLAY_FIGURES if type(item.get(k)) is not int]
+            unknown = sorted(set(item) - set(SHIFT_TEXTS) - set(PLAY_FIGURES))
+            if wrong or unknown:
+                said = [f"no {k!r} as the station writes it" for k in wrong] + [
+                    f"a key it does not know ({k!r})" for k in unknown]
+                raise EventError(f"a {self.KIND} record of {self.gaming_day}: its shift {i} "
+                                 f"has {' and '.join(said)}")
+            out.append(ShiftPlayed(
+                item["shift"], item["start"], item["end"], item["rounds"], item["wagered"],
+                item["returned"], item["paid"], item["computed_win"], item["theoretical"],
+                item["voided_returned"]))
+        return tuple(out)
 
 
 EVENTS: tuple[type[Event], ...] = (TrayOpened, TrayClosed, TrayShiftCounted, TrayDifference,

@@ -25,7 +25,7 @@ from dealer_station.accounting.ledger import AccountingRefused, Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.accounting.shifts import shift_index
 from dealer_station.audit import schema
-from dealer_station.audit.journal import Entry, Journal, Record
+from dealer_station.audit.journal import Entry, Journal, Record, iso_utc
 from dealer_station.audit.users import User
 from dealer_station.events.accounting import (
     CODEC,
@@ -36,6 +36,7 @@ from dealer_station.events.accounting import (
     DayPlayed,
     DropCounted,
     FillSlip,
+    ShiftPlayed,
     SlipVoided,
     TrayClosed,
     TrayDifference,
@@ -46,6 +47,7 @@ from dealer_station.events.base import Codec, Event
 from dealer_station.events.table import StationStarted
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.parts import Wins
+from dealer_station.table.wins import SpanWins, WinsBySpan
 
 J = schema.journal
 SUPERVISING = ("supervisor", "operator")
@@ -116,6 +118,12 @@ def table_ledger(journal: Journal, table_id: str) -> Ledger:
     return Ledger.of(table_id, (
         CODEC.committed(r.seq, r.ts, r.actor, r.round_no, r.kind, r.payload)
         for r in sorted(records, key=lambda r: r.seq)))
+
+
+def span_play(span: SpanWins) -> Play:
+    """A span's summed rounds as the accounting's :class:`Play`."""
+    return Play(span.rounds, span.wagered, span.returned, span.paid, span.computed_win,
+                span.theoretical_win, span.voided_returned)
 
 
 class TableAccounting:
@@ -284,20 +292,37 @@ class TableAccounting:
         return self.write(decide)[0]
 
     def day_played(self, day: date) -> DayPlayed | None:
-        """The day's settled rounds summed (None for a game without a ``wins`` part)."""
+        """The day's settled rounds summed, in all and shift by shift (each round in the shift
+        of the gaming calendar it closed in), from one read of the day's rounds (None for a
+        game without a ``wins`` part)."""
         wins = table_wins(self.journal, self.table_id)
         if wins is None:
             return None
         head = self.journal.last(self.table_id)
         through = head.seq if head is not None else 0
-        span = self.calendar.day(day)
+        spans = self.calendar.shifts_of(day)
+        shifts = [Play() for _ in spans]
+        if isinstance(wins, WinsBySpan):
+            summed = wins.by_span(self.journal, self.table_id,
+                                  [(s.start, s.end) for s in spans], through_seq=through)
+            for play, s in zip(shifts, summed, strict=True):
+                play.add(span_play(s))
+        else:
+            for w in wins(self.journal, self.table_id, spans[0].start, spans[-1].end):
+                shifts[shift_index(spans, w.closed)].add(Play(
+                    1, w.wagered, w.returned, w.paid, w.computed_win, w.theoretical_win,
+                    w.voided_returned))
         play = Play()
-        for w in wins(self.journal, self.table_id, span.start, span.end):
-            play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
-                          w.theoretical_win, w.voided_returned))
+        for p in shifts:
+            play.add(p)
         return DayPlayed(day.isoformat(), play.rounds, play.wagered, play.returned, play.paid,
                          play.computed_win, play.theoretical_text(), through,
-                         play.voided_returned)
+                         play.voided_returned, tuple(ShiftPlayed(
+                             shift.name, iso_utc(span.start), iso_utc(span.end), p.rounds,
+                             p.wagered, p.returned, p.paid, p.computed_win,
+                             p.theoretical_text(), p.voided_returned).to_json()
+                             for shift, span, p in zip(self.calendar.shifts, spans, shifts,
+                                                       strict=True)))
 
     def slip(self, kind: str, chips: Chips, dealer: User | None, supervisor: User | None, *,
              number: int | None = None, note: str | None = None) -> Record:
