@@ -9,7 +9,7 @@ keyed hash as it is read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from fractions import Fraction
@@ -38,8 +38,8 @@ from dealer_station.events.accounting import DayPlayed, TrayDifference, Variance
 from dealer_station.events.base import Committed
 from dealer_station.events.kinds import closing_statuses
 from dealer_station.gaming_day import GamingCalendar
-from dealer_station.table.accounting import TableAccounting, table_game, table_wins
-from dealer_station.table.wins import Span, SpanWins, WinsBySpan
+from dealer_station.table.accounting import TableAccounting, span_play, table_game, table_wins
+from dealer_station.table.wins import Span, WinsBySpan
 
 J = schema.journal
 
@@ -72,9 +72,10 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
     A closed day's play is its ``day.play`` record (summed when the closer was counted),
     unless a round closed in the day after it, or ``recompute``: then it is summed again
     from the rounds. ``by_shift`` adds a row per shift of every day (``MasterGame.shifts``),
-    its play summed from the rounds that closed in the shift (``known_shifts_only``: only for
-    the days with a shift whose win is known, as the discrepancy report needs: the others'
-    rounds are not read)."""
+    its play read from the same record (a version-3 record carries every shift's, when its
+    shifts are still the calendar's), else summed from the rounds that closed in the shift
+    (``known_shifts_only``: only for the days with a shift whose win is known, as the
+    discrepancy report needs: the others' rounds are not read)."""
     names = list(tables) if tables is not None else [
         t for t in journal.tables() if t not in RESERVED_TABLE_IDS]
     rows: list[TableDay] = []
@@ -96,14 +97,16 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
                     for d in sorted(ledger.days) if since_jan <= d <= wanted[-1]]
         to_dates(all_days)
         mine = [d for d in all_days if d.gaming_day in set(wanted)]
-        _add_play(journal, table, mine, calendar, ledger, recompute)
+        stale = set() if recompute else _closed_after(journal, table, calendar, [
+            s for s in (ledger.days[row.gaming_day].play for row in mine) if s is not None])
+        _add_play(journal, table, mine, calendar, ledger, recompute, stale)
         for d in mine:
             d.check(settings.variance_threshold, settings.money.text)
             d.game = game
         rows += mine
         if by_shift:
             for s in _shifts(journal, table, ledger, mine, settings, calendar,
-                             known_shifts_only):
+                             known_shifts_only, None if recompute else stale):
                 s.game = game
                 shifts.append(s)
     return MasterGame(rows, settings, calendar, ledgers, shifts)
@@ -111,12 +114,21 @@ def gather(journal: Journal, settings: AccountingSettings, calendar: GamingCalen
 
 def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
             settings: AccountingSettings, calendar: GamingCalendar,
-            known_only: bool = False) -> list[TableDay]:
+            known_only: bool = False, stale: set[date] | None = None) -> list[TableDay]:
     """Every shift of ``days`` (one table's, in order): the count room's figures from the
-    shift counts and drops, the station's from the rounds that closed in each shift; month
-    and year to date run on through the day's shifts."""
+    shift counts and drops, the station's from the day's ``day.play`` record where it holds
+    the shifts' figures and no round closed in the day after it (``stale``: the days where
+    one did; None: recompute, every shift from its rounds), else from the rounds that closed
+    in each shift; month and year to date run on through the day's shifts."""
     out: list[TableDay] = []
     by_shift: dict[tuple[date, str], TableDay] = {}
+    of_day: dict[date, list[TableDay]] = {}
+    recorded: dict[date, dict[str, Play]] = {}
+    if stale is not None:
+        for day in days:
+            held = recorded_shifts(ledger.days[day.gaming_day].play, day.gaming_day, calendar)
+            if held is not None and day.gaming_day not in stale:
+                recorded[day.gaming_day] = held
     for day in days:
         rows = shift_rows(table, ledger, day.gaming_day, calendar, settings.money.text)
         # To date before the day, then each known shift's win and drop added in turn.
@@ -131,28 +143,37 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
                 mw, md, yw, yd = mw + row.win, md + row.drop, yw + row.win, yd + row.drop
             row.mtd_win, row.mtd_drop, row.ytd_win, row.ytd_drop = mw, md, yw, yd
             by_shift[(day.gaming_day, row.shift or "")] = row
+            summed = recorded.get(day.gaming_day)
+            if summed is not None:
+                row.play = summed[row.shift or ""]
+        of_day[day.gaming_day] = rows
         out += rows
     wins = table_wins(journal, table)
     played = sorted({row.gaming_day for row in out if row.win is not None or not known_only})
-    if wins is not None and played and isinstance(wins, WinsBySpan):
-        # Every shift's rounds summed by the game at once, one read of the table's rounds
-        # (each shift of the days from the first played to the last, as below).
-        rows = [row for row in out if played[0] <= row.gaming_day <= played[-1]]
-        spans = [_shift_span(calendar, row) for row in rows]
-        for row, span in zip(rows, wins.by_span(journal, table, spans), strict=True):
-            row.play.add(_play(span))
-    elif wins is not None and played:
-        start = calendar.day(played[0]).start
-        end = calendar.day(played[-1]).end
-        for w in wins(journal, table, start, end):
-            gaming_day, shift = calendar.shift_of(datetime.fromisoformat(w.closed))
-            found = by_shift.get((gaming_day, shift.name))
-            if found is not None:
-                found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
-                                    w.theoretical_win, w.voided_returned))
+    # The days from the first played to the last whose shifts' play the record does not hold,
+    # in runs with no such record between them: the rounds are read a run at a time.
+    runs = _runs([d.gaming_day for d in days], lambda d: d not in recorded and bool(played)
+                 and played[0] <= d <= played[-1])
+    if wins is not None and isinstance(wins, WinsBySpan):
+        for run in runs:
+            # Every shift of the run summed by the game at once, one read of its rounds.
+            rows = [row for row in out if run[0] <= row.gaming_day <= run[-1]]
+            spans = [_shift_span(calendar, row) for row in rows]
+            for row, span in zip(rows, wins.by_span(journal, table, spans), strict=True):
+                row.play.add(span_play(span))
+    elif wins is not None:
+        for run in runs:
+            wanted = set(run)
+            for w in wins(journal, table, calendar.day(run[0]).start,
+                          calendar.day(run[-1]).end):
+                gaming_day, shift = calendar.shift_of(datetime.fromisoformat(w.closed))
+                found = by_shift.get((gaming_day, shift.name))
+                if found is not None and gaming_day in wanted:
+                    found.play.add(Play(1, w.wagered, w.returned, w.paid, w.computed_win,
+                                        w.theoretical_win, w.voided_returned))
     # Each day's shifts' theoretical wins add up to the day's, to the cent.
     for day in days:
-        mine = [by_shift[k] for k in by_shift if k[0] == day.gaming_day]
+        mine = of_day[day.gaming_day]
         exact = [row.play.theoretical_win for row in mine]
         if sum(exact, Fraction(0)) == day.play.theoretical_win:
             for row, share in zip(mine, apportion(exact, day.theoretical_win), strict=True):
@@ -162,16 +183,66 @@ def _shifts(journal: Journal, table: str, ledger: Ledger, days: list[TableDay],
     return out
 
 
+def recorded_shifts(summary: DayPlayed | None, day: date, calendar: GamingCalendar
+                    ) -> dict[str, Play] | None:
+    """Each shift's play as the day's ``day.play`` record holds it (version 3), by shift name:
+    None where it holds none, or its shifts are no longer the calendar's (renamed, moved),
+    or they do not add up to the day's figures (then the rounds are read instead)."""
+    if summary is None or summary.voided_returned is None:
+        return None
+    found = summary.shift_plays()
+    if found is None:
+        return None
+    spans = calendar.shifts_of(day)
+    if ([(s.shift, s.start, s.end) for s in found]
+            != [(c.name, iso_utc(s.start), iso_utc(s.end))
+                for c, s in zip(calendar.shifts, spans, strict=True)]):
+        return None
+    out = {s.shift: Play(s.rounds, s.wagered, s.returned, s.paid, s.computed_win,
+                         fraction_text(s.theoretical), s.voided_returned) for s in found}
+    total = Play()
+    for p in out.values():
+        total.add(p)
+    if total != summary_play(summary):
+        return None
+    return out
+
+
+def fraction_text(text: str) -> Fraction:
+    """A ``day.play`` record's theoretical win (``"numerator/denominator"``)."""
+    num, _, den = text.partition("/")
+    return Fraction(int(num), int(den or 1))
+
+
+def summary_play(summary: DayPlayed) -> Play:
+    """The day's play as its ``day.play`` record holds it (voids' returns 0 where a
+    version-1 record did not sum them)."""
+    return Play(summary.rounds, summary.wagered, summary.returned, summary.paid,
+                summary.computed_win, fraction_text(summary.theoretical),
+                summary.voided_returned or 0)
+
+
+def _runs(days: list[date], read: Callable[[date], bool]) -> list[list[date]]:
+    """The ``days`` (a table's, in order) whose rounds are to be ``read``, in runs of days
+    next to each other in ``days`` (no day between them whose rounds are not read)."""
+    out: list[list[date]] = []
+    joined = False
+    for d in days:
+        if not read(d):
+            joined = False
+        elif joined:
+            out[-1].append(d)
+        else:
+            out.append([d])
+            joined = True
+    return out
+
+
 def _shift_span(calendar: GamingCalendar, row: TableDay) -> Span:
     """The time a shift's row covers: the rounds that closed in it are its play."""
     names = [s.name for s in calendar.shifts]
     found = calendar.shifts_of(row.gaming_day)[names.index(row.shift or "")]
     return found.start, found.end
-
-
-def _play(span: SpanWins) -> Play:
-    return Play(span.rounds, span.wagered, span.returned, span.paid, span.computed_win,
-                span.theoretical_win, span.voided_returned)
 
 
 def _statistical(table: str, ledger: Ledger, d: date, settings: AccountingSettings,
@@ -219,10 +290,10 @@ def disposition_of(c: Committed | None) -> Disposition | None:
 
 
 def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: GamingCalendar,
-              ledger: Ledger, recompute: bool) -> None:
+              ledger: Ledger, recompute: bool, stale: set[date]) -> None:
+    """Each day's play: its ``day.play`` record's, else (none, a round closed in the day
+    after it: ``stale``, a version-1 record, ``recompute``) summed from its rounds."""
     live: dict[date, TableDay] = {}
-    stale = set() if recompute else _closed_after(journal, table, calendar, [
-        s for s in (ledger.days[row.gaming_day].play for row in days) if s is not None])
     for row in days:
         summary = ledger.days[row.gaming_day].play
         # A day summed before its voids' returns were (a version-1 record): from the rounds.
@@ -230,10 +301,7 @@ def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: Gami
                 or summary.voided_returned is None):
             live[row.gaming_day] = row
             continue
-        num, _, den = summary.theoretical.partition("/")
-        row.play = Play(summary.rounds, summary.wagered, summary.returned, summary.paid,
-                        summary.computed_win, Fraction(int(num), int(den or 1)),
-                        summary.voided_returned)
+        row.play = summary_play(summary)
     if not live:
         return
     wins = table_wins(journal, table)
@@ -244,7 +312,7 @@ def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: Gami
         days_in = sorted(live)
         spans = [(calendar.day(d).start, calendar.day(d).end) for d in days_in]
         for d, span in zip(days_in, wins.by_span(journal, table, spans), strict=True):
-            live[d].play.add(_play(span))
+            live[d].play.add(span_play(span))
         return
     start = calendar.day(min(live)).start
     end = calendar.day(max(live)).end
