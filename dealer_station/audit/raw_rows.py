@@ -22,6 +22,16 @@ def raw_rows(journal: Journal, table_id: str, *, seqs: tuple[int, int] | None = 
              cursor: str = "raw_rows") -> Iterator[tuple[Any, ...]]:
     """Records of ``table_id`` with ``seq`` in ``seqs`` and ``round_no`` in ``rounds`` (both
     inclusive ranges, None: any) and of ``kinds`` (empty: any), in sequence order."""
+    for batch in raw_batches(journal, table_id, seqs=seqs, rounds=rounds, kinds=kinds,
+                             cursor=cursor):
+        yield from batch
+
+
+def raw_batches(journal: Journal, table_id: str, *, seqs: tuple[int, int] | None = None,
+                rounds: tuple[int, int] | None = None, kinds: Sequence[str] = (),
+                cursor: str = "raw_rows", size: int = 5000) -> Iterator[list[tuple[Any, ...]]]:
+    """:func:`raw_rows` in lists of up to ``size`` records, as the driver fetches them (for a
+    reader that takes a run of records at once)."""
     engine = journal.db.engine
     mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
     where = [f"table_id = {mark}"]
@@ -41,10 +51,10 @@ def raw_rows(journal: Journal, table_id: str, *, seqs: tuple[int, int] | None = 
                else raw.cursor())
         cur.execute(sql, tuple(params))
         while True:
-            rows = cur.fetchmany(5000)
+            rows = cur.fetchmany(size)
             if not rows:
                 break
-            yield from rows
+            yield list(rows)
         cur.close()
     finally:
         raw.close()

@@ -42,6 +42,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import JournalKey, signing_path_for
 from dealer_station.audit.notes import NOTE_KEY, Signer
 from dealer_station.audit.users import Users
+from dealer_station.events.accounting import SlipIssued, SlipRequested
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.reports.accounting_pdf import (
     build_discrepancy_pdf,
@@ -52,7 +53,7 @@ from dealer_station.reports.accounting_pdf import (
 )
 from dealer_station.reports.count_sheet import build_count_sheet_pdf
 from dealer_station.reports.master_game import gather
-from dealer_station.table.accounting import TableAccounting
+from dealer_station.table.accounting import TableAccounting, accounting_event
 from dealer_station.table.cage import CageDesk
 from dealer_station.table.count_room import CountRoom
 from dealer_station.table.days import SIM_PIN, SimClock
@@ -107,7 +108,8 @@ def _void_in_transit(journal: Journal, book: TableAccounting, clock: SimClock) -
     chips = Chips.of({2500: 20, 10000: 5})
     clock.set(clock() + timedelta(minutes=48))
     asked = desk.request("fill", chips, who["sim-supervisor"], note="tray low on 25s and 100s")
-    year, n = asked.payload["year"], asked.payload["request"]
+    request = accounting_event(asked, SlipRequested)
+    year, n = request.year, request.request
     clock.set(clock() + timedelta(minutes=4))
     issued = desk.issue(year, n, chips, [who["sim-cashier"]])
     clock.set(clock() + timedelta(minutes=3))
@@ -115,7 +117,7 @@ def _void_in_transit(journal: Journal, book: TableAccounting, clock: SimClock) -
     clock.set(clock() + timedelta(minutes=6))
     desk.void(year, n, "runner dropped a rack on the way; chips recounted at the cage",
               [who["sim-supervisor"], who["sim-cashier"]])
-    return int(issued.payload["number"])
+    return accounting_event(issued, SlipIssued).number
 
 
 def _dispose_first_variance(journal: Journal, book: TableAccounting) -> None:

@@ -39,16 +39,13 @@ from dealer_station.audit.journal import ConfigVersion, Journal, JournalTampered
 from dealer_station.events.kinds import closing_statuses, opening_kinds
 from dealer_station.events.parts import WAGER_LABELS
 from dealer_station.events.rows import (
-    closing_meters,
-    closing_returned,
-    closing_theoretical,
     why,
 )
-from dealer_station.events.rows import opening as opened_by
 from dealer_station.money import Money
-from dealer_station.reports import charts
+from dealer_station.reports import charts, shift_tally
 from dealer_station.reports.parts import HOUSE_EDGES
 from dealer_station.reports.pdf_style import p
+from dealer_station.reports.shift_tally import ShiftTally, merged
 from dealer_station.reports.source import (
     Coverage,
     Period,
@@ -216,27 +213,6 @@ def _edges(content: Mapping[str, Any], game: str) -> dict[str, tuple[Fraction, F
     return edges(content) if edges is not None else {}
 
 
-class _LocalHours:
-    """The local hour a stored UTC time falls in, computed once per UTC hour where the zone's
-    offset is whole hours (then every moment of a UTC hour is in the same local hour)."""
-
-    def __init__(self) -> None:
-        self._cache: dict[str, datetime | None] = {}
-
-    def __call__(self, ts: str) -> datetime:
-        key = ts[:13]
-        if key in self._cache:
-            hit = self._cache[key]
-        else:
-            start = datetime.fromisoformat(key + ":00:00+00:00").astimezone()
-            offset = start.utcoffset()
-            whole = offset is not None and offset.total_seconds() % 3600 == 0
-            hit = self._cache[key] = start if whole else None
-        if hit is None:  # a zone offset by a part of an hour: this moment's own hour
-            hit = datetime.fromisoformat(ts).astimezone()
-        return hit.replace(minute=0, second=0, microsecond=0)
-
-
 def _hour_buckets(wins: Mapping[datetime, int], what: str = "House win"
                   ) -> tuple[list[tuple[str, int]], str]:
     """The hours' figures and their title (``what``: "House win", or "House collection"
@@ -260,8 +236,11 @@ def _hour_buckets(wins: Mapping[datetime, int], what: str = "House win"
             f"({zone_name(last)})")
 
 
-def gather(journal: Journal, table: str, period: Period) -> ShiftData:
-    """Read the period's figures from the journal (one pass over the closing records)."""
+def gather(journal: Journal, table: str, period: Period, *,
+           ranges: Verification | None = None) -> ShiftData:
+    """Read the period's figures from the journal (one pass over the opening and closing
+    records): summed by the ranges of the report's verification as they read them
+    (``ranges``, made with :func:`tally_collector`), or read here."""
     cov = coverage(journal, table, period)
     versions = journal.config_versions(table)
     at = cov.last.ts if cov.last else period.until_iso
@@ -272,110 +251,40 @@ def gather(journal: Journal, table: str, period: Period) -> ShiftData:
         return data
     for c in config_changes(journal, table, cov.last.seq):
         data.recorded.setdefault(config_change(c).version, c)
-    since, until = period.since_iso, period.until_iso
-    opens: dict[int, tuple[str, str, str, str]] = {}
-    # Plain lists [rounds, wagered, paid, house_win]: this loop runs once per round.
-    before: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    during: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    by_version: dict[tuple[str, str], int] = defaultdict(int)
-    wins: dict[datetime, int] = defaultdict(int)
-    hour_of = _LocalHours()
-    dealers: dict[str, DealerShift] = {}
-    games: set[str] = set()
-    round_nos: list[int] = []
-    # The theoretical win the closing meters carry, per kind and denominator, and the stakes
-    # voids handed back: while every closing record has them, the wagers need not be read.
-    theo: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    back = 0
-    theo_known = True
-    # The kinds every registered game's events declare to open and close a round or hand.
-    # Read as records, not events: decoding each (some 50 µs) adds seconds to 100,000 rounds.
-    opening = frozenset(opening_kinds())
-    closing = closing_statuses()
-    for round_no, kind, ts, actor, payload in _opening_and_closing(
-            journal, table, opening, closing, cov.last.seq):
-        rno = round_no if round_no is not None else -1
-        if kind in opening:
-            o = opened_by(kind, payload)
-            assert o is not None
-            opens[rno] = (o.dealer or actor, o.config_version, o.game, ts)
-            continue
-        meters = closing_meters(kind, payload) or {}
-        if since is not None and ts < since:
-            for k, m in meters.items():
-                a = before[k]
-                a[0] += 1
-                a[1] += m["wagered"]
-                a[2] += m["paid"]
-                a[3] += m["house_win"]
-            continue
-        if until is not None and ts >= until:
-            continue
-        dealer, version, game, opened = opens.get(rno, (actor, "", "", ts))
-        if closing[kind] == "voided":
-            data.rounds_voided += 1
-            returned = closing_returned(payload) if theo_known else None
-            if returned is None:
-                theo_known = False
-            else:
-                back += returned
-        else:
-            data.rounds_settled += 1
-        round_nos.append(rno)
-        games.add(game)
-        for k, m in meters.items():
-            a = during[k]
-            a[0] += 1
-            a[1] += m["wagered"]
-            a[2] += m["paid"]
-            a[3] += m["house_win"]
-            if k != TOTAL:
-                by_version[(k, version)] += m["wagered"]
-            if theo_known:
-                t = closing_theoretical(m)
-                if t is None:
-                    theo_known = False
-                else:
-                    theo[k][t[1]] += t[0]
-        data.versions[version] = data.versions.get(version, 0) + 1
-        if TOTAL in meters:
-            wins[hour_of(ts)] += meters[TOTAL]["house_win"]
-        if not data.first_open or opened < data.first_open:
-            data.first_open = opened
-        if ts > data.last_close:
-            data.last_close = ts
-        d = dealers.get(dealer)
-        if d is None:
-            d = dealers[dealer] = DealerShift(dealer, 0, opened, ts)
-        d.rounds += 1
-        total = meters.get(TOTAL)
-        if total is not None:
-            d.wagered += total["wagered"]
-            d.house_win += total["house_win"]
-        if opened < d.first:
-            d.first = opened
-        if ts > d.last:
-            d.last = ts
-    kinds = {k: Figures(*v) for k, v in during.items()}
-    meters_open = {k: Figures(*v) for k, v in before.items()}
-    data.games = sorted(g for g in games if g)
+    parts = ranges.collected() if ranges is not None else None
+    if parts is not None and ranges is not None and ranges.size == cov.last.seq:
+        # The verification's ranges summed the records as they read them.
+        tally = merged(parts)
+    else:
+        tally = ShiftTally(period.since_iso, period.until_iso)
+        for round_no, kind, ts, actor, payload in _opening_and_closing(
+                journal, table, frozenset(opening_kinds()), closing_statuses(), cov.last.seq):
+            tally.add(round_no, kind, ts, actor, payload)
+    data.rounds_settled, data.rounds_voided = tally.rounds_settled, tally.rounds_voided
+    data.versions = dict(tally.versions)
+    data.first_open, data.last_close = tally.first_open, tally.last_close
+    kinds = {k: Figures(*v) for k, v in tally.during.items()}
+    meters_open = {k: Figures(*v) for k, v in tally.before.items()}
+    data.games = sorted(g for g in tally.games if g)
     data.kinds = dict(sorted(kinds.items(), key=lambda kv: _kind_order(kv[0])))
     data.meters_open = dict(meters_open)
     close: dict[str, Figures] = {}
     for k in set(meters_open) | set(kinds):
         close[k] = meters_open.get(k, Figures()).plus(kinds.get(k, Figures()))
     data.meters_close = dict(sorted(close.items(), key=lambda kv: _kind_order(kv[0])))
-    if round_nos:
-        data.first_round, data.last_round = min(round_nos), max(round_nos)
+    if tally.first_round is not None and tally.last_round is not None:
+        data.first_round, data.last_round = tally.first_round, tally.last_round
     data.hourly, data.hourly_title = _hour_buckets(
-        wins, "House collection" if _only_unbanked(data) else "House win")
-    data.dealers = sorted(dealers.values(), key=lambda d: d.first)
-    data.theoretical = _theoretical(by_version, data.version_info)
-    if theo_known and data.rounds_played and _all_won(data.games):
-        data.exact = {k: (f.wagered, sum((Fraction(n, d) for d, n in theo[k].items()),
+        tally.wins, "House collection" if _only_unbanked(data) else "House win")
+    data.dealers = sorted((DealerShift(name, d.rounds, d.first, d.last, d.wagered, d.house_win)
+                           for name, d in tally.dealers.items()), key=lambda d: d.first)
+    data.theoretical = _theoretical(tally.by_version, data.version_info)
+    if tally.theo_known and data.rounds_played and _all_won(data.games):
+        # Every closing record carried its theoretical win: the wagers need not be read.
+        data.exact = {k: (f.wagered, sum((Fraction(n, d) for d, n in tally.theo[k].items()),
                                          Fraction(0)))
                       for k, f in kinds.items() if f.wagered}
-        data.returned_by_voids = back
+        data.returned_by_voids = tally.back
     else:
         data.exact, data.returned_by_voids = _exact(journal, table, period, data.games,
                                                     cov.last.seq)
@@ -410,6 +319,12 @@ def _opening_and_closing(journal: Journal, table: str, opening: frozenset[str],
         # The database gives each field as minified JSON text: its C scanner reads it.
         parsed = {name: scan(text, 0)[0] for name, text in zip(fields, values, strict=True)}
         yield round_no, kind, ts, actor, parsed
+
+
+def tally_collector(period: Period, to_seq: int) -> tuple[str, dict[str, Any]]:
+    """What the verification's ranges are given to sum the period's figures as they read."""
+    return (shift_tally.__name__, {"since": period.since_iso, "until": period.until_iso,
+                                   "to_seq": to_seq})
 
 
 def _all_won(games: Iterable[str]) -> bool:
@@ -687,9 +602,11 @@ def build_shift_report(journal: Journal, table: str, period: Period | None = Non
                        background_above: int = BACKGROUND_ABOVE_RECORDS) -> BuiltReport:
     """Write the shift report of ``table`` for ``period`` (default: everything recorded)."""
     period = period or Period()
-    verification = Verification(journal, table, background_above=background_above)
+    cov = coverage(journal, table, period)
+    verification = Verification(journal, table, background_above=background_above,
+                                collect=tally_collector(period, cov.last.seq if cov.last else 0))
     try:
-        data = gather(journal, table, period)
+        data = gather(journal, table, period, ranges=verification)
         return render(data, out, verification, paper=paper)
     finally:
         verification.cancel()

@@ -23,11 +23,13 @@ failure reads exactly as ``audit verify`` reports it.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from sqlalchemy import select
 
@@ -35,7 +37,7 @@ from dealer_station.audit import schema
 from dealer_station.audit.hashing import table_record_hasher
 from dealer_station.audit.journal import Journal, VerifyResult
 from dealer_station.audit.keys import JournalKey
-from dealer_station.audit.raw_rows import raw_rows
+from dealer_station.audit.raw_rows import raw_batches
 from dealer_station.errors import StationError
 from dealer_station.reports.verified_memo import (
     CHUNK,
@@ -68,13 +70,14 @@ def check_range(journal: Journal, table_id: str, lo: int, hi: int,
 
 
 def check_chunks(journal: Journal, table_id: str, lo: int, hi: int, memo: Mapping[int, str],
-                 chunk: int) -> tuple[bool, str | None, dict[int, str], int]:
+                 chunk: int, feed: Callable[[list[tuple[Any, ...]]], None] | None = None
+                 ) -> tuple[bool, str | None, dict[int, str], int]:
     """:func:`check_range`, read a run of ``chunk`` records at a time: a whole run whose
     digest is in ``memo`` holds exactly records already checked, and only its link to the
     record before it is checked again (:mod:`~dealer_station.reports.verified_memo`).
 
     Returns (intact, hash of record ``hi``, the digest of every whole run read, how many
-    records the memo confirmed).
+    records the memo confirmed). ``feed`` is given every run read, once it is checked.
     """
     hasher = table_record_hasher(_secret(journal), table_id)
     if lo == 1:
@@ -92,7 +95,10 @@ def check_chunks(journal: Journal, table_id: str, lo: int, hi: int, memo: Mappin
     first = (lo - 1) // chunk
     for run in range(first, (hi - 1) // chunk + 1):
         a, b = max(lo, run * chunk + 1), min(hi, (run + 1) * chunk)
-        rows = list(raw_rows(journal, table_id, seqs=(a, b), cursor="report_verify"))
+        rows: list[tuple[Any, ...]] = []
+        for batch in raw_batches(journal, table_id, seqs=(a, b), size=chunk,
+                                 cursor="report_verify"):
+            rows += batch
         whole = a == run * chunk + 1 and b == (run + 1) * chunk and len(rows) == chunk
         digest = chunk_digest(rows) if whole else None
         if digest is not None and memo.get(run) == digest:
@@ -103,6 +109,8 @@ def check_chunks(journal: Journal, table_id: str, lo: int, hi: int, memo: Mappin
             expected += len(rows)
             confirmed += len(rows)
             digests[run] = digest
+            if feed is not None:
+                feed(rows)
             continue
         for seq, ts, actor, kind, round_no, payload, prev_hash, h in rows:
             if seq != expected or prev_hash != prev:
@@ -113,7 +121,29 @@ def check_chunks(journal: Journal, table_id: str, lo: int, hi: int, memo: Mappin
             expected += 1
         if digest is not None:
             digests[run] = digest
+        if feed is not None:
+            feed(rows)
     return expected == hi + 1, prev, digests, confirmed
+
+
+#: The modules whose ``Collector`` a range may feed (see :class:`Verification`).
+COLLECTORS = ("dealer_station.reports.shift_tally",)
+
+
+class RangeCollector(Protocol):
+    def feed(self, rows: list[tuple[Any, ...]]) -> None: ...
+
+    def result(self) -> Any: ...
+
+
+def _collector(spec: Any) -> RangeCollector | None:
+    if not spec:
+        return None
+    module, args = spec
+    if module not in COLLECTORS:
+        raise ValueError(f"no collector {module!r}")
+    made: RangeCollector = importlib.import_module(module).Collector(args)
+    return made
 
 
 def _child_main() -> int:
@@ -128,12 +158,17 @@ def _child_main() -> int:
         try:
             journal = Journal(db, bytes.fromhex(job["secret"]))
             memo = {int(k): str(v) for k, v in job.get("memo", {}).items()}
+            collector = _collector(job.get("collect"))
             intact, head, digests, confirmed = check_chunks(
-                journal, job["table"], job["lo"], job["hi"], memo, int(job["chunk"]))
+                journal, job["table"], job["lo"], job["hi"], memo, int(job["chunk"]),
+                collector.feed if collector is not None else None)
         finally:
             db.close()
-        print(json.dumps({"intact": intact, "head": head, "digests": digests,
-                          "confirmed": confirmed}))
+        answer: dict[str, Any] = {"intact": intact, "head": head, "digests": digests,
+                                  "confirmed": confirmed}
+        if collector is not None and intact:
+            answer["collected"] = collector.result()
+        print(json.dumps(answer))
     except Exception as exc:  # the parent falls back to one walk and says why if that fails
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
     return 0
@@ -144,7 +179,8 @@ class Verification:
 
     def __init__(self, journal: Journal, table_id: str, *,
                  background_above: int = BACKGROUND_ABOVE_RECORDS,
-                 workers: int | None = None, chunk: int = CHUNK) -> None:
+                 workers: int | None = None, chunk: int = CHUNK,
+                 collect: tuple[str, Mapping[str, Any]] | None = None) -> None:
         self.journal = journal
         self.table_id = table_id
         self._result: VerifyResult | None = None
@@ -157,6 +193,10 @@ class Verification:
         anchor = journal.anchor_path
         self._memo_path = memo_path(anchor, table_id) if anchor is not None else None
         self._digests: dict[int, str] = {}
+        # ``collect``: (module, arguments) of a Collector each range feeds the records it
+        # reads to, so that a report's figures cost no second read (see :meth:`collected`).
+        self._collect_spec = collect
+        self._collected: list[Any] | None = None
         last = journal.last(table_id)
         self.size = last.seq if last is not None else 0
         url = journal.db.engine.url
@@ -179,7 +219,8 @@ class Verification:
             runs = range((lo - 1) // self._chunk, hi // self._chunk + 1)
             job = json.dumps({"url": url, "secret": secret.hex(), "table": self.table_id,
                               "lo": lo, "hi": hi, "chunk": self._chunk,
-                              "memo": {str(r): memo[r] for r in runs if r in memo}})
+                              "memo": {str(r): memo[r] for r in runs if r in memo},
+                              "collect": self._collect_spec})
             try:
                 proc = subprocess.Popen(
                     [sys.executable, "-m", "dealer_station.reports.verification"],
@@ -195,6 +236,7 @@ class Verification:
 
     def _collect(self) -> tuple[bool, str | None]:
         intact, head = True, None
+        collected: list[Any] | None = [] if self._collect_spec else None
         for proc in self._jobs:
             assert proc.stdout is not None
             out = proc.stdout.read()
@@ -212,10 +254,22 @@ class Verification:
                     self.confirmed_unchanged += int(answer.get("confirmed", 0))
                 except (AttributeError, TypeError, ValueError):
                     pass    # no digests to remember; the range was checked all the same
+                if collected is not None and "collected" in answer:
+                    collected.append(answer["collected"])
+                else:
+                    collected = None
             else:
                 intact = False
         self._jobs = []
+        self._collected = collected if intact else None
         return intact, head
+
+    def collected(self) -> list[Any] | None:
+        """What each range's collector gathered, in order, once the chain is found intact in
+        ranges; None where it was not checked in ranges (the caller reads the records
+        itself)."""
+        self.result()
+        return self._collected if self.method == "ranges" else None
 
     def _checkpoints_confirmed(self, head: str | None) -> int | None:
         """How many of the table's checkpoints name a checked record with its hash, or None

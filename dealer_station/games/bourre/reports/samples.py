@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from dealer_station.accounting.chips import Chips
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
+from dealer_station.games.bourre.events import CODEC, HouseCollected
 from dealer_station.reports.samples import SampleClock, SampleReport
 
 if TYPE_CHECKING:
@@ -189,8 +190,8 @@ def _cash_bourre(journal: Journal) -> None:
     t.shutdown()
     # The count room, after the closer: the rake box short, the drop box as much over.
     day = book.today()
-    rake = sum(int(r.payload["amount"]) for r in journal.events("B2",
-                                                               kinds=["bourre.collection"]))
+    rake = sum(CODEC.decode_as(HouseCollected, r.seq, r.kind, r.payload).amount
+               for r in journal.events("B2", kinds=[HouseCollected.KIND]))
     team = [signers["amy"], signers["ben"]]
     notes = settings.currency_denominations
     room = CountRoom(book)
