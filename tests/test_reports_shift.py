@@ -169,8 +169,13 @@ def test_every_exception_is_listed_with_who_and_why(whole) -> None:  # type: ign
         why = e.payload.get("reason") or e.payload.get("detail") or e.payload.get("note")
         assert f"{e.round_no} {record_label(e.kind)} {e.actor} {' '.join(str(why).split())}" \
             in text
-    # No record keys or minor units in the details: a void names the wagers it returned.
+    # No record keys or minor units in the details: a void names the wagers it returned,
+    # and the stakes it handed back as money.
     assert "halt_seq" not in text and "wagered:" not in text
+    assert "returned stakes" not in text and "returned_stakes" not in text
+    (void,) = [e for e in events if e.kind == "void"]
+    back = USD.text(void.payload["returned_stakes"])
+    assert void.payload["returned_stakes"] > 0 and f"returned in all: {back}" in text
 
 
 def test_the_last_page_carries_the_verification_and_the_last_hash(whole) -> None:  # type: ignore[no-untyped-def]

@@ -138,7 +138,7 @@ def render(data: PitData, out: Path | str, checks: Sequence[TableCheck], *,
     r.heading("Exceptions, table by table")
     exc_rows: list[list[str]] = []
     for t in data.tables:
-        exc_rows += [[t.table, *row] for row in exception_rows(t.exceptions)]
+        exc_rows += [[t.table, *row] for row in exception_rows(t.exceptions, t.money.text)]
     if exc_rows:
         r.add(grid(["Table", "Time", "Round", "What", "Who", "Why", "Detail"], exc_rows,
                    [w * 0.07, w * 0.14, w * 0.06, w * 0.1, w * 0.16, w * 0.23, w * 0.24],

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import json.scanner
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -453,12 +453,14 @@ FIGURE_COLUMNS = (WAGERED, WINNING_STAKES, PAID, HOUSE_WIN, WIN_PCT_OF_HANDLE, T
                   THEORETICAL_WIN)
 
 
-def exception_rows(records: Iterable[Record]) -> list[list[str]]:
+def exception_rows(records: Iterable[Record], money: Callable[[int], str] | None = None
+                   ) -> list[list[str]]:
     rows = []
     for e in records:
         # Kinds and details in words, as the recall prints them (no minor units, no keys).
         rows.append([local_short(e.ts), "" if e.round_no is None else str(e.round_no),
-                     record_label(e.kind), e.actor, why(e.payload), detail_text(e.payload)])
+                     record_label(e.kind), e.actor, why(e.payload),
+                     detail_text(e.payload, money=money)])
     return rows
 
 
@@ -585,7 +587,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     r.heading(f"Exceptions ({len(data.exceptions):,})")
     if data.exceptions:
         r.add(grid(["Time", "Round", "What", "Who", "Why", "Detail"],
-                   exception_rows(data.exceptions),
+                   exception_rows(data.exceptions, data.money.text),
                    [w * 0.17, w * 0.06, w * 0.1, w * 0.2, w * 0.24, w * 0.23],
                    wrap=(3, 4, 5), numeric=(1,)))
     else:

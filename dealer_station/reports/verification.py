@@ -19,6 +19,14 @@ while the report reads its figures:
 When all of that holds, the chain is intact, and the result says so. When anything does not
 hold, the report does not describe the problem itself: it runs :meth:`Journal.verify`, so a
 failure reads exactly as ``audit verify`` reports it.
+
+Two things make a big chain's report cheaper without checking any less:
+- each range reads its records a run at a time, and a run whose digest the verification of an
+  earlier report remembered (:mod:`~dealer_station.reports.verified_memo`) holds exactly the
+  records checked then: only its link to the record before it is checked again;
+- a report may give the ranges a collector (``collect``) that each range feeds the records it
+  reads, so that the report's figures are summed in the same read
+  (:mod:`~dealer_station.reports.shift_tally`); they are used only when the chain is intact.
 """
 
 from __future__ import annotations

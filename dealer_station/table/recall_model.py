@@ -13,7 +13,7 @@ values and their order): tools outside the station read it, so it is a contract.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -266,9 +266,11 @@ DETAIL_WORDS: dict[str, str] = {
 }
 
 
-def detail_text(payload: Mapping[str, Any], returned: str = "") -> str:
+def detail_text(payload: Mapping[str, Any], returned: str = "",
+                money: Callable[[int], str] | None = None) -> str:
     """An exception record's payload beyond who and why, as ``words: value; ...``.
-    ``returned`` is how the game words the wagers a void gave back."""
+    ``returned`` is how the game words the wagers a void gave back; ``money`` shows the
+    stakes it gave back (left out without it: never minor units)."""
     parts = []
     # A listing of whatever keys the record holds, of any kind: no field is picked out.
     for k, v in sorted(payload.items()):
@@ -276,6 +278,10 @@ def detail_text(payload: Mapping[str, Any], returned: str = "") -> str:
             continue
         if k == "returned":
             parts.append(f"returned: {returned or ', '.join(f'wager #{x}' for x in v)}")
+            continue
+        if k == "returned_stakes":
+            if money is not None and isinstance(v, int):
+                parts.append(f"returned in all: {money(v)}")
             continue
         if isinstance(v, bool):
             v = "yes" if v else "no"

@@ -335,7 +335,7 @@ class LaPaireRecall(Recall):
     def exception_detail(self, e: ExceptionLine) -> str:
         said = record_event(e)
         return detail_text(e.payload, self.returned_text(
-            said.returned if isinstance(said, ev.RoundVoided) else ()))
+            said.returned if isinstance(said, ev.RoundVoided) else ()), self.written_in.text)
 
     def body_json(self) -> dict[str, Any]:
         return {"cards": [c.to_json() for c in self.cards],
