@@ -251,6 +251,10 @@ def gather(journal: Journal, table: str, period: Period, *,
         return data
     for c in config_changes(journal, table, cov.last.seq):
         data.recorded.setdefault(config_change(c).version, c)
+    if ranges is not None:
+        # While the ranges read: each version's par sheet, which the figures need after.
+        for v in versions:
+            _edges(v.content, v.game)
     parts = ranges.collected() if ranges is not None else None
     if parts is not None and ranges is not None and ranges.size == cov.last.seq:
         # The verification's ranges summed the records as they read them.

@@ -36,9 +36,11 @@ MAC_DOMAIN = "verified-memo/v1"
 
 
 def chunk_digest(rows: Sequence[tuple[Any, ...]]) -> str:
-    """The digest of a run of records as the database driver returned them (marshal's
-    version 2 writes text, numbers and None as they are, with no references between them)."""
-    return hashlib.sha256(marshal.dumps(list(rows), 2)).hexdigest()
+    """The digest of a run of records as the database driver returned them, written out by
+    marshal: text, numbers and None exactly, so equal digests are equal records. (Which
+    values it writes once and refers back to can depend on the interpreter: then a digest
+    differs, and the run is only checked record by record again.)"""
+    return hashlib.sha256(marshal.dumps(list(rows), 4)).hexdigest()
 
 
 def memo_path(anchor: Path, table_id: str) -> Path:
