@@ -137,7 +137,7 @@ def derived_secret(key: bytes, purpose: str) -> bytes:
                     hashlib.sha256).digest()
 
 
-def _hmac_pads(key: bytes) -> tuple[Any, Any]:
+def _hmac_pads(key: bytes) -> tuple[hashlib._Hash, hashlib._Hash]:
     """SHA-256 states after HMAC's inner and outer key pads (RFC 2104): copying a state is
     one C call, where ``hmac.HMAC.copy`` is several Python ones, so a walk of millions of
     records spends its time hashing, not copying."""
@@ -180,7 +180,8 @@ def table_record_hasher(key: bytes, table_id: str) -> Callable[..., str]:
                        sizes[len(h)] if len(h) < 256 else size(len(h)), h)))
         o = outer_copy()
         o.update(m.digest())
-        return o.hexdigest()
+        digest: str = o.hexdigest()
+        return digest
 
     def slow(seq: int, ts: str, actor: str, kind: str, round_no: int | None, payload: str,
              prev_hash: str) -> str:

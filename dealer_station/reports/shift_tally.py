@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from dealer_station.events.kinds import closing_statuses, opening_kinds
-from dealer_station.events.rows import closing_meters, closing_returned, closing_theoretical
+from dealer_station.events.rows import closing_meters, closing_returned
 from dealer_station.events.rows import opening as opened_by
 
 TOTAL = "total"
@@ -150,19 +150,23 @@ class ShiftTally:
         during, by_version, theo = self.during, self.by_version, self.theo
         known = self.theo_known
         for k, m in meters.items():
+            wagered = m["wagered"]
             a = during[k]
             a[0] += 1
-            a[1] += m["wagered"]
+            a[1] += wagered
             a[2] += m["paid"]
             a[3] += m["house_win"]
             if k != TOTAL:
-                by_version[(k, version)] += m["wagered"]
+                by_version[(k, version)] += wagered
             if known:
-                t = closing_theoretical(m)
-                if t is None:
-                    known = self.theo_known = False
-                else:
+                # [numerator, denominator], whole numbers (as events.rows.closing_theoretical
+                # reads it; inline: this runs for every meter of every round)
+                t = m.get("theoretical")
+                if (type(t) is list and len(t) == 2 and type(t[0]) is int
+                        and type(t[1]) is int and t[1] > 0):
                     theo[k][t[1]] += t[0]
+                else:
+                    known = self.theo_known = False
         self.versions[version] = self.versions.get(version, 0) + 1
         total = meters.get(TOTAL)
         if total is not None:
@@ -232,12 +236,6 @@ class ShiftTally:
     # -- between processes -------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        strings: dict[str, int] = {}
-
-        def s(text: str) -> int:
-            return strings.setdefault(text, len(strings))
-
-        opens = [[rno, s(d), s(v), s(g), ts] for rno, (d, v, g, ts) in self.opens.items()]
         return {
             "since": self.since, "until": self.until,
             "before": self.before, "during": self.during,
@@ -251,7 +249,7 @@ class ShiftTally:
             "round_span": [self.first_round, self.last_round],
             "theo": [[k, den, n] for k, by in self.theo.items() for den, n in by.items()],
             "back": self.back, "theo_known": self.theo_known,
-            "opens": opens, "strings": list(strings),
+            "opens": [[rno, *o] for rno, o in self.opens.items()],
             "orphans": [list(o) for o in self.orphans],
         }
 
@@ -274,9 +272,7 @@ class ShiftTally:
         for k, den, n in data["theo"]:
             t.theo[k][int(den)] = n
         t.back, t.theo_known = data["back"], data["theo_known"]
-        strings = data["strings"]
-        t.opens = {rno: (strings[d], strings[v], strings[g], ts)
-                   for rno, d, v, g, ts in data["opens"]}
+        t.opens = {rno: (d, v, g, ts) for rno, d, v, g, ts in data["opens"]}
         t.orphans = [(rno, kind, ts, actor, payload)
                      for rno, kind, ts, actor, payload in data["orphans"]]
         return t

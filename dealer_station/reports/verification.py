@@ -31,6 +31,7 @@ Two things make a big chain's report cheaper without checking any less:
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -158,6 +159,9 @@ def _child_main() -> int:
     """``python -m dealer_station.reports.verification``: check one range, the job read as
     JSON from standard input (the key is never on a command line), the answer printed as
     JSON."""
+    # A short-lived process holding a run of records at a time and creating no cycles: the
+    # collector would spend a fifth of its time in collections that free nothing.
+    gc.disable()
     try:
         job = json.loads(sys.stdin.read())
         from dealer_station.audit.db import open_database

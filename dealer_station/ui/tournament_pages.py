@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from dealer_station.accounting.glossary import HOUSE_SHARE
 from dealer_station.errors import StationError
 from dealer_station.tournament.display import (
     MONEY,
@@ -173,7 +174,7 @@ class Registration(QWidget):
         self.money.setText(
             f"<b>{game.label}</b> · {len(t.entries)} {'teams' if teams else 'players'}<br>"
             f"Entry fee: {per}<br>Collected: <b>{MONEY.text(m.collected)}</b><br>"
-            f"Prizes: {prizes}<br>Kept after prizes: {MONEY.text(m.kept)}")
+            f"Prizes: {prizes}<br>{HOUSE_SHARE.label}: {MONEY.text(m.kept)}")
         self._enable()
 
     def _enable(self) -> None:
