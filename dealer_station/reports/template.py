@@ -183,9 +183,12 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[Cell]], widths: Sequenc
         cells: list[Cell] = []
         for i, c in enumerate(row):
             # Text too wide even for the padding would run into the next column.
-            if isinstance(c, str) and i < len(room) and (
-                    i in wrap or pdfmetrics.stringWidth(c, FONT, font_size) > widths[i] - 1):
-                c = wrapped(c, room[i], right_style if i in numeric else cell_style)
+            # A cell that fits on one line stays plain text (set alike, and laid out at a
+            # fraction of a paragraph's cost: a report lists hundreds of exceptions).
+            if isinstance(c, str) and i < len(room):
+                w = pdfmetrics.stringWidth(c, FONT, font_size)
+                if w > widths[i] - 1 or (i in wrap and (w > room[i] or "\n" in c)):
+                    c = wrapped(c, room[i], right_style if i in numeric else cell_style)
             cells.append(c)
         body.append(cells)
     t = Table(body, colWidths=list(widths), repeatRows=1 + top, hAlign="LEFT")

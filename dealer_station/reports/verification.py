@@ -166,7 +166,7 @@ def _child_main() -> int:
         job = json.loads(sys.stdin.read())
         from dealer_station.audit.db import open_database
 
-        db = open_database(job["url"], upgrade=False)
+        db = open_database(job["url"], upgrade=False, schema_checked=True)
         try:
             journal = Journal(db, bytes.fromhex(job["secret"]))
             memo = {int(k): str(v) for k, v in job.get("memo", {}).items()}
