@@ -302,8 +302,11 @@ class Collector:
             else:
                 raise ValueError(f"record {seq}: its payload is not a JSON object")
 
-    def result(self) -> dict[str, Any]:
-        return self.tally.to_json()
+    def result(self, last: bool) -> dict[str, Any]:
+        out = self.tally.to_json()
+        if last:
+            out["opens"] = []    # no later range has a round to close with them
+        return out
 
 
 def merged(parts: Iterable[Mapping[str, Any]]) -> ShiftTally:

@@ -142,7 +142,8 @@ COLLECTORS = ("dealer_station.reports.shift_tally",)
 class RangeCollector(Protocol):
     def feed(self, rows: list[tuple[Any, ...]]) -> None: ...
 
-    def result(self) -> Any: ...
+    def result(self, last: bool) -> Any:
+        """What the range gathered (``last``: no range follows it)."""
 
 
 def _collector(spec: Any) -> RangeCollector | None:
@@ -179,7 +180,7 @@ def _child_main() -> int:
         answer: dict[str, Any] = {"intact": intact, "head": head, "digests": digests,
                                   "confirmed": confirmed}
         if collector is not None and intact:
-            answer["collected"] = collector.result()
+            answer["collected"] = collector.result(bool(job.get("last")))
         print(json.dumps(answer))
     except Exception as exc:  # the parent falls back to one walk and says why if that fails
         print(json.dumps({"error": f"{type(exc).__name__}: {exc}"}))
@@ -232,7 +233,7 @@ class Verification:
             job = json.dumps({"url": url, "secret": secret.hex(), "table": self.table_id,
                               "lo": lo, "hi": hi, "chunk": self._chunk,
                               "memo": {str(r): memo[r] for r in runs if r in memo},
-                              "collect": self._collect_spec})
+                              "collect": self._collect_spec, "last": hi == self.size})
             try:
                 proc = subprocess.Popen(
                     [sys.executable, "-m", "dealer_station.reports.verification"],
