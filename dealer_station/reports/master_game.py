@@ -15,7 +15,7 @@ from datetime import date, datetime
 from fractions import Fraction
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import bindparam, func, select
 
 from dealer_station.accounting.figures import (
     Disposition,
@@ -325,17 +325,26 @@ def _add_play(journal: Journal, table: str, days: list[TableDay], calendar: Gami
 
 def _closed_after(journal: Journal, table: str, calendar: GamingCalendar,
                   summaries: list[DayPlayed]) -> set[date]:
-    """The gaming days in which a round closed after the day's summary was made (one query
-    for the table; normally it finds nothing)."""
+    """The gaming days in which a round closed after the day's summary was made: those with
+    more closing records now than the rounds the summary counted (each counted along the
+    kind index alone; normally it finds nothing). A closing record can only have been added,
+    not taken away, without the chain's verification saying so."""
     if not summaries:
         return set()
-    spans = [(s, calendar.day(date.fromisoformat(s.gaming_day))) for s in summaries]
-    late = or_(*(and_(J.c.seq > s.through_seq, J.c.ts >= iso_utc(span.start),
-                      J.c.ts < iso_utc(span.end)) for s, span in spans))
+    kinds = list(closing_statuses())
+    count = (select(func.count()).select_from(J)
+             .where(J.c.table_id == table, J.c.kind.in_(kinds),
+                    J.c.ts >= bindparam("start"), J.c.ts < bindparam("end")))
+    stale: set[date] = set()
     with journal.db.read() as conn:
-        times = conn.execute(select(J.c.ts).where(
-            J.c.table_id == table, J.c.kind.in_(list(closing_statuses())), late)).scalars().all()
-    return {calendar.day_of(datetime.fromisoformat(ts)) for ts in times}
+        for s in summaries:
+            day = date.fromisoformat(s.gaming_day)
+            span = calendar.day(day)
+            n = conn.execute(count, {"start": iso_utc(span.start),
+                                     "end": iso_utc(span.end)}).scalar()
+            if n != s.rounds:
+                stale.add(day)
+    return stale
 
 
 def row_json(d: TableDay, settings: AccountingSettings) -> dict[str, Any]:
