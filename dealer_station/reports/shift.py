@@ -592,7 +592,7 @@ def render(data: ShiftData, out: Path | str, verification: Verification, *,
     if data.exceptions:
         r.add(grid(["Time", "Round", "What", "Who", "Why", "Detail"],
                    exception_rows(data.exceptions, data.money.text),
-                   [w * 0.17, w * 0.06, w * 0.1, w * 0.2, w * 0.24, w * 0.23],
+                   [w * 0.15, w * 0.06, w * 0.12, w * 0.2, w * 0.24, w * 0.23],
                    wrap=(3, 4, 5), numeric=(1,)))
     else:
         r.add(p("No voids, corrections, misreads, device faults, reneges or other exceptions "
