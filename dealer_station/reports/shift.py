@@ -45,7 +45,7 @@ from dealer_station.money import Money
 from dealer_station.reports import charts, shift_tally
 from dealer_station.reports.parts import HOUSE_EDGES
 from dealer_station.reports.pdf_style import p
-from dealer_station.reports.shift_tally import ShiftTally, merged
+from dealer_station.reports.shift_tally import DealerShift, ShiftTally, merged, pace
 from dealer_station.reports.source import (
     Coverage,
     Period,
@@ -122,29 +122,6 @@ class Figures:
     def plus(self, other: Figures) -> Figures:
         return Figures(self.rounds + other.rounds, self.wagered + other.wagered,
                        self.paid + other.paid, self.house_win + other.house_win)
-
-
-@dataclass
-class DealerShift:
-    dealer: str
-    rounds: int = 0
-    first: str = ""
-    last: str = ""
-    #: What the rounds the dealer opened took in and won for the house (their closing meters).
-    wagered: int = 0
-    house_win: int = 0
-
-    @property
-    def per_hour(self) -> Fraction | None:
-        """Game pace: rounds per hour, from the first round opened to the last closed."""
-        return pace(self.rounds, self.first, self.last)
-
-
-def pace(rounds: int, first: str, last: str) -> Fraction | None:
-    if not rounds or not first or not last:
-        return None
-    seconds = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
-    return Fraction(rounds * 3600) / Fraction(seconds) if seconds > 0 else None
 
 
 def pace_text(value: Fraction | None) -> str:
@@ -280,8 +257,7 @@ def gather(journal: Journal, table: str, period: Period, *,
         data.first_round, data.last_round = tally.first_round, tally.last_round
     data.hourly, data.hourly_title = _hour_buckets(
         tally.wins, "House collection" if _only_unbanked(data) else "House win")
-    data.dealers = sorted((DealerShift(name, d.rounds, d.first, d.last, d.wagered, d.house_win)
-                           for name, d in tally.dealers.items()), key=lambda d: d.first)
+    data.dealers = sorted(tally.dealers.values(), key=lambda d: d.first)
     data.theoretical = _theoretical(tally.by_version, data.version_info)
     if tally.theo_known and data.rounds_played and _all_won(data.games):
         # Every closing record carried its theoretical win: the wagers need not be read.

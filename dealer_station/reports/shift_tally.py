@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from dealer_station.events.kinds import closing_statuses, opening_kinds
@@ -57,12 +58,26 @@ def _four() -> list[int]:
 
 
 @dataclass
-class DealerSums:
+class DealerShift:
+    dealer: str
     rounds: int = 0
     first: str = ""
     last: str = ""
+    #: What the rounds the dealer opened took in and won for the house (their closing meters).
     wagered: int = 0
     house_win: int = 0
+
+    @property
+    def per_hour(self) -> Fraction | None:
+        """Game pace: rounds per hour, from the first round opened to the last closed."""
+        return pace(self.rounds, self.first, self.last)
+
+
+def pace(rounds: int, first: str, last: str) -> Fraction | None:
+    if not rounds or not first or not last:
+        return None
+    seconds = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
+    return Fraction(rounds * 3600) / Fraction(seconds) if seconds > 0 else None
 
 
 @dataclass
@@ -77,7 +92,7 @@ class ShiftTally:
     during: dict[str, list[int]] = field(default_factory=lambda: defaultdict(_four))
     by_version: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     wins: dict[datetime, int] = field(default_factory=lambda: defaultdict(int))
-    dealers: dict[str, DealerSums] = field(default_factory=dict)
+    dealers: dict[str, DealerShift] = field(default_factory=dict)
     games: set[str] = field(default_factory=set)
     versions: dict[str, int] = field(default_factory=dict)
     rounds_settled: int = 0
@@ -177,7 +192,7 @@ class ShiftTally:
             self.last_close = ts
         d = self.dealers.get(dealer)
         if d is None:
-            d = self.dealers[dealer] = DealerSums(0, opened, ts)
+            d = self.dealers[dealer] = DealerShift(dealer, 0, opened, ts)
         d.rounds += 1
         if total is not None:
             d.wagered += total["wagered"]
@@ -205,8 +220,8 @@ class ShiftTally:
         for name, d in later.dealers.items():
             mine_d = self.dealers.get(name)
             if mine_d is None:
-                self.dealers[name] = DealerSums(d.rounds, d.first, d.last, d.wagered,
-                                                d.house_win)
+                self.dealers[name] = DealerShift(name, d.rounds, d.first, d.last, d.wagered,
+                                                 d.house_win)
                 continue
             mine_d.rounds += d.rounds
             mine_d.wagered += d.wagered
@@ -263,7 +278,7 @@ class ShiftTally:
         for h, n in data["wins"]:
             t.wins[datetime.fromisoformat(h)] = n
         for name, rounds, first, last, wagered, won in data["dealers"]:
-            t.dealers[name] = DealerSums(rounds, first, last, wagered, won)
+            t.dealers[name] = DealerShift(name, rounds, first, last, wagered, won)
         t.games = set(data["games"])
         t.versions = dict(data["versions"])
         t.rounds_settled, t.rounds_voided = data["rounds"]
