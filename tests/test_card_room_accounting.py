@@ -443,3 +443,22 @@ def test_the_count_room_lists_and_disposes_of_the_rake_variance(
     (rake,) = [r for r in map(json.loads, capsys.readouterr().out.splitlines())
                if r["box"] == "rake"]
     assert (rake["disposition"], rake["disposed_variance"]) == ("referred", -SHORT)
+
+
+def test_the_pdf_takes_the_accounting_settings_given_on_the_command_line(
+        tmp_path: Path, config: Path) -> None:
+    """``--accounting-config`` (and ``--station-config``) reach the card-room PDF as they
+    reach its JSON: a threshold above the box's variance needs no disposition."""
+    f = build(tmp_path)
+    wide = tmp_path / "wide-accounting.toml"
+    wide.write_text("[accounting]\nvariance_threshold = 100000\n")
+    out = tmp_path / "wide.pdf"
+    assert main(["report", "card-room", "--table", TABLE, "--db", f"sqlite:///{f.db}",
+                 "--key", str(f.key), "--out", str(out),
+                 "--accounting-config", str(wide),
+                 "--station-config", str(config / "station.toml")]) == 0
+    text = pdf_text(out)
+    assert "Needs a disposition" not in text
+    assert f"Variance threshold {money(100000)} (from {wide})" in " ".join(text.split())
+    # The same journal under the station's own settings (3.00 USD) needs one.
+    assert "Needs a disposition" in report_pdf(f, tmp_path / "own.pdf")

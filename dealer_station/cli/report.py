@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from datetime import date, datetime
+from typing import Any
 
 from dealer_station import registry
 from dealer_station.cli.audit import parse_time, store_options
@@ -66,8 +67,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "at each shift change; --json: one object per table per shift, with "
                         "'shift')")
     p.add_argument("--accounting-config", metavar="FILE",
-                   help="master-game, discrepancies: accounting settings (default "
-                        "config/accounting.toml)")
+                   help="master-game, discrepancies, card-room: accounting settings "
+                        "(default config/accounting.toml)")
     p.add_argument("--station-config", metavar="FILE",
                    help="the [gaming_day] settings (default config/station.toml)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             if out is None:
                 out = f"{args.kind}-{table}-{datetime.now():%Y%m%d-%H%M%S}.pdf"
             report = build_report(args.kind, store.journal, table, period, out=out,
-                                  round_no=args.round, paper=paper)
+                                  round_no=args.round, paper=paper, **_game_options(args))
     v = report.verification
     verdict = ("every table's journal verified intact" if args.kind == "pit" and v.ok else
                f"journal verified intact to record {v.last_seq:,}" if v.ok else
@@ -157,3 +158,18 @@ def run(args: argparse.Namespace) -> int:
                            title=f"{report.title} - table {table}")
         print(f"printed: {answer}")
     return 0 if v.ok else 1
+
+
+def _game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """A game's own report's settings from the command line (``--station-config``,
+    ``--accounting-config``), where given; the station's files otherwise."""
+    if registry.game_reports().get(args.kind) is None:
+        return {}
+    from dealer_station.gameconfig import load_accounting_settings, load_gaming_calendar
+
+    options: dict[str, Any] = {}
+    if args.station_config:
+        options["calendar"] = load_gaming_calendar(args.station_config)
+    if args.accounting_config:
+        options["settings"] = load_accounting_settings(args.accounting_config)
+    return options

@@ -54,5 +54,6 @@ def build_report(kind: str, journal: Journal, table: str, period: Period | None 
         raise StationError(f"--round applies to the recall report only, not to {kind}")
     own = registry.game_reports().get(kind)
     if own is not None:
-        return own[0].part(REPORT)(kind, journal, table, period, out=out, paper=paper)
+        return own[0].part(REPORT)(kind, journal, table, period, out=out, paper=paper,
+                                   **options)
     return _builder(kind)(journal, table, period, out=out, paper=paper, **options)

@@ -58,10 +58,12 @@ class HouseEdges(Protocol):
 
 class BuildsReport(Protocol):
     """Write the game's own report ``kind`` (one of its ``Game.reports``) for ``table`` over
-    ``period``."""
+    ``period``; ``calendar`` and ``settings``, where given (the command line's
+    ``--station-config`` and ``--accounting-config``), instead of the station's files."""
 
     def __call__(self, kind: str, journal: Journal, table: str, period: Period | None, /, *,
-                 out: Path | str, paper: str = "A4") -> BuiltReport: ...
+                 out: Path | str, paper: str = "A4", calendar: GamingCalendar | None = None,
+                 settings: AccountingSettings | None = None) -> BuiltReport: ...
 
 
 class PlaysSamples(Protocol):
