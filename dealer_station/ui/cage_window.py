@@ -91,7 +91,7 @@ ROW_PX = 54
 HEADING_PX = 38
 LIST_PX = 19
 #: An overdue request: the theme's colour for what needs attention.
-ALERT = theme.WARN
+ALERT = theme.BAD    # late, as the table and the pit show it
 #: Where a slip's PDF is saved when the screen is given no folder.
 SLIPS_DIR = Path.home() / "cage-slips"
 
