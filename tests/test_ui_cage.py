@@ -268,7 +268,7 @@ def test_only_cashiers_are_offered_and_one_whose_role_changed_or_was_deactivated
     demo.users.set_role("cal", "dealer", actor=op, reason="moved to the pit")
     sign(qtbot, w, "Cal Cashier")
     no_sheet(qtbot, w)
-    assert "cal is a dealer; this signature is for a cage cashier" in w.message.text()
+    assert "(cal) is a dealer; this signature is for a cage cashier" in w.message.text()
     assert after_request(demo) == []
     # Cass is deactivated while the names are shown: the sign-in refuses her.
     tap_button(qtbot, w, "Issue the slip")

@@ -353,7 +353,7 @@ def test_a_count_refused_journals_nothing(qtbot: Any, demo: Demo) -> None:
     demo.users.set_role("ben", "supervisor", actor=demo.who("op"), reason="moved to the pit")
     verify_by_pins(qtbot, w, [PIN, PIN])
     assert "Not counted:" in w.message.text()
-    assert "ben is a supervisor" in w.message.text()
+    assert "(ben) is a supervisor" in w.message.text()
     assert records(demo, "T2", "drop.count") == []
     assert any(b.table == "T2" for b in w.boxes)
 

@@ -214,7 +214,7 @@ def test_a_slip_signed_at_the_table_is_voided_by_two_supervisors(
     panel.void_slip("wrong count", [("super", "2222"), ("super", "2222")])
     assert "Not voided: Sam Supervisor cannot sign twice" in panel.message.text()
     panel.void_slip("wrong count", [("super", "2222"), ("dealer", "1111")])
-    assert "dealer is a dealer; this signature is for a supervisor" in panel.message.text()
+    assert "(dealer) is a dealer; this signature is for a supervisor" in panel.message.text()
     assert accounting(station) == [fill]
     tap(qtbot, panel.void_slip_button)
     give_reason(qtbot, window, "wrong count")

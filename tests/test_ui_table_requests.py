@@ -246,7 +246,7 @@ def test_refusals_in_words_journal_nothing(
     # A void signer lacking the role: the dealer in the supervisor's signature.
     panel.void_request("wrong count", [("dealer", "1111"), ("cas", PIN)])
     assert "Not voided: voiding T1-R-" in panel.message.text()
-    assert "dealer is a dealer; this signature is for a supervisor" in panel.message.text()
+    assert "(dealer) is a dealer; this signature is for a supervisor" in panel.message.text()
     # One person signing the void twice.
     panel.void_request("wrong count", [("super", "2222"), ("super", "2222")])
     assert ("Not voided: Sam Supervisor cannot sign twice: a void needs two different "
@@ -280,7 +280,7 @@ def test_refusals_in_words_journal_nothing(
     panel.set_dealer("sid")
     qtbot.keyClicks(panel.dealer_pin, PIN)
     click(qtbot, panel.record_button)
-    assert "sid is a security officer; this signature is for a dealer" in \
+    assert "(sid) is a security officer; this signature is for a dealer" in \
         panel.message.text()
     # A wrong PIN.
     panel.set_dealer("dealer")

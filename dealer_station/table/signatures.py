@@ -21,15 +21,21 @@ def signed(users: Sequence[User | None], slots: Sequence[str], action: str) -> t
     seen: set[str] = set()
     for user, slot in zip(given, slots, strict=True):
         if user.user_id in seen:
-            raise AccountingRefused(f"{action} needs different people; {user.user_id} cannot "
+            raise AccountingRefused(f"{action} needs different people; {who(user)} cannot "
                                     f"sign twice")
         seen.add(user.user_id)
         if not may_sign(user.role, slot):
-            raise AccountingRefused(f"{action}: {user.user_id} is {_a(user.role)}; this "
+            raise AccountingRefused(f"{action}: {who(user)} is {_a(user.role)}; this "
                                     f"signature is for {_a(slot)}")
         if not user.active:
-            raise AccountingRefused(f"{action}: {user.user_id} is not an active user")
+            raise AccountingRefused(f"{action}: {who(user)} is not an active user")
     return tuple(given)
+
+
+def who(user: User) -> str:
+    """A signer as a refusal names them: "Cal Cashier (cal)"."""
+    return f"{user.name} ({user.user_id})" if user.name and user.name != user.user_id \
+        else user.user_id
 
 
 def _a(role: str) -> str:
