@@ -1,0 +1,94 @@
+"""What an alert says: the rule, where and when the evidence crossed, who was involved, the
+statistic against its threshold, its p-value and the false-alarm rate it was set for."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: Each rule's stable id (in the JSON) and the words people read.
+RULE_WORDS: dict[str, str] = {
+    "shoe": "The shoe: a card value or colour comes out more often than the deck allows",
+    "card-knowledge": "Card knowledge: a seat's First Card wagers land on the coming card "
+                      "more often than its spots give",
+}
+
+#: The card of each stage, as people say it.
+STAGE_WORDS: dict[int, str] = {1: "the First Card", 2: "the second card", 3: "the third card"}
+
+
+#: The values people say in words (the others are said as their number).
+VALUE_NAMES: dict[str, str] = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King",
+                               "JK": "Joker"}
+
+
+def value_words(value: str) -> str:
+    """``a 7``, ``an Ace``, ``an 8``, ``a Joker``."""
+    name = VALUE_NAMES.get(value, value)
+    return f"{'an' if name[0] in 'A8' else 'a'} {name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """One alert. ``statistic`` is the CUSUM's log-likelihood ratio when it crossed
+    ``threshold``; the evidence is the segment from ``first_round`` to ``round_no``: ``looks``
+    observations, ``hits`` of them hits where a fair game gives ``expected`` on average.
+    ``p_value``: the segment's exact tail chance under a fair game times the number of tests
+    run at the table (docs/monitor.md). ``staked``: for card knowledge, what the seat staked on
+    its First Card spots over the segment (minor units)."""
+
+    rule: str
+    table: str
+    round_no: int
+    seat: int | None
+    dealer: str | None
+    stage: int | None
+    value: str | None
+    colour: str | None
+    statistic: float
+    threshold: float
+    p_value: float
+    rounds_per_false_alarm: int
+    tests: int
+    first_round: int
+    looks: int
+    hits: int
+    expected: float
+    dealers: tuple[str, ...] = ()
+    staked: int | None = None
+
+    @property
+    def rule_words(self) -> str:
+        return RULE_WORDS.get(self.rule, self.rule)
+
+    @property
+    def false_alarm_rate(self) -> float:
+        """At most this many false alarms per round at the table, across every rule."""
+        return 1.0 / self.rounds_per_false_alarm
+
+    def evidence_words(self) -> str:
+        """The evidence in a sentence."""
+        span = (f"rounds {self.first_round} to {self.round_no}" if self.first_round
+                != self.round_no else f"round {self.round_no}")
+        expected = f"{self.expected:.1f}"
+        if self.rule == "shoe":
+            what = value_words(self.value) if self.value is not None else f"{self.colour}"
+            stage = STAGE_WORDS.get(self.stage or 0, f"card {self.stage}")
+            return (f"{stage} was {what} {self.hits} times in {self.looks} rounds "
+                    f"({span}) where a fair deck gives {expected}")
+        return (f"seat {self.seat}'s First Card spots named the First Card {self.hits} times "
+                f"in {self.looks} rounds ({span}) where its spots give {expected}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The issue's contract (rule, table, round_no, seat, dealer, p_value) and the rest."""
+        return {
+            "rule": self.rule, "table": self.table, "round_no": self.round_no,
+            "seat": self.seat, "dealer": self.dealer, "p_value": self.p_value,
+            "stage": self.stage, "value": self.value, "colour": self.colour,
+            "llr": round(self.statistic, 6), "threshold": round(self.threshold, 6),
+            "false_alarm_rate": self.false_alarm_rate,
+            "rounds_per_false_alarm": self.rounds_per_false_alarm, "tests": self.tests,
+            "first_round": self.first_round, "looks": self.looks, "hits": self.hits,
+            "expected": round(self.expected, 6), "dealers": list(self.dealers),
+            "staked": self.staked, "words": self.evidence_words(),
+        }

@@ -1,0 +1,66 @@
+"""One table's monitor: fed its rounds one at a time, in order, it runs every enabled rule's
+tests and returns the alerts each round raises."""
+
+from __future__ import annotations
+
+from dealer_station.monitor.alerts import Alert
+from dealer_station.monitor.cusum import threshold
+from dealer_station.monitor.rounds import DealtRound
+from dealer_station.monitor.rules import CardKnowledgeRule, Crossing, ShoeRule
+from dealer_station.monitor.settings import MonitorSettings
+
+
+class Monitor:
+    """The monitor of table ``table``.
+
+    The false-alarm rate, ``1 / settings.rounds_per_false_alarm`` per round, is shared between
+    the rules by their ``share`` and within a rule equally between its tests (Bonferroni);
+    each test's threshold is ``h = log(tests in the rule / the rule's rate)`` (Lorden; see
+    :mod:`dealer_station.monitor.cusum`). A test that alerts starts again from 0, so one
+    anomaly raises one alert and then another only once fresh evidence crosses again.
+    """
+
+    def __init__(self, table: str, settings: MonitorSettings | None = None) -> None:
+        self.table = table
+        self.settings = s = settings or MonitorSettings()
+        rate = 1.0 / s.rounds_per_false_alarm
+        total = s.total_share
+        self.shoe: ShoeRule | None = None
+        self.card_knowledge: CardKnowledgeRule | None = None
+        #: Each enabled rule's threshold.
+        self.thresholds: dict[str, float] = {}
+        if s.shoe.share > 0:
+            h = threshold(rate * s.shoe.share / total / ShoeRule.tests())
+            self.shoe = ShoeRule(h, s.shoe.shift)
+            self.thresholds[ShoeRule.RULE] = h
+        if s.card_knowledge.share > 0:
+            h = threshold(rate * s.card_knowledge.share / total / s.seats)
+            self.card_knowledge = CardKnowledgeRule(h, s.card_knowledge.shift, s.seats)
+            self.thresholds[CardKnowledgeRule.RULE] = h
+        #: How many tests run at the table (the p-values' Bonferroni factor).
+        self.tests = ((ShoeRule.tests() if self.shoe else 0)
+                      + (self.card_knowledge.tests() if self.card_knowledge else 0))
+        self.rounds = 0
+
+    def feed(self, rnd: DealtRound) -> list[Alert]:
+        """One finished round (in order); the alerts it raises."""
+        self.rounds += 1
+        alerts: list[Alert] = []
+        for rule in (self.shoe, self.card_knowledge):
+            if rule is None:
+                continue
+            for crossing in rule.observe(rnd):
+                alerts.append(self._alert(rnd, crossing))
+                crossing.cusum.restart()
+        return alerts
+
+    def _alert(self, rnd: DealtRound, c: Crossing) -> Alert:
+        t = c.cusum
+        return Alert(
+            rule=c.rule, table=self.table, round_no=rnd.round_no, seat=c.seat,
+            dealer=rnd.dealer, stage=c.stage, value=c.value, colour=c.colour,
+            statistic=t.statistic, threshold=t.h, p_value=t.p_value(self.tests),
+            rounds_per_false_alarm=self.settings.rounds_per_false_alarm, tests=self.tests,
+            first_round=t.first_round if t.first_round is not None else rnd.round_no,
+            looks=t.looks, hits=t.hits, expected=t.expected, dealers=tuple(t.dealers),
+            staked=t.staked if c.rule == CardKnowledgeRule.RULE else None)

@@ -1,0 +1,109 @@
+"""The rules: which tests each runs, what each observes in a round and its chance under a
+fair game.
+
+- **The shoe** (``shoe``): for each stage (card 1, 2 and 3) and each value (A..K, JK), one
+  test of "the card is that value" with the exact chance the deck left gives it after the
+  round's earlier cards; and for each stage one test per colour (red, black) likewise. 3 x 16
+  = 48 tests.
+- **Card knowledge** (``card-knowledge``): for each seat, in each round where it holds First
+  Card wagers whose spots name values of the first card (Straight-up, Split, Three Cards,
+  Corner), one test of "one of its spots names the first card's value", with the chance its
+  spots give (the copies of the values they cover out of the full deck). One test per seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from dealer_station.monitor.cusum import Cusum
+from dealer_station.monitor.deck import (
+    COLOURS,
+    VALUES,
+    card_colour,
+    card_value,
+    copies,
+    deck_size,
+)
+from dealer_station.monitor.rounds import DealtRound
+
+#: The wager kinds whose spots name values of the first card (La Pair'e's First Card spots).
+FIRST_CARD_KINDS: frozenset[str] = frozenset({"straight", "split", "three", "corner"})
+#: The cards the shoe rule watches: the three of a round.
+STAGES: tuple[int, ...] = (1, 2, 3)
+
+
+@dataclass
+class Crossing:
+    """A test that reached its threshold this round, before it restarts."""
+
+    rule: str
+    cusum: Cusum
+    seat: int | None = None
+    stage: int | None = None
+    value: str | None = None
+    colour: str | None = None
+
+
+class ShoeRule:
+    RULE = "shoe"
+
+    def __init__(self, h: float, shift: float) -> None:
+        self.values = {(n, v): Cusum(h, shift) for n in STAGES for v in VALUES}
+        self.colours = {(n, c): Cusum(h, shift) for n in STAGES for c in COLOURS}
+
+    @staticmethod
+    def tests() -> int:
+        return len(STAGES) * (len(VALUES) + len(COLOURS))
+
+    def observe(self, rnd: DealtRound) -> Iterator[Crossing]:
+        size = deck_size(rnd.jokers)
+        values = [card_value(c) for c in rnd.cards]
+        colours = [card_colour(c) for c in rnd.cards]
+        for n in STAGES:
+            if n > len(values):
+                break
+            before = n - 1
+            left = size - before
+            for v in VALUES:
+                p0 = (copies(v, rnd.jokers) - values[:before].count(v)) / left
+                test = self.values[(n, v)]
+                if test.update(values[before] == v, p0, rnd.round_no, dealer=rnd.dealer):
+                    yield Crossing(self.RULE, test, stage=n, value=v)
+            for c in COLOURS:
+                p0 = (26 - colours[:before].count(c)) / left
+                test = self.colours[(n, c)]
+                if test.update(colours[before] == c, p0, rnd.round_no, dealer=rnd.dealer):
+                    yield Crossing(self.RULE, test, stage=n, colour=c)
+
+
+class CardKnowledgeRule:
+    RULE = "card-knowledge"
+
+    def __init__(self, h: float, shift: float, seats: int) -> None:
+        self.h, self.shift, self.seats = h, shift, seats
+        self.by_seat: dict[int, Cusum] = {}
+
+    def tests(self) -> int:
+        return self.seats
+
+    def observe(self, rnd: DealtRound) -> Iterator[Crossing]:
+        if not rnd.cards:
+            return
+        first = card_value(rnd.cards[0])
+        covered: dict[int, set[str]] = {}
+        staked: dict[int, int] = {}
+        for w in rnd.wagers:
+            if w.kind in FIRST_CARD_KINDS and w.values:
+                covered.setdefault(w.seat, set()).update(w.values)
+                staked[w.seat] = staked.get(w.seat, 0) + w.amount
+        size = deck_size(rnd.jokers)
+        for seat in sorted(covered):
+            values = covered[seat]
+            p0 = sum(copies(v, rnd.jokers) for v in values if v in VALUES) / size
+            test = self.by_seat.get(seat)
+            if test is None:
+                test = self.by_seat[seat] = Cusum(self.h, self.shift)
+            if test.update(first in values, p0, rnd.round_no, dealer=rnd.dealer,
+                           stake=staked[seat]):
+                yield Crossing(self.RULE, test, seat=seat)

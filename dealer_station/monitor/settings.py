@@ -1,0 +1,95 @@
+"""``[monitor]`` of config/station.toml: the false-alarm rate and how the rules share it.
+
+```toml
+[monitor]
+rounds_per_false_alarm = 10000   # at most 1 false alarm per this many rounds at a table
+seats = 7                        # the seats a table has (card knowledge tests each)
+
+[monitor.shoe]
+share = 1          # the rule's share of the false-alarm rate (relative; 0 turns it off)
+shift = 0.25       # the departure its tests are designed for (docs/monitor.md)
+
+[monitor.card_knowledge]
+share = 1
+shift = 0.25
+```
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dealer_station.tomlconfig import ConfigError, Section, load_toml
+
+#: The rules, as the file names them, with their stable ids.
+RULE_KEYS: dict[str, str] = {"shoe": "shoe", "card_knowledge": "card-knowledge"}
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    share: float = 1.0
+    shift: float = 0.25
+
+
+@dataclass(frozen=True)
+class MonitorSettings:
+    rounds_per_false_alarm: int = 10_000
+    seats: int = 7
+    shoe: RuleSettings = RuleSettings()
+    card_knowledge: RuleSettings = RuleSettings()
+    file: str = ""
+
+    def rule(self, rule_id: str) -> RuleSettings:
+        return self.shoe if rule_id == "shoe" else self.card_knowledge
+
+    @property
+    def total_share(self) -> float:
+        return self.shoe.share + self.card_knowledge.share
+
+
+def _number(sec: Section, name: str, default: float, *, low: float, high: float,
+            low_included: bool) -> float:
+    value = sec.raw(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise sec.error(name, f"must be a number, got {value!r}")
+    v = float(value)
+    if not ((low <= v if low_included else low < v) and v < high):
+        raise sec.error(name, f"must be {'from' if low_included else 'above'} {low:g} and "
+                              f"below {high:g}, got {value!r}")
+    return v
+
+
+def _rule(sec: Section, name: str) -> RuleSettings:
+    if not sec.has(name):
+        return RuleSettings()
+    r = sec.section(name)
+    share = _number(r, "share", 1.0, low=0.0, high=1e6, low_included=True)
+    shift = _number(r, "shift", 0.25, low=0.0, high=1.0, low_included=False)
+    r.finish()
+    return RuleSettings(share, shift)
+
+
+def monitor_settings_from(sec: Section) -> MonitorSettings:
+    """The settings in a ``[monitor]`` section (clear errors naming the file and key)."""
+    rounds = sec.int("rounds_per_false_alarm", 10_000, minimum=10, maximum=10**12)
+    seats = sec.int("seats", 7, minimum=1, maximum=99)
+    shoe = _rule(sec, "shoe")
+    knowledge = _rule(sec, "card_knowledge")
+    sec.finish()
+    if shoe.share + knowledge.share <= 0:
+        raise ConfigError(sec.file, sec.key("shoe.share"),
+                          "every rule's share is 0: give at least one rule a share above 0 "
+                          "(or leave [monitor] out for the defaults)")
+    return MonitorSettings(rounds, seats, shoe, knowledge, sec.file)
+
+
+def load_monitor_settings(path: Path | str | None) -> MonitorSettings:
+    """The ``[monitor]`` table of the station file at ``path``; the defaults where the file
+    or the table is missing."""
+    if path is None or not Path(path).exists():
+        return MonitorSettings(file=str(path or ""))
+    data = load_toml(path)
+    if "monitor" not in data:
+        return MonitorSettings(file=str(path))
+    return monitor_settings_from(Section(data, str(path)).section("monitor"))
