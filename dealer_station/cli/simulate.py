@@ -3,6 +3,15 @@ with a simulated shoe (and reader) speaking the wire protocol to the real driver
 
 A demo, a load generator and a soak test in one. Run again after a crash and it first
 finishes the round the journal left open, exactly where it stopped.
+
+--inject plays an anomaly for the game protection monitor to find (La Pair'e). With
+biased-shoe:VALUE@ROUND, from round ROUND on, the shoe's first card is VALUE (A, 2 ... 10, J, Q,
+K, JK) one round in three, and otherwise it deals at random. With card-knowledge:SEAT@ROUND, from
+round ROUND on, in half the rounds, the player at SEAT (1 to 7) adds a Straight-up on the value
+of the first card about to be dealt, besides its usual random wagers. ROUND is the table's round
+number as the journal counts it (rounds of earlier runs into the same journal included). Give
+--inject more than once for several (one biased shoe, any seats); the same --seed plays the
+same run.
 """
 
 from __future__ import annotations
@@ -36,6 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--profile", metavar="NAME",
                    help="the rule profile to play, for a game that has several (Bourré: "
                         "tournament, common, cash; default tournament)")
+    p.add_argument("--inject", action="append", default=[], metavar="ANOMALY:ARG@ROUND",
+                   help="from the table's round ROUND on, play an anomaly for the game "
+                        "protection monitor: biased-shoe:VALUE@ROUND (the first card is VALUE "
+                        "one round in three) or card-knowledge:SEAT@ROUND (in half the rounds "
+                        "SEAT adds a Straight-up on the first card's value); repeatable; La "
+                        "Pair'e (also with --gaming-days)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
     p.add_argument("--gaming-days", type=int, metavar="D",
@@ -131,14 +146,15 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
             days = whole_days(
                 journal, table, args.rounds, days=args.gaming_days,
                 mispay_rate=args.mispay_rate, seed=args.seed, config_path=args.config,
-                quiet=args.quiet)
+                quiet=args.quiet, inject=tuple(args.inject))
             played = days.rounds
             days_note = (f", {days.days} gaming day{'s' if days.days != 1 else ''} "
                          f"{days.first_day} to {days.last_day}, "
                          f"mispaid {days.mispaid_text()}")
         else:
             played = simulate(journal, table, args.rounds, seed=args.seed,
-                              config_path=args.config, quiet=args.quiet, profile=args.profile)
+                              config_path=args.config, quiet=args.quiet, profile=args.profile,
+                              inject=tuple(args.inject))
     finally:
         if forwarder is not None:
             forwarder.stop()

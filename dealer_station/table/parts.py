@@ -9,7 +9,7 @@ tests/test_game_registry.py checks every game's entry against these signatures.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -36,21 +36,23 @@ class OpensTable(Protocol):
 
 class Simulates(Protocol):
     """Play ``count`` simulated deals through the real table; how many were played. A game
-    with rule profiles plays ``profile``; one without refuses it."""
+    with rule profiles plays ``profile``; one without refuses it. ``inject``: the anomalies
+    to inject (``simulate --inject`` specs, the game's own); a game that has none refuses any."""
 
     def __call__(self, journal: Journal, table_id: str, count: int, /, *, seed: int | None,
                  config_path: str | None = None, quiet: bool = False,
-                 profile: str | None = None) -> int: ...
+                 profile: str | None = None, inject: Sequence[str] = ()) -> int: ...
 
 
 class SimulatesDays(Protocol):
-    """Whole gaming days with the table's chip tray and accounting (a banked game)."""
+    """Whole gaming days with the table's chip tray and accounting (a banked game), with the
+    anomalies ``inject`` names as ``Simulates`` plays them."""
 
     def __call__(self, journal: Journal, table_id: str, rounds_per_day: int, /, *, days: int,
                  mispay_rate: float, seed: int | None, config_path: str | None = None,
                  settings: AccountingSettings | None = None,
                  calendar: GamingCalendar | None = None, start: date | None = None,
-                 quiet: bool = False) -> DaysResult: ...
+                 quiet: bool = False, inject: Sequence[str] = ()) -> DaysResult: ...
 
 
 class Wins(Protocol):

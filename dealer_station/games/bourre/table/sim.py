@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import BOURRE_DECK
+from dealer_station.errors import StationError
 from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.games.bourre.events import BourreCardDealt, DiscardRead, Played
 from dealer_station.games.bourre.rules.engine import DrawSource, Phase
@@ -178,7 +180,12 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
              config_path: str | None = None, quiet: bool = False,
-             profile: str | None = None) -> int:
-    """The registry's ``simulate`` part: ``count`` hands (of rule profile ``profile``)."""
+             profile: str | None = None, inject: Sequence[str] = ()) -> int:
+    """The registry's ``simulate`` part: ``count`` hands (of rule profile ``profile``).
+    Bourré has no anomalies to inject (``--inject`` is La Pair'e's): any is refused."""
+    if inject:
+        raise StationError(f"--inject {inject[0]!r}: Bourré has no anomalies to inject (the "
+                           f"biased shoe and the seat with card knowledge are La Pair'e's: "
+                           f"--game lapaire)")
     return simulate_bourre(journal, table_id, hands=count, seed=seed, config_path=config_path,
                            quiet=quiet, profile_name=profile)

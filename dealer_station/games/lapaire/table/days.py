@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -33,7 +34,12 @@ from dealer_station.audit.users import User, Users
 from dealer_station.errors import StationError
 from dealer_station.games.lapaire import events as ev
 from dealer_station.games.lapaire.events import CODEC
-from dealer_station.games.lapaire.table.sim import play_round, random_wagers, simulated_table
+from dealer_station.games.lapaire.table.sim import (
+    Injections,
+    play_round,
+    random_wagers,
+    simulated_table,
+)
 from dealer_station.gaming_day import GamingCalendar
 from dealer_station.table.accounting import TableAccounting
 from dealer_station.table.days import SIM_PIN, SIM_USERS, DaysResult, SimClock, sim_count, sim_slip
@@ -114,8 +120,9 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
                   mispay_rate: float, seed: int | None, config_path: str | None = None,
                   settings: AccountingSettings | None = None,
                   calendar: GamingCalendar | None = None, start: date | None = None,
-                  quiet: bool = False) -> DaysResult:
-    """Play ``days`` whole gaming days of ``rounds_per_day`` rounds each (see the module)."""
+                  quiet: bool = False, inject: Sequence[str] = ()) -> DaysResult:
+    """Play ``days`` whole gaming days of ``rounds_per_day`` rounds each (see the module), with
+    the anomalies ``inject`` names (``simulate --inject``; see table/sim.py)."""
     from dealer_station.gameconfig import (
         load_accounting_settings,
         load_gaming_calendar,
@@ -123,6 +130,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
 
     if not 0 <= mispay_rate <= 1:
         raise StationError(f"--mispay-rate must be from 0 to 1, got {mispay_rate}")
+    injections = Injections.parse(inject)
     settings = settings or load_accounting_settings()
     calendar = calendar or load_gaming_calendar()
     if not set(TRAY_CHIPS) <= set(settings.denominations):
@@ -147,7 +155,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
         result.money = table.money
         try:
             if table.current is not None:   # a round the journal left open: finish it first
-                play_round(table, shoe, rng, settled, problems)
+                play_round(table, shoe, rng, settled, problems, injections=injections)
             ledger = book.ledger()
             carried = ledger.closer_before(start + timedelta(days=1))
             tray = Tray(Chips.from_payload(carried.event.chips).as_dict()  # type: ignore[attr-defined]
@@ -155,7 +163,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
             for i in range(days):
                 day = start + timedelta(days=i)
                 _play_day(table, shoe, book, signers, tray, day, rounds_per_day, rng,
-                          mispay_rate, clock, settled, problems, result, quiet)
+                          mispay_rate, clock, settled, problems, result, quiet, injections)
                 result.last_day = day
                 result.days += 1
         finally:
@@ -171,7 +179,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
               signers: dict[str, User], tray: Tray, day: date, rounds: int,
               rng: random.Random, mispay_rate: float, clock: SimClock,
               settled: threading.Event, problems: list[str], result: DaysResult,
-              quiet: bool) -> None:
+              quiet: bool, injections: Injections) -> None:
     span = book.calendar.day(day)
     dealer, sup = signers["dealer"], signers["supervisor"]
     clock.set(span.start + timedelta(minutes=5))
@@ -222,7 +230,7 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
                 drop_cash[shift] += amount
             players += amount
         players -= staked
-        play_round(table, shoe, rng, settled, problems, wagers)
+        play_round(table, shoe, rng, settled, problems, wagers, injections=injections)
         closed = table.last_closed
         assert closed is not None
         # The tray takes the stakes lost and pays the wins; a winning stake goes back to its
@@ -250,6 +258,8 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
                         chips = tray.take(pay)
                         assert chips is not None
                     players += stake + pay
+        # A seat with card knowledge (simulate --inject) staked more than the random wagers.
+        players -= sum(amounts.values()) - staked
         result.rounds += 1
         low = {d: targets[d] - tray.chips.get(d, 0) for d in targets
                if tray.chips.get(d, 0) < targets[d] // 3}

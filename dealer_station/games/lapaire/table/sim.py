@@ -1,13 +1,30 @@
-"""Random La Pair'e play for ``simulate`` and the demo: legal wagers a table would see."""
+"""Random La Pair'e play for ``simulate`` and the demo: legal wagers a table would see.
+
+``simulate --inject`` adds anomalies from a given round of the table on, so that the game
+protection monitor can be tested and shown (issue 24):
+
+* ``biased-shoe:VALUE@ROUND``: from round ROUND on, the shoe's first card is VALUE one round in
+  three (a card of that value not yet dealt, of a random suit or copy); otherwise it deals at
+  random.
+* ``card-knowledge:SEAT@ROUND``: from round ROUND on, in half the rounds, the player at SEAT
+  adds a Straight-up on the value of the first card about to be dealt, besides its usual random
+  wagers (the round's deck order is decided before its wagers are placed).
+
+ROUND is the table's round number as the journal numbers rounds, so it counts the rounds of
+earlier runs into the same journal. The choices come from the run's seeded generator: the same
+``--seed`` gives the same run. Without injections the generator is drawn exactly as before.
+"""
 
 from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dealer_station.audit.journal import Journal
-from dealer_station.cards import LAPAIRE_DECK
+from dealer_station.cards import LAPAIRE_DECK, VALUES, Card
 from dealer_station.errors import StationError
 from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.games.lapaire.events import StageSettled
@@ -57,6 +74,143 @@ def random_wagers(rng: random.Random, config: LaPaireConfig, *, seats: int | Non
     return wagers
 
 
+#: The seats random wagers are placed at (and a seat with card knowledge may sit at).
+SEATS = range(1, 8)
+BIASED_SHOE = "biased-shoe"
+CARD_KNOWLEDGE = "card-knowledge"
+ANOMALIES = (BIASED_SHOE, CARD_KNOWLEDGE)
+#: How often an injection acts, from its round on: the biased shoe one round in three, the
+#: seat with card knowledge in half the rounds.
+BIAS_SHARE = 1 / 3
+KNOWLEDGE_SHARE = 1 / 2
+INJECT_FORM = "biased-shoe:VALUE@ROUND or card-knowledge:SEAT@ROUND"
+
+
+class InjectionError(StationError):
+    """An ``--inject`` that cannot be played; the message names the part that is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Injection:
+    """One anomaly from round ``round_no`` on: a biased shoe (``value``, the layout value it
+    favours) or a seat with card knowledge (``seat``)."""
+
+    anomaly: str
+    round_no: int
+    value: str | None = None
+    seat: int | None = None
+
+    @property
+    def spec(self) -> str:
+        arg = self.value if self.anomaly == BIASED_SHOE else self.seat
+        return f"{self.anomaly}:{arg}@{self.round_no}"
+
+    def active(self, round_no: int) -> bool:
+        return round_no >= self.round_no
+
+    @classmethod
+    def parse(cls, spec: str) -> Injection:
+        """``biased-shoe:VALUE@ROUND`` or ``card-knowledge:SEAT@ROUND``; an InjectionError
+        names the part that is wrong."""
+        bad = f"--inject {spec!r}"
+        head, at, round_text = spec.strip().rpartition("@")
+        if not at:
+            raise InjectionError(f"{bad}: no '@ROUND' (the round it starts at); write "
+                                 f"{INJECT_FORM}, e.g. biased-shoe:7@100")
+        anomaly, colon, arg = head.partition(":")
+        anomaly = anomaly.strip().lower()
+        if anomaly not in ANOMALIES:
+            what = f"unknown anomaly {anomaly!r}" if anomaly else "no anomaly named"
+            raise InjectionError(f"{bad}: {what}; the anomalies are "
+                                 f"{' and '.join(ANOMALIES)} (write {INJECT_FORM})")
+        arg = arg.strip()
+        if not colon or not arg:
+            what = "VALUE (A, 2 ... 10, J, Q, K, JK)" if anomaly == BIASED_SHOE else \
+                "SEAT (1 to 7)"
+            raise InjectionError(f"{bad}: {anomaly} needs its {what} after ':', e.g. "
+                                 f"{anomaly}:{'7' if anomaly == BIASED_SHOE else '3'}@100")
+        round_text = round_text.strip()
+        if not round_text.isdigit() or int(round_text) < 1:
+            raise InjectionError(f"{bad}: the round after '@' must be a round number from 1 "
+                                 f"up, got {round_text!r}")
+        round_no = int(round_text)
+        if anomaly == BIASED_SHOE:
+            value = {"T": "10", "1": "A"}.get(arg.upper(), arg.upper())
+            if value not in VALUES:
+                raise InjectionError(f"{bad}: {arg!r} is not a value on the layout (the "
+                                     f"values are {', '.join(VALUES)})")
+            return cls(anomaly, round_no, value=value)
+        if not arg.isdigit() or int(arg) not in SEATS:
+            raise InjectionError(f"{bad}: seat {arg} is not a seat at the table (the seats "
+                                 f"are {SEATS.start} to {SEATS.stop - 1})")
+        return cls(anomaly, round_no, seat=int(arg))
+
+
+@dataclass(frozen=True, slots=True)
+class Injections:
+    """The anomalies a run injects (none: the run plays exactly as it always has)."""
+
+    items: tuple[Injection, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    @classmethod
+    def parse(cls, specs: Sequence[str]) -> Injections:
+        """Every ``--inject`` of a run: one biased shoe at most, a seat once."""
+        items = tuple(Injection.parse(s) for s in specs)
+        shoes = [i.spec for i in items if i.anomaly == BIASED_SHOE]
+        if len(shoes) > 1:
+            raise InjectionError(f"--inject: one biased shoe per run, got {', '.join(shoes)}")
+        seats = [i.seat for i in items if i.anomaly == CARD_KNOWLEDGE]
+        twice = sorted({s for s in seats if seats.count(s) > 1 and s is not None})
+        if twice:
+            raise InjectionError(f"--inject: card-knowledge is given twice for seat "
+                                 f"{twice[0]}; give each seat once")
+        return cls(items)
+
+    def bias(self, deck: list[Card], round_no: int, rng: random.Random) -> list[Card]:
+        """``deck`` (the round's cards in the order the shoe deals them) with a card of the
+        biased value first, one round in three from the injection's round on."""
+        for i in self.items:
+            if i.anomaly != BIASED_SHOE or not i.active(round_no):
+                continue
+            if rng.random() >= BIAS_SHARE:
+                continue
+            favoured = [c for c in deck if c.value == i.value]
+            if favoured:
+                card = rng.choice(favoured)
+                deck = [card, *(c for c in deck if c is not card)]
+        return deck
+
+    def knowing(self, first: Card, round_no: int, rng: random.Random, config: LaPaireConfig,
+                wagers: Sequence[Wager]) -> list[Wager]:
+        """The Straight-ups the seats with card knowledge add on ``first``'s value (the card
+        about to be dealt first), in half the rounds from each injection's round on. Always a
+        wager the engine takes: within the spot's limits, counting what the seat already has
+        on that spot (a spot at its maximum gets nothing more)."""
+        straight = config.wager("straight")
+        offered = (isinstance(straight, SpotWager)
+                   and any(s.values == (first.value,) for s in straight.offered_spots()))
+        extra: list[Wager] = []
+        for i in self.items:
+            if i.anomaly != CARD_KNOWLEDGE or i.seat is None or not i.active(round_no):
+                continue
+            if rng.random() >= KNOWLEDGE_SHARE:
+                continue
+            lim = straight.limits
+            amount = _amount(rng, lim.minimum, lim.maximum)
+            if not offered:
+                continue
+            spot = ("straight", (first.value,))
+            room = lim.maximum - sum(w.amount for w in wagers
+                                     if w.seat == i.seat and w.spot == spot)
+            if room > 0:
+                extra.append(Wager(i.seat, "straight", (first.value,), min(amount, room)))
+        return extra
+
+
+NO_INJECTIONS = Injections()
 SIM_DEALER = "sim-dealer/dealer"
 STAGE_TIMEOUT = 10.0
 
@@ -94,14 +248,15 @@ def simulated_table(journal: Journal, table_id: str, config_path: str | None,
 
 
 def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int | None,
-                     config_path: str | None = None, quiet: bool = False) -> int:
+                     config_path: str | None = None, quiet: bool = False,
+                     injections: Injections = NO_INJECTIONS) -> int:
     """Play ``rounds`` complete rounds; returns how many were completed (recovered included)."""
     rng = random.Random(seed)
     table, shoe, settled, problems = simulated_table(journal, table_id, config_path, rng)
     done = 0
     try:
         while done < rounds:
-            play_round(table, shoe, rng, settled, problems)
+            play_round(table, shoe, rng, settled, problems, injections=injections)
             done += 1
             if not quiet:
                 closed = table.last_closed
@@ -119,20 +274,35 @@ def simulate_lapaire(journal: Journal, table_id: str, *, rounds: int, seed: int 
 
 
 def play_round(table: LaPaireTable, shoe: Any, rng: random.Random, settled: threading.Event,
-               problems: list[str], wagers: list[Wager] | None = None) -> None:
+               problems: list[str], wagers: list[Wager] | None = None, *,
+               injections: Injections = NO_INJECTIONS) -> None:
     """Deal one round to its end (finishing the one the journal left open, if any) and pay
-    every stage. ``settled`` is set by the caller's listener after each stage or halt."""
+    every stage. ``settled`` is set by the caller's listener after each stage or halt.
+
+    A new round's deck order is decided before its wagers are placed (a seat with card
+    knowledge bets on the card about to come); the generator is drawn in the same order as
+    ever: the wagers, then the shuffle, then only what the injections need."""
     if table.halt is not None:
         raise TableError(f"table {table.table_id} is stopped ({table.halt.reason}): a "
                          f"supervisor must resolve it before simulating")
     if table.current is None:
-        table.place_many(wagers if wagers is not None else random_wagers(rng, table.config))
+        round_no = table.last_round_no() + 1
+        placing = list(wagers) if wagers is not None else random_wagers(rng, table.config)
+        deck = LAPAIRE_DECK.shuffled(rng)
+        if injections:
+            deck = injections.bias(deck, round_no, rng)
+            placing += injections.knowing(deck[0], round_no, rng, table.config, placing)
+        table.place_many(placing)
+    else:   # the round the journal left open: the cards it has not dealt yet
+        left_open = table.current
+        dealt = {(c.rank, c.suit) for c in left_open.engine.cards if not c.is_joker}
+        jokers = sum(c.is_joker for c in left_open.engine.cards)
+        deck = [c for c in LAPAIRE_DECK.shuffled(rng)
+                if (c.rank, c.suit) not in dealt and not (c.is_joker and c.copy < jokers)]
+        if injections and not left_open.engine.cards:
+            deck = injections.bias(deck, left_open.round_no, rng)
     rb = table.current
     assert rb is not None
-    dealt = {(c.rank, c.suit) for c in rb.engine.cards if not c.is_joker}
-    jokers = sum(c.is_joker for c in rb.engine.cards)
-    deck = [c for c in LAPAIRE_DECK.shuffled(rng)
-            if (c.rank, c.suit) not in dealt and not (c.is_joker and c.copy < jokers)]
     shoe.simulator.set_order(deck)
     while not rb.engine.is_complete:
         settled.clear()
@@ -150,10 +320,12 @@ def play_round(table: LaPaireTable, shoe: Any, rng: random.Random, settled: thre
 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
              config_path: str | None = None, quiet: bool = False,
-             profile: str | None = None) -> int:
-    """The registry's ``simulate`` part: ``count`` rounds."""
+             profile: str | None = None, inject: Sequence[str] = ()) -> int:
+    """The registry's ``simulate`` part: ``count`` rounds, with the anomalies ``inject``
+    names (``simulate --inject``; see the module)."""
     if profile is not None:
         raise StationError(f"--profile: La Pair'e has no rule profiles to choose from "
                            f"(got {profile!r})")
+    injections = Injections.parse(inject)
     return simulate_lapaire(journal, table_id, rounds=count, seed=seed, config_path=config_path,
-                            quiet=quiet)
+                            quiet=quiet, injections=injections)
