@@ -20,6 +20,7 @@ from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.cli.count_room import VARIANCE_KEYS
 from dealer_station.cli.main import main
 from dealer_station.events.accounting import RAKE_BOX, DropCounted
+from dealer_station.reports.text import local
 from dealer_station.table.accounting import TableAccounting, accounting_event
 from dealer_station.table.count_room import CountRoom
 
@@ -169,9 +170,22 @@ def test_the_command_line_counts_lists_variances_and_disposes(
                 first_shift, "--out", str(sheet)) == 0
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(str(sheet)).pages).split())
     assert "T1-CNT-2026-" in text and "sim-count1" in text and "sim-count2" in text
+    # Each member signed in by PIN at the table before the count: the sheet says when.
+    count = next(r for r in s.journal.records("T1", kinds=["drop.count"])
+                 if accounting_event(r, DropCounted).shift == first_shift)
+    logins = {r.actor: r.ts for r in s.journal.records("T1", to_seq=count.seq,
+                                                          kinds=["login"])}
+    for member in ("sim-count1/accounting", "sim-count2/accounting"):
+        assert logins[member] <= count.ts
+        assert local(logins[member]) in text, member
     assert _cli(s, "print", "--table", "T1", "--gaming-day", "2026-03-09", "--out",
                 str(sheet)) == 2
     capsys.readouterr()
+    # A day counted shift by shift, asked for whole: the shifts to give, in words.
+    assert _cli(s, "print", "--table", "T1", "--gaming-day", DAY.isoformat(), "--out",
+                str(sheet)) == 2
+    assert "counted shift by shift, not as a whole: give --shift (" in \
+        capsys.readouterr().err
     # A count with a note this casino does not use: exit 2, in words.
     assert _cli(s, "count", "--table", "T1", "--gaming-day", "2026-03-09", "--notes",
                 "300x2", "--signer", "sim-count1", "--signer", "sim-count2", "--pin-stdin",

@@ -52,6 +52,10 @@ def count_record(ledger: Ledger, gaming_day: date, *, shift: str | None = None,
     if c is None:
         what = "rake box" if box == RAKE else "drop box"
         of = f", {shift} shift" if shift else ""
+        if day is not None and day.shift_drops and shift is None and box != RAKE:
+            raise StationError(f"table {ledger.table}: the drop box of gaming day "
+                               f"{gaming_day} was counted shift by shift, not as a whole: "
+                               f"give --shift ({', '.join(day.shift_drops)})")
         raise StationError(f"table {ledger.table}: the {what} of gaming day {gaming_day}{of} "
                            f"was not counted")
     return c

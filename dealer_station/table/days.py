@@ -116,9 +116,13 @@ def notes_for(amount: int, denominations: Sequence[int]) -> Chips:
 
 def sim_count(book: TableAccounting, signers: Mapping[str, User], day: date, cash: int,
               markers: int, marker_count: int, *, shift: str | None = None) -> None:
-    """The count room's count of a simulated drop box, by note, by the simulated team."""
+    """The count room's count of a simulated drop box, by note, by the simulated team, each
+    member signing in by PIN at the table first (the count sheet prints when)."""
+    from dealer_station.audit.users import Users
     from dealer_station.table.count_room import CountRoom
 
     notes = notes_for(cash, book.settings.currency_denominations)
-    CountRoom(book).count(day, notes, markers, marker_count,
-                          [signers["sim-count1"], signers["sim-count2"]], shift=shift)
+    users = Users(book.journal)
+    team = [users.authenticate(signers[u].user_id, SIM_PIN, table_id=book.table_id)
+            for u in ("sim-count1", "sim-count2")]
+    CountRoom(book).count(day, notes, markers, marker_count, team, shift=shift)
