@@ -1,0 +1,131 @@
+"""``dealer-station monitor`` on journals made by the real ``dealer-station simulate`` (real
+SQLite files): no alert on clean runs, the issue's JSON keys, a tampered journal refused with
+exit 2 and nothing on standard output, bad flags exit 2."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from dealer_station.cli.main import main
+
+#: Clean journals: one table per seed, 500 rounds each (2,000 rounds in all).
+CLEAN = {"T1": 1, "T2": 2, "T3": 3, "T4": 4}
+CLEAN_ROUNDS = 500
+CONTRACT_KEYS = {"rule", "table", "round_no", "seat", "dealer", "p_value"}
+
+
+@dataclass(frozen=True)
+class Files:
+    db: Path
+    key: Path
+
+    @property
+    def args(self) -> list[str]:
+        return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
+
+
+def simulate(files: Files, table: str, rounds: int, seed: int, *extra: str) -> None:
+    assert main(["simulate", "--game", "lapaire", "--rounds", str(rounds), "--seed",
+                 str(seed), "--table", table, "--quiet", *files.args, *extra]) == 0
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Files:
+    where = tmp_path_factory.mktemp("monitor-clean")
+    files = Files(where / "journal.db", where / "journal.key")
+    for table, seed in CLEAN.items():
+        simulate(files, table, CLEAN_ROUNDS, seed)
+    return files
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        code = main(args)
+    except SystemExit as exc:       # argparse refusing a flag
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_clean_runs_raise_no_alert(clean: Files, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["monitor", *clean.args, "--json"], capsys)
+    assert (code, out, err) == (0, "", "")
+    code, out, _ = run(["monitor", *clean.args], capsys)
+    assert code == 0
+    for table in CLEAN:
+        assert (f"table {table}: {CLEAN_ROUNDS} rounds monitored (at most 1 false alarm per "
+                f"10,000 rounds across every rule): no alert") in out
+
+
+def test_a_rate_set_high_shows_the_alerts_json(clean: Files, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """At 1 false alarm per 20 rounds the clean journals do alert (within that rate): each
+    line one JSON object with the contract's keys."""
+    station = tmp_path / "station.toml"
+    station.write_text("[monitor]\nrounds_per_false_alarm = 20\n")
+    code, out, _ = run(["monitor", *clean.args, "--json", "--table", "T2",
+                        "--station-config", str(station)], capsys)
+    assert code == 0
+    alerts = [json.loads(line) for line in out.splitlines()]
+    assert 0 < len(alerts) <= CLEAN_ROUNDS / 20
+    for a in alerts:
+        assert set(a) >= CONTRACT_KEYS
+        assert a["table"] == "T2" and a["rule"] in ("shoe", "card-knowledge")
+        assert isinstance(a["round_no"], int) and 1 <= a["round_no"] <= CLEAN_ROUNDS
+        assert a["seat"] is None or isinstance(a["seat"], int)
+        assert a["dealer"] == "sim-dealer/dealer"
+        assert isinstance(a["p_value"], float) and 0 <= a["p_value"] <= 1
+        assert a["false_alarm_rate"] == 1 / 20
+    code, out, _ = run(["monitor", *clean.args, "--table", "T2", "--station-config",
+                        str(station)], capsys)
+    assert f"{len(alerts)} alert" in out and "p-value" in out
+
+
+def test_a_gaming_day_without_rounds_has_none(clean: Files,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["monitor", *clean.args, "--table", "T1", "--gaming-day",
+                        "2001-01-01"], capsys)
+    assert code == 0 and "table T1: 0 rounds monitored" in out
+
+
+def test_a_tampered_journal_is_refused(clean: Files, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    copy = Files(tmp_path / "journal.db", tmp_path / "journal.key")
+    shutil.copy(clean.db, copy.db)
+    shutil.copy(clean.key, copy.key)
+    copy.key.chmod(0o600)
+    db = sqlite3.connect(copy.db)
+    db.execute("UPDATE journal SET actor='mallory/dealer' WHERE table_id='T3' AND seq=300")
+    db.commit()
+    db.close()
+    code, out, err = run(["monitor", *copy.args, "--json"], capsys)
+    assert code == 2 and out == ""
+    assert "the journal of table T3 does not verify (record 300" in err
+    assert "nothing was monitored" in err
+
+
+@pytest.mark.parametrize(("flags", "says"), [
+    (["--table", "T9"], "table 'T9' has no records"),
+    (["--gaming-day", "2026-13-01"], "is not a date"),
+    (["--rounds", "5"], "unrecognized arguments"),
+])
+def test_bad_flags_exit_2(clean: Files, capsys: pytest.CaptureFixture[str],
+                          flags: list[str], says: str) -> None:
+    code, out, err = run(["monitor", *clean.args, "--json", *flags], capsys)
+    assert code == 2 and out == "" and says in err
+
+
+def test_a_bad_station_file_exits_2(clean: Files, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    station = tmp_path / "station.toml"
+    station.write_text("[monitor]\nrounds_per_false_alarm = -3\n")
+    code, out, err = run(["monitor", *clean.args, "--station-config", str(station)], capsys)
+    assert code == 2 and out == ""
+    assert f"{station}: monitor.rounds_per_false_alarm: must be from 10" in err
