@@ -236,8 +236,10 @@ def test_counts_that_differ_from_the_request_are_refused_and_nothing_is_journale
     no_sheet(qtbot, w)
     said = w.message.text()
     assert said.startswith("Not issued: issuing the slip for T1-R-2026-00001"), said
-    assert "differ from the request" in said
-    assert "25.00: 19 counted out, 20 requested" in said
+    assert "the chips differ from the request" in said
+    # Each denomination that differs, said once (the desk's words), the others not at all.
+    assert said.count("25.00 USD chips: 19 here, 20 on the request") == 1
+    assert "100.00 USD chips" not in said
     assert after_request(demo) == []
     # The form stays, the counts beside the request's: the 25.00 count is marked wrong.
     assert w.stack.currentWidget() is w.issue_form

@@ -35,7 +35,7 @@ the request's), is said on the screen; no step is journaled then.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from html import escape
@@ -412,8 +412,8 @@ class CageWindow(QMainWindow):
             signers = signed_in(self.users, pairs, req.table, f"issuing {req.label}")
             self.desk(req.table).issue(year, number, chips, signers)
         except StationError as exc:
-            self.say(f"Not issued: {exc}" + _differences(chips, req.chips,
-                                                         self.settings.money.number), "bad")
+            # The desk's refusal names each denomination that differs; the form marks them.
+            self.say(f"Not issued: {exc}", "bad")
             return
         done = self.fresh((req.table, year, number)) or req
         money = self.settings.money.text
@@ -516,14 +516,6 @@ def _words(slots: Sequence[str]) -> str:
 
 def _names(users: Sequence[User]) -> str:
     return " and ".join(u.name for u in users)
-
-
-def _differences(counted: Chips, asked: Chips, number: Callable[[int], str]) -> str:
-    """Each denomination whose count differs from the request's, in words."""
-    out = [f"{number(d)}: {counted.count(d)} counted out, {asked.count(d)} requested"
-           for d in sorted(set(counted.as_dict()) | set(asked.as_dict()))
-           if counted.count(d) != asked.count(d)]
-    return (" (" + "; ".join(out) + ")") if out else ""
 
 
 def run_screen(args: argparse.Namespace) -> int:
