@@ -20,6 +20,7 @@ intervals at one in a million (so the checks say what the rates are, not that a 
 from __future__ import annotations
 
 import hashlib
+import random
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -42,7 +43,13 @@ from dealer_station.games.lapaire.events import (
     WagerPlaced,
 )
 from dealer_station.games.lapaire.rules.engine import Wager, settle_round
-from dealer_station.games.lapaire.table.sim import InjectionError, Injections, simulate_lapaire
+from dealer_station.games.lapaire.table.sim import (
+    InjectionError,
+    Injections,
+    random_wagers,
+    simulate_lapaire,
+    simulated_table,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One in a million: the bands' tail on each side.
@@ -333,3 +340,31 @@ def test_two_biased_shoes_or_a_seat_twice_are_refused() -> None:
     both = Injections.parse(["biased-shoe:jk@5", "card-knowledge:3@1", "card-knowledge:4@2"])
     assert [i.spec for i in both.items] == ["biased-shoe:JK@5", "card-knowledge:3@1",
                                             "card-knowledge:4@2"]
+
+
+def test_a_round_left_open_is_finished_then_the_injections_play_on(tmp_path: Path) -> None:
+    """A round the journal left open (wagers placed, no card dealt) is finished first, with
+    its wagers as they were; the run's rounds after it take the injections."""
+    db = open_database(f"sqlite:///{tmp_path / 'j.db'}")
+    try:
+        journal = Journal(db, create_key(tmp_path / "j.key"))
+        rng = random.Random(1)
+        table, shoe, _, _ = simulated_table(journal, "T1", None, rng)
+        try:
+            placed = random_wagers(rng, table.config)
+            table.place_many(placed)
+        finally:
+            shoe.close()
+            table.devices.clear()
+            table.shutdown()
+    finally:
+        db.close()
+    simulate(tmp_path, "--rounds", "60", "--seed", "2", "--inject", "biased-shoe:7@1",
+             "--inject", "card-knowledge:4@1")
+    deals = read_deals(tmp_path)
+    assert [d.round_no for d in deals] == list(range(1, 61))
+    assert all(d.closed and not d.voided for d in deals)
+    assert list(deals[0].wagers.values()) == placed
+    later = deals[1:]
+    assert binom.sf(sum(d.first_value == "7" for d in later) - 1, len(later), P_SEVEN) < 1e-4
+    assert band(len(later), 1 / 2)[0] <= sum(bool(d.knows(4)) for d in later)
