@@ -44,6 +44,28 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Files:
     return files
 
 
+# --- injected anomalies (simulate --inject, the issue's contract) --------------------------
+
+#: docs/monitor.md: each injected anomaly is detected within this many rounds of its start.
+DETECTED_WITHIN = 100
+INJECT_AT = 21
+#: (anomaly, seed): among the measured runs of docs/monitor.md, the slowest two of each.
+INJECTED = [("biased-shoe:7", 1), ("biased-shoe:3", 6), ("card-knowledge:4", 4),
+            ("card-knowledge:6", 6)]
+
+
+@pytest.fixture(scope="module")
+def injected(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Files]:
+    where = tmp_path_factory.mktemp("monitor-injected")
+    out = {}
+    for anomaly, seed in INJECTED:
+        files = Files(where / f"{anomaly.replace(':', '-')}.db", where / "journal.key")
+        simulate(files, "T1", INJECT_AT - 1 + DETECTED_WITHIN, seed, "--inject",
+                 f"{anomaly}@{INJECT_AT}")
+        out[anomaly] = files
+    return out
+
+
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     capsys.readouterr()
     try:
@@ -54,7 +76,10 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, out, err
 
 
-def test_clean_runs_raise_no_alert(clean: Files, capsys: pytest.CaptureFixture[str]) -> None:
+def test_clean_runs_raise_no_alert(clean: Files, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """One test, so that the clean journals are made once however the tests are shared out
+    between workers."""
     code, out, err = run(["monitor", *clean.args, "--json"], capsys)
     assert (code, out, err) == (0, "", "")
     code, out, _ = run(["monitor", *clean.args], capsys)
@@ -63,11 +88,8 @@ def test_clean_runs_raise_no_alert(clean: Files, capsys: pytest.CaptureFixture[s
         assert (f"table {table}: {CLEAN_ROUNDS} rounds monitored (at most 1 false alarm per "
                 f"10,000 rounds across every rule): no alert") in out
 
-
-def test_a_rate_set_high_shows_the_alerts_json(clean: Files, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    """At 1 false alarm per 20 rounds the clean journals do alert (within that rate): each
-    line one JSON object with the contract's keys."""
+    # At 1 false alarm per 20 rounds the clean journals do alert (within that rate): each
+    # line one JSON object with the contract's keys.
     station = tmp_path / "station.toml"
     station.write_text("[monitor]\nrounds_per_false_alarm = 20\n")
     code, out, _ = run(["monitor", *clean.args, "--json", "--table", "T2",
@@ -87,27 +109,25 @@ def test_a_rate_set_high_shows_the_alerts_json(clean: Files, tmp_path: Path,
                         str(station)], capsys)
     assert f"{len(alerts)} alert" in out and "p-value" in out
 
-
-def test_a_gaming_day_without_rounds_has_none(clean: Files,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["monitor", *clean.args, "--table", "T1", "--gaming-day",
                         "2001-01-01"], capsys)
     assert code == 0 and "table T1: 0 rounds monitored" in out
 
 
-def test_a_tampered_journal_is_refused(clean: Files, tmp_path: Path,
+def test_a_tampered_journal_is_refused(injected: dict[str, Files], tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
+    clean = injected[INJECTED[0][0]]
     copy = Files(tmp_path / "journal.db", tmp_path / "journal.key")
     shutil.copy(clean.db, copy.db)
     shutil.copy(clean.key, copy.key)
     copy.key.chmod(0o600)
     db = sqlite3.connect(copy.db)
-    db.execute("UPDATE journal SET actor='mallory/dealer' WHERE table_id='T3' AND seq=300")
+    db.execute("UPDATE journal SET actor='mallory/dealer' WHERE table_id='T1' AND seq=300")
     db.commit()
     db.close()
     code, out, err = run(["monitor", *copy.args, "--json"], capsys)
     assert code == 2 and out == ""
-    assert "the journal of table T3 does not verify (record 300" in err
+    assert "the journal of table T1 does not verify (record 300" in err
     assert "nothing was monitored" in err
 
 
@@ -116,16 +136,37 @@ def test_a_tampered_journal_is_refused(clean: Files, tmp_path: Path,
     (["--gaming-day", "2026-13-01"], "is not a date"),
     (["--rounds", "5"], "unrecognized arguments"),
 ])
-def test_bad_flags_exit_2(clean: Files, capsys: pytest.CaptureFixture[str],
+def test_bad_flags_exit_2(injected: dict[str, Files], capsys: pytest.CaptureFixture[str],
                           flags: list[str], says: str) -> None:
-    code, out, err = run(["monitor", *clean.args, "--json", *flags], capsys)
+    files = injected[INJECTED[0][0]]
+    code, out, err = run(["monitor", *files.args, "--json", *flags], capsys)
     assert code == 2 and out == "" and says in err
 
 
-def test_a_bad_station_file_exits_2(clean: Files, tmp_path: Path,
+def test_a_bad_station_file_exits_2(injected: dict[str, Files], tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
+    files = injected[INJECTED[0][0]]
     station = tmp_path / "station.toml"
     station.write_text("[monitor]\nrounds_per_false_alarm = -3\n")
-    code, out, err = run(["monitor", *clean.args, "--station-config", str(station)], capsys)
+    code, out, err = run(["monitor", *files.args, "--station-config", str(station)], capsys)
     assert code == 2 and out == ""
     assert f"{station}: monitor.rounds_per_false_alarm: must be from 10" in err
+
+
+@pytest.mark.parametrize(("anomaly", "seed"), INJECTED)
+def test_an_injected_anomaly_is_detected_and_named(injected: dict[str, Files], anomaly: str,
+                                                   seed: int,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["monitor", *injected[anomaly].args, "--json"], capsys)
+    assert code == 0
+    alerts = [json.loads(line) for line in out.splitlines()]
+    rule, _, what = anomaly.partition(":")
+    if rule == "biased-shoe":
+        assert alerts and all((a["rule"], a["stage"], a["value"]) == ("shoe", 1, what)
+                              for a in alerts), alerts
+    else:
+        assert alerts and all((a["rule"], a["seat"]) == ("card-knowledge", int(what))
+                              for a in alerts), alerts
+    first = alerts[0]
+    assert INJECT_AT <= first["round_no"] < INJECT_AT + DETECTED_WITHIN
+    assert first["dealer"] == "sim-dealer/dealer" and first["p_value"] < 1e-4
