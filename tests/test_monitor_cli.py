@@ -49,7 +49,7 @@ def clean(tmp_path_factory: pytest.TempPathFactory) -> Files:
 #: docs/monitor.md: each injected anomaly is detected within this many rounds of its start.
 DETECTED_WITHIN = 100
 INJECT_AT = 21
-#: (anomaly, seed): among the measured runs of docs/monitor.md, the slowest two of each.
+#: (anomaly, seed): four of the runs measured for docs/monitor.md (the slowest of the first set).
 INJECTED = [("biased-shoe:7", 1), ("biased-shoe:3", 6), ("card-knowledge:4", 4),
             ("card-knowledge:6", 6)]
 
