@@ -11,6 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from test_reports_journal import (  # noqa: F401  (report_journal is a fixture)
+    SIM_ROUNDS,
+    TABLE,
+    JournalFiles,
+    copy_journal,
+    report_journal,
+)
 
 from dealer_station.cli.main import main
 
@@ -170,3 +177,42 @@ def test_an_injected_anomaly_is_detected_and_named(injected: dict[str, Files], a
     first = alerts[0]
     assert INJECT_AT <= first["round_no"] < INJECT_AT + DETECTED_WITHIN
     assert first["dealer"] == "sim-dealer/dealer" and first["p_value"] < 1e-4
+
+
+# --- the reader ----------------------------------------------------------------------------
+
+def test_the_reader_takes_a_voided_rounds_cards_and_leaves_an_open_round_out(
+        report_journal: JournalFiles, tmp_path: Path) -> None:  # noqa: F811
+    """The report tests' journal: 40 simulated rounds, then round 41 with a misread corrected
+    by a supervisor, round 42 voided after its First Card, round 43 under a changed
+    configuration."""
+    from dealer_station.monitor import SeatWager
+    from dealer_station.table.monitor_rounds import monitor_rounds
+
+    journal, db = report_journal.open()
+    try:
+        rounds = {m.round.round_no: m.round for m in monitor_rounds(journal, TABLE)}
+    finally:
+        db.close()  # type: ignore[attr-defined]
+    assert sorted(rounds) == list(range(1, SIM_ROUNDS + 4))
+    assert all(len(r.cards) == 3 and r.jokers == 2 for n, r in rounds.items() if n != 42)
+    corrected = rounds[41]
+    assert corrected.cards == ("KH", "QS", "9D") and corrected.dealer == "dee/dealer"
+    assert set(corrected.wagers) == {SeatWager(1, "straight", ("K",), 500),
+                                     SeatWager(1, "any_pair", (), 200),
+                                     SeatWager(3, "split", ("7", "K"), 1000)}
+    assert rounds[42].cards == ("3H",) and len(rounds[42].wagers) == 3
+    assert rounds[43].cards == ("AS", "2D", "8C")
+
+    # Round 43 without its close: still open, so left out.
+    copy = copy_journal(report_journal, tmp_path / "open")
+    raw = sqlite3.connect(copy.url.removeprefix("sqlite:///"))
+    raw.execute("DELETE FROM journal WHERE table_id=? AND round_no=43 AND kind='round.close'",
+                (TABLE,))
+    raw.commit()
+    raw.close()
+    journal, db = copy.open()
+    try:
+        assert [m.round.round_no for m in monitor_rounds(journal, TABLE)][-1] == 42
+    finally:
+        db.close()  # type: ignore[attr-defined]
