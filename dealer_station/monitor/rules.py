@@ -78,6 +78,10 @@ class ShoeRule:
 
 
 class CardKnowledgeRule:
+    """One test per seat. The false-alarm rate is shared between ``seats`` tests; a seat
+    numbered above them is still tested (with the same threshold), so the stated rate holds
+    for tables of at most ``seats`` seats."""
+
     RULE = "card-knowledge"
 
     def __init__(self, h: float, shift: float, seats: int) -> None:

@@ -22,9 +22,6 @@ from pathlib import Path
 
 from dealer_station.tomlconfig import ConfigError, Section, load_toml
 
-#: The rules, as the file names them, with their stable ids.
-RULE_KEYS: dict[str, str] = {"shoe": "shoe", "card_knowledge": "card-knowledge"}
-
 
 @dataclass(frozen=True)
 class RuleSettings:
@@ -39,9 +36,6 @@ class MonitorSettings:
     shoe: RuleSettings = RuleSettings()
     card_knowledge: RuleSettings = RuleSettings()
     file: str = ""
-
-    def rule(self, rule_id: str) -> RuleSettings:
-        return self.shoe if rule_id == "shoe" else self.card_knowledge
 
     @property
     def total_share(self) -> float:
