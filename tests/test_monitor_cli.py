@@ -8,6 +8,7 @@ import json
 import shutil
 import sqlite3
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,33 @@ def test_clean_runs_raise_no_alert(clean: Files, tmp_path: Path,
     code, out, _ = run(["monitor", *clean.args, "--table", "T1", "--gaming-day",
                         "2001-01-01"], capsys)
     assert code == 0 and "table T1: 0 rounds monitored" in out
+    # The gaming days the rounds were dealt in (two if the run crossed the day's start).
+    days = _gaming_days(clean, "T1")
+    counted = 0
+    for day in sorted(set(days)):
+        code, out, _ = run(["monitor", *clean.args, "--table", "T1", "--gaming-day",
+                            day.isoformat()], capsys)
+        assert code == 0
+        counted += int(out.split(": ", 1)[1].split(" round", 1)[0].replace(",", ""))
+    assert counted == CLEAN_ROUNDS == len(days)
+
+
+def _gaming_days(files: Files, table: str) -> list[date]:
+    from datetime import datetime
+
+    from dealer_station.audit.db import open_database
+    from dealer_station.audit.journal import Journal
+    from dealer_station.audit.keys import load_key
+    from dealer_station.gameconfig import load_gaming_calendar
+    from dealer_station.table.monitor_rounds import monitor_rounds
+
+    calendar = load_gaming_calendar()
+    db = open_database(f"sqlite:///{files.db}", upgrade=False)
+    try:
+        return [calendar.day_of(datetime.fromisoformat(m.opened))
+                for m in monitor_rounds(Journal(db, load_key(files.key)), table)]
+    finally:
+        db.close()
 
 
 def test_a_tampered_journal_is_refused(injected: dict[str, Files], tmp_path: Path,
