@@ -11,7 +11,7 @@ game's. Nothing outside this file knows it exists.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from dealer_station.audit.journal import Journal, MeterDelta, Record, RoundInfo
 from dealer_station.audit.keys import JournalKey, create_key
 from dealer_station.audit.users import User
 from dealer_station.cards import BOURRE_DECK, parse_card
+from dealer_station.errors import StationError
 from dealer_station.events.base import Codec, Committed, Event, JsonObject, optional
 from dealer_station.events.table import COMMON
 from dealer_station.hardware.events import CardRead, DeviceStatus
@@ -286,9 +287,11 @@ def report_config(builder: Any, version: Any, previous: Any = None) -> list[Any]
 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
              config_path: str | None = None, quiet: bool = False,
-             profile: str | None = None) -> int:
+             profile: str | None = None, inject: Sequence[str] = ()) -> int:
     import random
 
+    if inject:
+        raise StationError("--inject: High Card has no anomalies to inject")
     rng = random.Random(seed)
     t = open_table(journal, table_id, dealer="dealer/sim")
     try:
