@@ -22,6 +22,9 @@ from test_reports_journal import (  # noqa: F401  (report_journal is a fixture)
 
 from dealer_station.cli.main import main
 
+#: Among the longest files: started first (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
 #: Clean journals: one table per seed, 500 rounds each (1,000 rounds in all; the pure tests
 #: in tests/test_monitor.py hold the false-alarm rate over far more).
 CLEAN = {"T1": 1, "T2": 2}

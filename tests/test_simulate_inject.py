@@ -51,6 +51,9 @@ from dealer_station.games.lapaire.table.sim import (
     simulated_table,
 )
 
+#: Among the longest files: started first (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 #: One in a million: the bands' tail on each side.
 TAIL = 1e-6

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from dealer_station.audit.journal import iso_utc
 from dealer_station.errors import StationError
 from dealer_station.money import CHIPS, Money
 
@@ -117,12 +118,20 @@ def notes_for(amount: int, denominations: Sequence[int]) -> Chips:
 def sim_count(book: TableAccounting, signers: Mapping[str, User], day: date, cash: int,
               markers: int, marker_count: int, *, shift: str | None = None) -> None:
     """The count room's count of a simulated drop box, by note, by the simulated team, each
-    member signing in by PIN at the table first (the count sheet prints when)."""
+    member signing in by PIN at the table once a gaming day, before its first box (the count
+    sheet prints when)."""
     from dealer_station.audit.users import Users
     from dealer_station.table.count_room import CountRoom
 
     notes = notes_for(cash, book.settings.currency_denominations)
-    users = Users(book.journal)
-    team = [users.authenticate(signers[u].user_id, SIM_PIN, table_id=book.table_id)
-            for u in ("sim-count1", "sim-count2")]
+    closed = iso_utc(book.calendar.day(day).end)
+    signed_in = {r.actor: r.ts for r in book.journal.events(
+        book.table_id, since=book.calendar.day(day).end, kinds=["login"])}
+    team = []
+    for name in ("sim-count1", "sim-count2"):
+        user = signers[name]
+        if signed_in.get(user.actor, "") < closed:     # not yet in this day's count
+            user = Users(book.journal).authenticate(user.user_id, SIM_PIN,
+                                                    table_id=book.table_id)
+        team.append(user)
     CountRoom(book).count(day, notes, markers, marker_count, team, shift=shift)
