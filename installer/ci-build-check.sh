@@ -81,6 +81,10 @@ grep -q "devices: shoe serial $T/shoe, reader serial $T/reader" "$T/run.log" \
 "$B" audit events "${STORE[@]}" --kind integrity.ok | tee "$T/events.log"
 grep -q "integrity.ok" "$T/events.log" || fail "no integrity.ok in the journal"
 
+step "the game-protection monitor from the bundle (its statistics need scipy and numpy)"
+"$B" monitor "${STORE[@]}" --json > "$T/monitor.log" 2>&1 || {
+  cat "$T/monitor.log"; fail "the bundle's monitor did not run"; }
+
 step "doctor"
 "$B" doctor --devices "$T/devices.toml" "${STORE[@]}" --skip clock | tee "$T/doctor.log" \
   || fail "doctor did not pass"
