@@ -14,7 +14,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether, Spacer
 
 from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.figures import TableDay, hold
@@ -38,12 +38,12 @@ from dealer_station.accounting.glossary import (
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal, Record
-from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.events.base import Committed
 from dealer_station.registry import label
 from dealer_station.reports.master_game import MasterGame
-from dealer_station.reports.pdf_style import FONT, GREY, INK, MIN_TEXT_PT, p, rich
+from dealer_station.reports.pdf_style import p, rich
+from dealer_station.reports.signature_lines import signature_lines, signer_names
 from dealer_station.reports.slip_pdf import build_request_pdf, build_slip_pdf
 from dealer_station.reports.source import Period, coverage, covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, facts, grid
@@ -273,25 +273,11 @@ def build_discrepancy_pdf(journal: Journal, report: MasterGame, *, out: Path | s
 def _signers(journal: Journal, actors: Sequence[str], roles: Sequence[str], width: float
              ) -> KeepTogether:
     """Two signature lines, each with the role, the signer's name and id as journaled."""
-    users = Users(journal)
-    body = []
-    for actor, role in zip(actors, roles, strict=False):
-        user_id = actor.split("/")[0]
-        u = users.get(user_id)
-        name = f"{u.name} ({user_id})" if u is not None else user_id
-        body.append([p(role, "small"), p(escape(name)), "", ""])
-    t = Table([["", "Name (as signed in)", "", "Signature"], *body],
-              colWidths=[width * 0.2, width * 0.38, width * 0.04, width * 0.38],
-              rowHeights=[12] + [30] * len(body), hAlign="LEFT")
-    t.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),
-        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
-        ("TEXTCOLOR", (0, 1), (-1, -1), INK),
-        ("VALIGN", (0, 1), (-1, -1), "BOTTOM"),
-        ("LINEBELOW", (3, 1), (3, -1), 0.5, INK),
-        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-    ]))
-    return KeepTogether([Spacer(1, 6 * mm), rich("Signatures", "h2"), t])
+    names = signer_names(journal, actors)
+    return signature_lines("Signatures", ["", "Name (as signed in)", "", "Signature"],
+                           [[p(role, "small"), name, ""]
+                            for role, name in zip(roles, names, strict=False)],
+                           [0.2, 0.38, 0.04, 0.38], width)
 
 
 def _chip_rows(chips: Chips, s: AccountingSettings) -> list[list[str]]:

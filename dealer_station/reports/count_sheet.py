@@ -20,20 +20,20 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from reportlab.lib.units import mm
-from reportlab.platypus import KeepTogether, Spacer, Table, TableStyle
+from reportlab.platypus import KeepTogether
 
 from dealer_station.accounting.chips import Chips
 from dealer_station.accounting.glossary import CASH, DROP, MARKERS, RAKE_BOX, meanings
 from dealer_station.accounting.ledger import Ledger
 from dealer_station.accounting.settings import AccountingSettings
 from dealer_station.audit.journal import Journal
-from dealer_station.audit.users import Users
 from dealer_station.errors import StationError
 from dealer_station.events.accounting import RAKE_BOX as RAKE
 from dealer_station.events.accounting import DropCounted
 from dealer_station.events.base import Committed
 from dealer_station.registry import label
-from dealer_station.reports.pdf_style import FONT, GREY, INK, MIN_TEXT_PT, p, rich
+from dealer_station.reports.pdf_style import p, rich
+from dealer_station.reports.signature_lines import signature_lines, signer_names
 from dealer_station.reports.source import covered_records
 from dealer_station.reports.template import BuiltReport, ReportBuilder, facts, grid
 from dealer_station.reports.text import local
@@ -87,25 +87,12 @@ def _team(journal: Journal, actors: Sequence[str], pins: dict[str, str], width: 
           ) -> KeepTogether:
     """A line per member of the count team: name (as signed in), when their PIN was typed,
     and a line to sign."""
-    users = Users(journal)
-    body = []
-    for actor in actors:
-        user_id = actor.split("/")[0]
-        u = users.get(user_id)
-        name = f"{u.name} ({user_id})" if u is not None else user_id
-        body.append([p(escape(name)), p(local(pins.get(actor)), "small"), "", ""])
-    t = Table([["Name (as signed in)", "PIN typed", "", "Signature"], *body],
-              colWidths=[width * 0.36, width * 0.26, width * 0.04, width * 0.34],
-              rowHeights=[12] + [30] * len(body), hAlign="LEFT")
-    t.setStyle(TableStyle([
-        ("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),
-        ("TEXTCOLOR", (0, 0), (-1, 0), GREY),
-        ("TEXTCOLOR", (0, 1), (-1, -1), INK),
-        ("VALIGN", (0, 1), (-1, -1), "BOTTOM"),
-        ("LINEBELOW", (3, 1), (3, -1), 0.5, INK),
-        ("LEFTPADDING", (0, 0), (-1, -1), 0),
-    ]))
-    return KeepTogether([Spacer(1, 6 * mm), rich("The count team", "h2"), t])
+    names = signer_names(journal, actors)
+    return signature_lines("The count team", ["Name (as signed in)", "PIN typed", "",
+                                              "Signature"],
+                           [[name, p(local(pins.get(actor)), "small"), ""]
+                            for actor, name in zip(actors, names, strict=True)],
+                           [0.36, 0.26, 0.04, 0.34], width)
 
 
 def build_count_sheet_pdf(journal: Journal, ledger: Ledger, settings: AccountingSettings,
