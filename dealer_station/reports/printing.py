@@ -114,3 +114,9 @@ def print_pdf(path: Path | str, printer: str | None, *, title: str | None = None
         raise PrintError(f"printing on '{printer}' failed: "
                          f"{why[-1] if why else f'lp exit status {done.returncode}'}; {saved}")
     return done.stdout.strip() or f"sent to {printer}"
+
+
+def printed_if(path: Path | str, printer: str | None, title: str) -> str:
+    """``"; "`` and what the printer answered when a screen has a printer, else nothing: the
+    tail of a screen's "saved as ..." message."""
+    return "; " + print_pdf(path, printer, title=title) if printer else ""

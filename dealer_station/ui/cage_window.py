@@ -494,10 +494,9 @@ class CageWindow(QMainWindow):
             built = build_slip_pdf(self.journal, book.ledger(), self.settings, fresh.kind,
                                    year, number, out=out)
             said = f"{built.title} {fresh.slip_label} saved as {built.path}"
-            if self.printer:
-                from dealer_station.reports.printing import print_pdf
+            from dealer_station.reports.printing import printed_if
 
-                said += "; " + print_pdf(built.path, self.printer, title=built.title)
+            said += printed_if(built.path, self.printer, built.title)
         except (StationError, OSError) as exc:
             self.say(f"Not printed: {exc}", "bad")
             return None

@@ -147,10 +147,9 @@ class SlipsList:
                                    year, number, out=out)
             said = (f"{built.title} {slip_label(self.book.table_id, kind, year, number)} "
                     f"saved as {built.path}")
-            if self.printer:
-                from dealer_station.reports.printing import print_pdf
+            from dealer_station.reports.printing import printed_if
 
-                said += "; " + print_pdf(built.path, self.printer, title=built.title)
+            said += printed_if(built.path, self.printer, built.title)
         except StationError as exc:
             self.message.say(f"Not printed: {exc}", "bad")
             return None

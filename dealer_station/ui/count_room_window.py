@@ -493,10 +493,9 @@ class CountRoomWindow(QMainWindow):
                                           box.gaming_day, out=self.sheets_dir / f"{number}.pdf",
                                           shift=box.shift, box=box.box)
             said = f"Count sheet {number} saved as {built.path}"
-            if self.printer:
-                from dealer_station.reports.printing import print_pdf
+            from dealer_station.reports.printing import printed_if
 
-                said += "; " + print_pdf(built.path, self.printer, title=built.title)
+            said += printed_if(built.path, self.printer, built.title)
         except (StationError, OSError) as exc:
             self.say(f"Not printed: {exc}", "bad")
             return None

@@ -448,10 +448,9 @@ class TableDrill(QWidget):
                 round_no = item.data(Qt.ItemDataRole.UserRole).round_no if item else None
                 built = build_recall_report(self.journal, self.table_id, round_no, out=out)
             said = f"{built.title}: {built.pages} page(s) saved as {built.path}"
-            if self.printer:
-                from dealer_station.reports.printing import print_pdf
+            from dealer_station.reports.printing import printed_if
 
-                said += "; " + print_pdf(built.path, self.printer, title=built.title)
+            said += printed_if(built.path, self.printer, built.title)
         except StationError as exc:
             self.message.say(str(exc), "bad")
             return None
