@@ -202,7 +202,8 @@ def test_the_significant_kinds_and_the_exceptions_are_those_the_events_declare()
         "config.change", "login", "login.failed", "lockout", "logout", "verify", "checkpoint",
         "clock.jump", "projection.mismatch", "alert.ack", "pot.return",
         "tournament.disqualify", "tournament.correct", "tournament.match.correct",
-        "tray.difference", "slip.void", "request.void", "variance.disposition"}
+        "tray.difference", "slip.void", "request.void", "variance.disposition",
+        "monitor.alert"}
     assert families == ("device.", "user.", "integrity.", "floor.", "witness.")
     assert exception_kinds() == {"halt", "resolve", "void", "correction", "card.held",
                                  "renege", "recovery", "device.fault"}

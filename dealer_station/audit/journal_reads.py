@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
 from dealer_station.audit import schema
@@ -66,6 +66,23 @@ class JournalReads(JournalBase):
             result = conn.execution_options(yield_per=2000).execute(stmt)
             for row in result:
                 yield _record(row)
+
+    def proven_records(self, table_id: str, *, from_seq: int = 1) -> Iterator[Record]:
+        """A table's records from ``from_seq`` on, in seq order, streamed, each checked
+        against its keyed hash as it is read (a record that fails raises
+        :class:`JournalTampered`)."""
+        stmt = (select(*_RECORD_COLUMNS).where(J.c.table_id == table_id, J.c.seq >= from_seq)
+                .order_by(J.c.seq))
+        with self.db.engine.connect() as conn:
+            yield from self.authentic(conn.execution_options(yield_per=2000).execute(stmt))
+
+    def first_seq_opened_since(self, table_id: str, moment: datetime) -> int | None:
+        """The first record of the table's first round opened at or after ``moment`` (by the
+        rounds beside the chain, which a table proves at its start); None when none was."""
+        with self.db.read() as conn:
+            found = conn.execute(select(func.min(R.c.first_seq)).where(
+                R.c.table_id == table_id, R.c.started_at >= iso_utc(moment))).scalar()
+        return None if found is None else int(found)
 
     def fields_of_kinds(self, table_id: str, kinds: Sequence[str], fields: Sequence[str], *,
                         to_seq: int | None = None) -> list[tuple[Any, ...]] | None:

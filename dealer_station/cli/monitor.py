@@ -22,7 +22,8 @@ from dealer_station.errors import StationError
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal
     from dealer_station.money import Money
-    from dealer_station.monitor import Alert, Monitor
+    from dealer_station.monitor import Alert
+    from dealer_station.monitor.by_day import TableMonitor
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -52,15 +53,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     from dealer_station.cli.audit import open_store
     from dealer_station.gameconfig import STATION_FILE, config_dir, load_gaming_calendar
-    from dealer_station.monitor import Monitor, load_monitor_settings
+    from dealer_station.monitor import load_monitor_settings
+    from dealer_station.monitor.by_day import TableMonitor
     from dealer_station.reports.verification import Verification
     from dealer_station.table.monitor_rounds import monitor_rounds
 
     station = args.station_config or config_dir() / STATION_FILE
     settings = load_monitor_settings(station)
+    calendar = load_gaming_calendar(station)
     since = until = None
     if args.gaming_day is not None:
-        span = load_gaming_calendar(station).day(args.gaming_day)
+        span = calendar.day(args.gaming_day)
         since, until = span.start, span.end
     with open_store(args, write=False) as store:
         journal = store.journal
@@ -78,11 +81,11 @@ def run(args: argparse.Namespace) -> int:
                     f"{v.problem}); nothing was monitored: `dealer-station audit verify` "
                     f"says more")
         for table in tables:
-            monitor = Monitor(table, settings)
+            monitor = TableMonitor(table, settings, calendar)
             alerts: list[Alert] = []
             version = ""
             for read in monitor_rounds(journal, table, since=since, until=until):
-                alerts += monitor.feed(read.round)
+                alerts += monitor.feed(read.round, read.opened_at)
                 version = read.config_version
             if args.json:
                 for a in alerts:
@@ -99,7 +102,7 @@ def _money(journal: Journal, table: str, version: str) -> Money:
     return Money.of(stored.content if stored is not None else None)
 
 
-def _listing(table: str, monitor: Monitor, alerts: list[Alert], money: Money) -> None:
+def _listing(table: str, monitor: TableMonitor, alerts: list[Alert], money: Money) -> None:
     rounds = monitor.rounds
     per = f"{monitor.settings.rounds_per_false_alarm:,}"
     head = (f"table {table}: {rounds:,} round{'s' if rounds != 1 else ''} monitored "

@@ -204,10 +204,59 @@ class ClockJumped(Event):
     milliseconds: int
 
 
+#: Each game-protection rule as the pit and the reports name it (dealer_station/monitor/).
+PROTECTION_RULES: dict[str, str] = {
+    "shoe": "Shoe out of pattern",
+    "card-knowledge": "Card knowledge",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ProtectionAlerted(Event):
+    """An alert of the game-protection monitor (dealer_station/monitor/, docs/monitor.md),
+    journaled the moment the round that carried its evidence over the threshold closed:
+    the rule, the test, that round (``round_no``: the record itself stands outside the round,
+    after its close), the seat and the dealer, the evidence in words; ``evidence`` holds the
+    rest of what the monitor said (the p-value, the statistic and its threshold, the
+    false-alarm rate, the rounds of the evidence)."""
+
+    KIND = "monitor.alert"
+    SIGNIFICANT = True
+    ALERT = "protection"
+    rule: str
+    test: str
+    round_no: int
+    seat: int | None
+    dealer: str | None
+    words: str
+    evidence: JsonObject = rest()
+
+    @property
+    def rule_name(self) -> str:
+        return PROTECTION_RULES.get(self.rule, self.rule)
+
+    def number(self, name: str, default: float = 0.0) -> float:
+        """One of the evidence's numbers (kept as text: the journal holds no floats)."""
+        value = self.evidence.get(name)
+        try:
+            return float(value) if isinstance(value, str | int) else default
+        except ValueError:
+            return default
+
+    @property
+    def p_value(self) -> float:
+        return self.number("p_value", 1.0)
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        seat = f", seat {self.seat}" if self.seat is not None else ""
+        return (f"Round {self.round_no}{seat}: {self.rule_name}: {self.words} "
+                f"(p-value {self.p_value:.2g})")
+
+
 COMMON: tuple[type[Event], ...] = (
     StationStarted, StationStopped, ConfigChanged, RoundHalted, HaltResolved, CardHeld,
     TableRecovered, DeviceFaulted, DeviceStatusReported, DeviceConnected, DeviceLost,
-    DeviceStateChanged, DeviceIdentified, ClockJumped, *STATION,
+    DeviceStateChanged, DeviceIdentified, ClockJumped, ProtectionAlerted, *STATION,
 )
 
 

@@ -79,6 +79,7 @@ KIND_WORDS: dict[str, str] = {
     "pot.carry": "Pot carried to the next session",
     "pot.return": "Pot returned to the players",
     "bourre.collection": "House collection",
+    "monitor.alert": "Game protection alert",
 }
 
 
@@ -98,7 +99,7 @@ ALERT_KINDS = frozenset({"halt", "void", "lockout", "login.failed", "device.faul
                          "device.lost", "clock.jump", "card.held", "renege", "misread",
                          "integrity.mismatch", "projection.mismatch", "user.mismatch",
                          "floor.refused", "floor.lost", "witness.refused",
-                         "witness.unreachable"})
+                         "witness.unreachable", "monitor.alert"})
 CHANGE_KINDS = frozenset({"resolve", "correction", "config.change", "pot.return",
                           "integrity.ack", "user.role", "user.deactivate", "user.unlock",
                           "alert.ack"})
@@ -534,6 +535,21 @@ def _pot_return(_r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[st
             f"{p.get('pot')} chips given back: {shares}; {_reason(p)}")
 
 
+def _protection(_r: Recorded, p: Mapping[str, Any], people: People) -> tuple[str, str]:
+    from dealer_station.events.table import PROTECTION_RULES
+
+    seat = f", seat {p.get('seat')}" if p.get("seat") is not None else ""
+    dealer = f", dealt by {people.actor(str(p['dealer']))}" if p.get("dealer") else ""
+    words = str(p.get("words") or "")
+    try:
+        p_value = f"; p-value {float(p.get('p_value') or 1):.2g}"
+    except (TypeError, ValueError):
+        p_value = ""
+    return (KIND_WORDS["monitor.alert"],
+            f"{PROTECTION_RULES.get(str(p.get('rule')), str(p.get('rule')))}, round "
+            f"{p.get('round_no')}{seat}{dealer}: {words[:1].upper()}{words[1:]}{p_value}")
+
+
 WORDERS: dict[str, Worder] = {
     "startup": _startup, "shutdown": _shutdown, "login": _login,
     "login.failed": _login_failed, "lockout": _lockout, "logout": _logout,
@@ -550,7 +566,7 @@ WORDERS: dict[str, Worder] = {
     "floor.refused": _floor, "witness.refused": _witness, "witness.unreachable": _witness,
     "witness.restored": _witness, "renege": _renege, "recovery": _recovery,
     "session.open": _session_open, "session.close": _session_close,
-    "pot.carry": _pot_carry, "pot.return": _pot_return,
+    "pot.carry": _pot_carry, "pot.return": _pot_return, "monitor.alert": _protection,
 }
 #: Payload fields never shown: a PIN's keyed hash is for no one's eyes.
 SECRET_FIELDS = ("pin_mac", "pin_hash", "salt")

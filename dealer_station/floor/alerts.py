@@ -95,12 +95,13 @@ CATEGORY_LABELS = {
     "refused": "Chain refused", "hold": "Hold out of band",
     "witness.refused": "Witness REFUSED", "witness.unreachable": "Witness out of reach",
     "request": "Fill or credit late",
+    "protection": "Game protection",
 }
 #: How urgent each category is (2: play is or was stopped / evidence at stake).
 SEVERITY = {"halt": 2, "device.fault": 2, "refused": 2, "floor.refused": 2, "void": 1,
             "witness.refused": 2, "witness.unreachable": 1,
             "correction": 1, "renege": 1, "payout": 1, "lag": 1, "floor.lost": 1, "hold": 1,
-            "request": 1}
+            "request": 1, "protection": 2}
 #: The records a table's fill and credit requests are made of (read by the accounting's
 #: codec into the accounting's ledger).
 REQUEST_KINDS = tuple(e.KIND for e in (SlipRequested, SlipIssued, SlipCarried, RequestVoided,

@@ -6,6 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from dealer_station.events.table import ProtectionAlerted
+
+#: The alert's fields the journaled event holds by name (the rest are its ``evidence``).
+_EVENT_FIELDS = ("rule", "test", "round_no", "seat", "dealer", "words")
+
 #: Each rule's stable id (in the JSON) and the words people read.
 RULE_WORDS: dict[str, str] = {
     "shoe": "The shoe: a card value or colour comes out more often than the deck allows",
@@ -38,6 +43,7 @@ class Alert:
     its First Card spots over the segment (minor units)."""
 
     rule: str
+    test: str
     table: str
     round_no: int
     seat: int | None
@@ -82,7 +88,7 @@ class Alert:
     def to_json(self) -> dict[str, Any]:
         """The issue's contract (rule, table, round_no, seat, dealer, p_value) and the rest."""
         return {
-            "rule": self.rule, "table": self.table, "round_no": self.round_no,
+            "rule": self.rule, "test": self.test, "table": self.table, "round_no": self.round_no,
             "seat": self.seat, "dealer": self.dealer, "p_value": self.p_value,
             "stage": self.stage, "value": self.value, "colour": self.colour,
             "llr": round(self.statistic, 6), "threshold": round(self.threshold, 6),
@@ -92,3 +98,13 @@ class Alert:
             "expected": round(self.expected, 6), "dealers": list(self.dealers),
             "staked": self.staked, "words": self.evidence_words(),
         }
+
+    def to_event(self) -> ProtectionAlerted:
+        """The alert as the record the table journals (the table is the chain's own)."""
+        data = self.to_json()
+        del data["table"]
+        core = {k: data.pop(k) for k in _EVENT_FIELDS}
+        # The journal holds no floats (its canonical JSON is exact): each is kept as the
+        # shortest text that reads back as the very same number.
+        evidence = {k: repr(v) if isinstance(v, float) else v for k, v in data.items()}
+        return ProtectionAlerted(**core, evidence=evidence)

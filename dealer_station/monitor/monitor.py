@@ -54,10 +54,18 @@ class Monitor:
                 crossing.cusum.restart()
         return alerts
 
+    def statistics(self) -> dict[str, float]:
+        """Every test's statistic now, by its name (a test not yet looked at is absent)."""
+        out: dict[str, float] = {}
+        for rule in (self.shoe, self.card_knowledge):
+            if rule is not None:
+                out.update((name, t.statistic) for name, t in rule.statistics())
+        return out
+
     def _alert(self, rnd: DealtRound, c: Crossing) -> Alert:
         t = c.cusum
         return Alert(
-            rule=c.rule, table=self.table, round_no=rnd.round_no, seat=c.seat,
+            rule=c.rule, test=c.test, table=self.table, round_no=rnd.round_no, seat=c.seat,
             dealer=rnd.dealer, stage=c.stage, value=c.value, colour=c.colour,
             statistic=t.statistic, threshold=t.h, p_value=t.p_value(self.tests),
             rounds_per_false_alarm=self.settings.rounds_per_false_alarm, tests=self.tests,

@@ -44,6 +44,20 @@ class Crossing:
     value: str | None = None
     colour: str | None = None
 
+    @property
+    def test(self) -> str:
+        """The test's stable name: ``shoe:1:7``, ``shoe:2:red``, ``card-knowledge:3``."""
+        return test_name(self.rule, seat=self.seat, stage=self.stage,
+                         value=self.value, colour=self.colour)
+
+
+def test_name(rule: str, *, seat: int | None = None, stage: int | None = None,
+              value: str | None = None, colour: str | None = None) -> str:
+    """A test's stable name (the alert's ``test``; the evidence page traces it)."""
+    if seat is not None:
+        return f"{rule}:{seat}"
+    return f"{rule}:{stage}:{value if value is not None else colour}"
+
 
 class ShoeRule:
     RULE = "shoe"
@@ -55,6 +69,12 @@ class ShoeRule:
     @staticmethod
     def tests() -> int:
         return len(STAGES) * (len(VALUES) + len(COLOURS))
+
+    def statistics(self) -> Iterator[tuple[str, Cusum]]:
+        for (n, v), test in self.values.items():
+            yield test_name(self.RULE, stage=n, value=v), test
+        for (n, c), test in self.colours.items():
+            yield test_name(self.RULE, stage=n, colour=c), test
 
     def observe(self, rnd: DealtRound) -> Iterator[Crossing]:
         size = deck_size(rnd.jokers)
@@ -90,6 +110,10 @@ class CardKnowledgeRule:
 
     def tests(self) -> int:
         return self.seats
+
+    def statistics(self) -> Iterator[tuple[str, Cusum]]:
+        for seat, test in sorted(self.by_seat.items()):
+            yield test_name(self.RULE, seat=seat), test
 
     def observe(self, rnd: DealtRound) -> Iterator[Crossing]:
         if not rnd.cards:

@@ -61,6 +61,9 @@ from dealer_station.money import CHIPS, Money
 
 if TYPE_CHECKING:
     from dealer_station.cards import Card
+    from dealer_station.gaming_day import GamingCalendar
+    from dealer_station.monitor.settings import MonitorSettings
+    from dealer_station.table.protection import Protection
 
 #: Device states that stop a round: the shoe cannot be trusted until someone looks.
 HALTING_STATUSES = frozenset({"DOOR_OPEN", "JAM", "TAMPER"})
@@ -231,6 +234,8 @@ class TableService:
         #: session manages it, None means nobody is signed in, and a card read then is held
         #: and stops the round (see _device_event and docs/table.md).
         self.duty_managed = False
+        #: The game-protection monitor, once :meth:`watch` started it.
+        self.protection: Protection | None = None
 
     # -- listeners -------------------------------------------------------------------------
 
@@ -287,6 +292,7 @@ class TableService:
         for c in done:
             self.apply(c)
         self.publish(done)
+        self._protect(done)
         return records
 
     def _append(self, entries: Sequence[Entry], also: Callable[[Any], None] | None
@@ -318,7 +324,50 @@ class TableService:
         for c in done:
             self.apply(c)
         self.publish(done)
+        self._protect(done)
         return done
+
+    # -- game protection (table/protection.py) ---------------------------------------------
+
+    def watch(self, settings: MonitorSettings | None = None,
+              calendar: GamingCalendar | None = None) -> None:
+        """Start the game-protection monitor on this table (``[monitor]`` and
+        ``[gaming_day]`` of config/station.toml unless given): it reads the gaming day under
+        way again and journals any alert of it the chain does not hold yet."""
+        from dealer_station.gameconfig import STATION_FILE, config_dir, load_gaming_calendar
+        from dealer_station.monitor.settings import load_monitor_settings
+        from dealer_station.table.protection import Protection
+
+        with self.lock:
+            if settings is None:
+                settings = load_monitor_settings(config_dir() / STATION_FILE)
+            if calendar is None:
+                calendar = load_gaming_calendar()
+            protection = Protection(self.table_id, settings, calendar)
+            missing = protection.catch_up(self.journal, self.journal.clock())
+            self.protection = protection
+            if missing:
+                self.append([Entry(a, STATION_ACTOR) for a in missing])
+
+    def _protect(self, done: Sequence[Committed]) -> None:
+        """Each alert of a round ``done`` closed, journaled now. The round is already on the
+        chain: a monitor that fails says so to the listeners and stops watching, and an alert
+        that cannot be journaled now is journaled at the table's next start."""
+        protection = self.protection
+        if protection is None:
+            return
+        try:
+            alerts = protection.saw(done)
+        except Exception as exc:      # never let the monitor stop play
+            self.protection = None
+            self.publish((), f"the game-protection monitor stopped: {exc}")
+            return
+        if alerts:
+            try:
+                self.append([Entry(a, STATION_ACTOR) for a in alerts])
+            except StationError as exc:
+                self.publish((), f"a game-protection alert could not be journaled ({exc}); "
+                                 f"it will be at the table's next start")
 
     def _projection_writer(self, steps: Sequence[Step]) -> Callable[[Any], None] | None:
         """What ``steps`` change in the rows beside the chain: a round's row when it opens or
@@ -428,6 +477,7 @@ class TableService:
 
     def startup(self) -> None:
         self.record(StationStarted(__version__, self.game, self.table_id))
+        self.watch()
 
     def shutdown(self) -> None:
         # Devices close first, so that their last events (the port closed) are queued; then

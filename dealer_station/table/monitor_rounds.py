@@ -14,19 +14,20 @@ A voided round is read with the cards it dealt; a round still open at the end is
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from dealer_station import registry as games
-from dealer_station.events import Codec
+from dealer_station.events import Codec, Committed
 from dealer_station.events.parts import EVENTS
 from dealer_station.events.rows import opening
 from dealer_station.monitor.rounds import DealtRound, SeatWager
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal
+    from dealer_station.audit.records import Record
 
 
 @runtime_checkable
@@ -77,46 +78,105 @@ class MonitoredRound:
     opened: str
     config_version: str
 
+    @property
+    def opened_at(self) -> datetime:
+        return datetime.fromisoformat(self.opened)
 
-def monitor_rounds(journal: Journal, table_id: str, *, since: datetime | None = None,
-                   until: datetime | None = None) -> Iterator[MonitoredRound]:
-    """The table's finished rounds in the order they ended, each read from its records;
-    with ``since``/``until`` only those opened in ``[since, until)``."""
-    codecs: dict[str, tuple[Codec, int]] = {}
-    open_rounds: dict[int, _Open] = {}
-    for r in journal.records(table_id):
-        if r.round_no is None:
-            continue
-        opened = opening(r.kind, r.payload)
-        if opened is not None:
-            found = codecs.get(opened.game)
-            if found is None:
-                game = games.game(opened.game)
-                found = codecs[opened.game] = (game.part(EVENTS)(), game.deck.jokers)
-            open_rounds[r.round_no] = _Open(r.round_no, opened.dealer, opened.config_version,
-                                            r.ts, *found)
-            continue
-        rnd = open_rounds.get(r.round_no)
+
+#: What each event class is to the monitor (a wager placed or taken back, a card, a close,
+#: or nothing), found once per class: a Protocol's isinstance is slow, and it runs per record.
+_PLACES, _REMOVES, _DEALS, _CLOSES, _OTHER = range(5)
+_ROLES: dict[type, int] = {}
+
+
+def _role(event: object) -> int:
+    cls = type(event)
+    role = _ROLES.get(cls)
+    if role is None:
+        role = _ROLES[cls] = (
+            _PLACES if isinstance(event, PlacesWager) else
+            _DEALS if isinstance(event, DealsCard) else
+            _REMOVES if isinstance(event, RemovesWager) else
+            _CLOSES if getattr(cls, "CLOSES", "") else _OTHER)
+    return role
+
+
+class RoundReader:
+    """A table's rounds read one record at a time, in the chain's order: each round is given
+    back once its close is read. The journal's reader and the live table share it."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self._codecs: dict[str, tuple[Codec, int]] = {}
+        self._open: dict[int, _Open] = {}
+
+    def _opened(self, round_no: int, kind: str, payload: Mapping[str, Any], ts: str) -> bool:
+        opened = opening(kind, payload)
+        if opened is None:
+            return False
+        found = self._codecs.get(opened.game)
+        if found is None:
+            game = games.game(opened.game)
+            found = self._codecs[opened.game] = (game.part(EVENTS)(), game.deck.jokers)
+        self._open[round_no] = _Open(round_no, opened.dealer, opened.config_version, ts,
+                                     *found)
+        return True
+
+    def record(self, r: Record) -> MonitoredRound | None:
+        """A stored record; the round it closes, if it closes one."""
+        if r.round_no is None or self._opened(r.round_no, r.kind, r.payload, r.ts):
+            return None
+        rnd = self._open.get(r.round_no)
         if rnd is None:
-            continue            # a record of a round opened before the journal's start
+            return None         # a record of a round opened before the reading started
         event = rnd.codec.committed(r.seq, r.ts, r.actor, r.round_no, r.kind,
                                     r.payload).event
-        if isinstance(event, PlacesWager):
+        return self._event(rnd, event)
+
+    def committed(self, c: Committed) -> MonitoredRound | None:
+        """A live table's committed event; the round it closes, if it closes one."""
+        e = c.event
+        if c.round_no is None or (e.OPENS and self._opened(c.round_no, e.KIND,
+                                                           e.to_payload(), c.ts)):
+            return None
+        rnd = self._open.get(c.round_no)
+        return None if rnd is None else self._event(rnd, e)
+
+    def _event(self, rnd: _Open, event: object) -> MonitoredRound | None:
+        role = _role(event)
+        if role == _PLACES:
+            assert isinstance(event, PlacesWager)
             rnd.wagers[event.wager_id] = SeatWager(event.seat, event.bet, tuple(event.values),
                                                    event.amount)
-        elif isinstance(event, DealsCard):
+        elif role == _DEALS:
+            assert isinstance(event, DealsCard)
             rnd.cards[event.n] = event.card
-        elif isinstance(event, RemovesWager):
+        elif role == _REMOVES:
+            assert isinstance(event, RemovesWager)
             rnd.wagers.pop(event.wager_id, None)
-        elif type(event).CLOSES:
-            del open_rounds[r.round_no]
-            if not (rnd.cards or rnd.wagers) or not _within(rnd.ts, since, until):
-                continue
+        elif role == _CLOSES:
+            del self._open[rnd.round_no]
+            if not (rnd.cards or rnd.wagers):
+                return None
             cards = tuple(rnd.cards[n] for n in sorted(rnd.cards))
-            yield MonitoredRound(
-                DealtRound(table_id, rnd.round_no, rnd.dealer or None, cards,
+            return MonitoredRound(
+                DealtRound(self.table_id, rnd.round_no, rnd.dealer or None, cards,
                            tuple(rnd.wagers.values()), rnd.jokers),
                 rnd.ts, rnd.config_version)
+        return None
+
+
+def monitor_rounds(journal: Journal, table_id: str, *, since: datetime | None = None,
+                   until: datetime | None = None, from_seq: int = 1
+                   ) -> Iterator[MonitoredRound]:
+    """The table's finished rounds in the order they ended, each read from its records;
+    with ``since``/``until`` only those opened in ``[since, until)``; from record
+    ``from_seq`` on (a round opened before it is passed over)."""
+    reader = RoundReader(table_id)
+    for r in journal.records(table_id, from_seq=from_seq):
+        read = reader.record(r)
+        if read is not None and _within(read.opened, since, until):
+            yield read
 
 
 def _within(ts: str, since: datetime | None, until: datetime | None) -> bool:
