@@ -4,7 +4,7 @@ tests and returns the alerts each round raises."""
 from __future__ import annotations
 
 from dealer_station.monitor.alerts import Alert
-from dealer_station.monitor.cusum import threshold
+from dealer_station.monitor.cusum import Cusum, threshold
 from dealer_station.monitor.rounds import DealtRound
 from dealer_station.monitor.rules import CardKnowledgeRule, Crossing, ShoeRule
 from dealer_station.monitor.settings import MonitorSettings
@@ -53,6 +53,15 @@ class Monitor:
                 alerts.append(self._alert(rnd, crossing))
                 crossing.cusum.restart()
         return alerts
+
+    def test(self, name: str) -> Cusum | None:
+        """The test named ``name`` (``shoe:1:7``, ``card-knowledge:3``), if it has looked."""
+        for rule in (self.shoe, self.card_knowledge):
+            if rule is not None:
+                for found, t in rule.statistics():
+                    if found == name:
+                        return t
+        return None
 
     def statistics(self) -> dict[str, float]:
         """Every test's statistic now, by its name (a test not yet looked at is absent)."""
