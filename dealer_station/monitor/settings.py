@@ -12,6 +12,13 @@ shift = 0.25       # the departure its tests are designed for (docs/monitor.md)
 [monitor.card_knowledge]
 share = 1
 shift = 0.25
+
+# Bourré's rules share the rate among themselves (a pot game's table runs only these):
+[monitor.bourre_deal]      # the deal by seat: trumps, Aces
+[monitor.chip_dumping]     # pots passing from one player to another
+[monitor.soft_play]        # a player folding whenever another stays
+[monitor.reneges]          # reneges at one seat
+# each with share = 1 and shift = 0.25 by default
 ```
 """
 
@@ -29,6 +36,10 @@ class RuleSettings:
     shift: float = 0.25
 
 
+#: Bourré's rules' tables under ``[monitor]`` (the pot game's rules share its rate).
+BOURRE_RULES = ("bourre_deal", "chip_dumping", "soft_play", "reneges")
+
+
 @dataclass(frozen=True)
 class MonitorSettings:
     rounds_per_false_alarm: int = 10_000
@@ -36,6 +47,10 @@ class MonitorSettings:
     shoe: RuleSettings = RuleSettings()
     card_knowledge: RuleSettings = RuleSettings()
     file: str = ""
+    bourre_deal: RuleSettings = RuleSettings()
+    chip_dumping: RuleSettings = RuleSettings()
+    soft_play: RuleSettings = RuleSettings()
+    reneges: RuleSettings = RuleSettings()
 
     @property
     def total_share(self) -> float:
@@ -70,12 +85,17 @@ def monitor_settings_from(sec: Section) -> MonitorSettings:
     seats = sec.int("seats", 7, minimum=1, maximum=99)
     shoe = _rule(sec, "shoe")
     knowledge = _rule(sec, "card_knowledge")
+    bourre = {name: _rule(sec, name) for name in BOURRE_RULES}
     sec.finish()
+    if sum(r.share for r in bourre.values()) <= 0:
+        raise ConfigError(sec.file, sec.key("chip_dumping.share"),
+                          "every Bourré rule's share is 0: give at least one of "
+                          f"{', '.join(BOURRE_RULES)} a share above 0")
     if shoe.share + knowledge.share <= 0:
         raise ConfigError(sec.file, sec.key("shoe.share"),
                           "every rule's share is 0: give at least one rule a share above 0 "
                           "(or leave [monitor] out for the defaults)")
-    return MonitorSettings(rounds, seats, shoe, knowledge, sec.file)
+    return MonitorSettings(rounds, seats, shoe, knowledge, sec.file, **bourre)
 
 
 def load_monitor_settings(path: Path | str | None) -> MonitorSettings:
