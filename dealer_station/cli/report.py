@@ -11,8 +11,8 @@ from dealer_station.cli.audit import parse_time, store_options
 
 #: The station's reports, and each game's own (the registry's ``Game.reports``) after events.
 GAME_REPORTS = tuple(registry.game_reports())
-KINDS = ("shift", "recall", "events", *GAME_REPORTS, "config", "pit", "master-game",
-         "discrepancies")
+KINDS = ("shift", "recall", "events", *GAME_REPORTS, "config", "pit", "game-protection",
+         "master-game", "discrepancies")
 #: Reports that can print JSON for other tools instead of a PDF.
 JSON_KINDS = (*(n for n, (_, r) in registry.game_reports().items() if r.json), "master-game")
 #: The accounting reports: by gaming day (every one, or --gaming-day), never a free period.
@@ -41,9 +41,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                + "".join(f"{r.name} ({r.about}{'; --json' if r.json else ''}); "
                          for _, r in registry.game_reports().values())
                + "config (configuration changes and par sheets); pit (every table side "
-               "by side, --tables T1,T2 or all); master-game (per table per gaming day: "
-               "opener, closer, fills, credits, drop, win, hold, computed win, variance, "
-               "theoretical win, month and year to date; --json: one JSON object per line; "
+               "by side, --tables T1,T2 or all); game-protection (the integrity monitor's "
+               "alerts with their evidence and acknowledgements, each rule's state per table "
+               "and dealer, the hold bands; --table T or every table); master-game (per "
+               "table per gaming day: opener, closer, fills, credits, drop, win, hold, "
+               "computed win, variance, theoretical win, month and year to date; --json: one JSON object per line; "
                "--by-shift or --shift NAME: by shift); "
                "discrepancies (accounting exceptions: variances above the threshold, openers "
                "that differ from the previous closer, voided slips). Times are local unless a "
@@ -51,7 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                "take the period from [gaming_day] in config/station.toml.")
     p.add_argument("kind", choices=KINDS, metavar="REPORT",
                    help=", ".join(KINDS[:-1]) + f" or {KINDS[-1]}")
-    p.add_argument("--table", help="table id (may be left out when the journal holds one)")
+    p.add_argument("--table", help="table id (may be left out when the journal holds one; "
+                                   "game-protection: every table when left out)")
     p.add_argument("--tables", metavar="T1,T2",
                    help="pit: the tables, comma-separated (default: every table)")
     p.add_argument("--gaming-day", type=parse_day, metavar="YYYY-MM-DD",
@@ -70,7 +73,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="master-game, discrepancies, card-room: accounting settings "
                         "(default config/accounting.toml)")
     p.add_argument("--station-config", metavar="FILE",
-                   help="the [gaming_day] settings (default config/station.toml)")
+                   help="the [gaming_day] settings, and [monitor] for game-protection "
+                        "(default config/station.toml)")
     p.add_argument("--from", dest="since", type=parse_time, metavar="TIME",
                    help="period start, e.g. 2026-03-01T18:00 (default: the first record)")
     p.add_argument("--to", dest="until", type=parse_time, metavar="TIME",
@@ -140,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
                 out = f"pit-{datetime.now():%Y%m%d-%H%M%S}.pdf"
             report = build_pit_report(store.journal, tables, period, out=out,
                                       period_name=period_name, paper=paper)
+        elif args.kind == "game-protection":
+            report, table = _game_protection(args, store.journal, period, period_name, out,
+                                             paper)
         else:
             table = pick_table(store.journal, args.table)
             if out is None:
@@ -147,10 +154,11 @@ def run(args: argparse.Namespace) -> int:
             report = build_report(args.kind, store.journal, table, period, out=out,
                                   round_no=args.round, paper=paper, **_game_options(args))
     v = report.verification
-    verdict = ("every table's journal verified intact" if args.kind == "pit" and v.ok else
+    several = args.kind == "pit" or (args.kind == "game-protection" and not args.table)
+    verdict = ("every table's journal verified intact" if several and v.ok else
                f"journal verified intact to record {v.last_seq:,}" if v.ok else
                f"JOURNAL VERIFICATION FAILED at record {v.bad_seq}: {v.problem}")
-    whom = f"tables {table}" if args.kind == "pit" else f"table {table}"
+    whom = f"tables {table}" if several else f"table {table}"
     print(f"wrote {report.title.lower()} for {whom} ({report.pages} page"
           f"{'s' if report.pages != 1 else ''}) to {report.path}; {verdict}")
     if args.print_:
@@ -158,6 +166,33 @@ def run(args: argparse.Namespace) -> int:
                            title=f"{report.title} - table {table}")
         print(f"printed: {answer}")
     return 0 if v.ok else 1
+
+
+def _game_protection(args: argparse.Namespace, journal: Any, period: Any, period_name: str,
+                     out: str | None, paper: str) -> tuple[Any, str]:
+    """The game-protection report of ``--table`` or every table, with the [monitor] and
+    [gaming_day] settings of ``--station-config`` (default config/station.toml)."""
+    from dealer_station.errors import StationError
+    from dealer_station.gameconfig import STATION_FILE, config_dir, load_gaming_calendar
+    from dealer_station.monitor import load_monitor_settings
+    from dealer_station.reports.game_protection import build_game_protection_report
+    from dealer_station.reports.pit_summary import game_tables
+
+    station = args.station_config or config_dir() / STATION_FILE
+    settings = load_monitor_settings(station)
+    calendar = load_gaming_calendar(args.station_config)
+    tables = [args.table] if args.table else None
+    if args.table and args.table not in game_tables(journal):
+        known = game_tables(journal)
+        raise StationError(f"--table: table {args.table!r} has no rounds in this journal"
+                           + (f" (tables: {', '.join(known)})" if known else ""))
+    table = args.table or ", ".join(game_tables(journal))
+    if out is None:
+        out = f"game-protection-{args.table or 'all'}-{datetime.now():%Y%m%d-%H%M%S}.pdf"
+    report = build_game_protection_report(journal, tables, period, out=out, settings=settings,
+                                          calendar=calendar, period_name=period_name,
+                                          paper=paper)
+    return report, table
 
 
 def _game_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -26,6 +26,9 @@ REPORT_KINDS: dict[str, str] = {
     **{name: r.about for name, (_, r) in registry.game_reports().items()},
     "config": "configuration history: every change with who, when, what and why, and each "
               "version's par sheet",
+    "game-protection": "game protection: the integrity monitor's alerts with their evidence "
+                       "and acknowledgements, each rule's state per table and dealer, the "
+                       "hold bands",
 }
 
 
@@ -39,6 +42,9 @@ def _builder(kind: str) -> Callable[..., BuiltReport]:
     if kind == "config":
         from dealer_station.reports.config_history import build_config_history_report
         return build_config_history_report
+    if kind == "game-protection":
+        from dealer_station.reports.game_protection import build_for_table
+        return build_for_table
     raise StationError(f"unknown report {kind!r}: one of {', '.join(REPORT_KINDS)}")
 
 
