@@ -249,8 +249,12 @@ def test_the_grid_shows_each_tables_state_devices_and_lag_and_their_alerts(
         qtbot: Any, floor: Database, key: JournalKey) -> None:
     pit = Pit(Journal(floor, key), "east", settings(payout_above=100))
     w = window(qtbot, pit)
-    assert w.grid.rowCount() == 5
-    t1, t2, t3, t4, t5 = (grid_row(w, t) for t in ("T1", "T2", "T3", "T4", "T5"))
+    assert w.grid.rowCount() == 6
+    t1, t2, t3, t4, t5, t6 = (grid_row(w, t) for t in ("T1", "T2", "T3", "T4", "T5", "T6"))
+    assert t6["State"] == "between rounds" and t6["Round"] == "Round 45"
+    # Five tables in sight; the sixth a scroll away, so that the requests and the alerts
+    # keep their room at 1280x800.
+    assert w.grid.verticalScrollBar().maximum() > 0
     assert t1["State"] == "between rounds" and t1["Round"] == "Round 40"
     assert t1["Game"] == "La Pair'e" and t1["Floor behind"] == "up to date"
     assert t1["Rounds/h"] == "40" and t1["Win today"].endswith("USD")
@@ -279,7 +283,7 @@ def test_the_grid_shows_each_tables_state_devices_and_lag_and_their_alerts(
     # Refreshing in the background thread delivers the same grid.
     with qtbot.waitSignal(w.reader.ready, timeout=WAIT_MS):
         w.reader.start()
-    assert w.grid.rowCount() == 5
+    assert w.grid.rowCount() == 6
 
 
 def test_thresholds_come_from_the_config(tmp_path: Path, floor: Database,
@@ -548,3 +552,45 @@ def test_an_acknowledged_alert_leaves_the_selection_on_its_table_not_on_another_
     picked = w.selected_alert()
     assert picked is not None and picked.id == chosen.id
     assert w.selected_table() == "T3"
+
+
+def test_a_game_protection_alert_on_the_podium_opens_its_evidence_and_is_acknowledged(
+        qtbot: Any, floor: Database, key: JournalKey) -> None:
+    """T6 dealt with a biased shoe and a seat that knew the card: the alerts its monitor
+    journaled live reach the floor with its chain, stand in the pit's queue as Game protection
+    (the most urgent kind), open to their evidence page, and are acknowledged with a reason."""
+    pit = Pit(Journal(floor, key), "east", settings())
+    w = window(qtbot, pit)
+    found = [a for a in view_of(w).alerts if a.category == "protection"]
+    assert {a.table for a in found} == {"T6"} and all(a.severity == 2 for a in found)
+    shoe = next(a for a in found if "Shoe out of pattern" in a.what)
+    assert "the First Card was a 7" in shoe.what and "p-value" in shoe.what
+    seat = next(a for a in found if "Card knowledge" in a.what)
+    assert ", seat 4: Card knowledge: seat 4's First Card spots named the First Card" \
+        in seat.what
+    # Another alert's selection leaves the Evidence button off; this one's turns it on.
+    halt = next(a for a in view_of(w).alerts if a.category == "halt")
+    assert w.select_alert(halt.id) and not w.evidence_button.isEnabled()
+    assert w.select_alert(shoe.id) and w.evidence_button.isEnabled()
+    click(qtbot, w.evidence_button)
+    assert w.stack.currentWidget() is w.evidence
+    ev = w.evidence.evidence
+    assert ev is not None and ev.table == "T6"
+    assert ev.points[-1].statistic >= ev.threshold and ev.rounds and set(ev.hits) <= set(
+        ev.rounds)
+    assert w.evidence.rounds.count() == len(ev.rounds)
+    assert "Round" in w.evidence.recall.toPlainText()
+    assert "Simulated Dealer" in w.evidence.title.text()
+    click(qtbot, w.evidence.back_button)
+    assert w.stack.currentWidget() is w.main
+    # Acknowledged with a reason, by a supervisor signed in at the pit.
+    sign_in(qtbot, w, "sue", "2468")
+    assert w.select_alert(shoe.id)
+    click(qtbot, w.ack_button)
+    give_reason(qtbot, w, "shoe pulled and sent to the shuffler technician")
+    assert "acknowledged" in w.message.text()
+    assert all(a.id != shoe.id for a in view_of(w).alerts)
+    assert any(a.id == seat.id for a in view_of(w).alerts)
+    acks = pit.acknowledgements()
+    assert acks[shoe.id].reason == "shoe pulled and sent to the shuffler technician"
+    assert acks[shoe.id].actor == "sue/supervisor"

@@ -13,7 +13,10 @@ tables by hand.
   (the game's own scene: the registry's ``demo_halts`` part);
 * ``T4`` La Pair'e, forwarded, then its local journal cut short: the floor refuses it;
 * ``T5`` La Pair'e, forwarded, then dealing on while its forwarder only reaches the floor to
-  say how far it is (the floor copy is behind).
+  say how far it is (the floor copy is behind);
+* ``T6`` La Pair'e, a shoe that deals the 7 first one round in three and a player at seat 4
+  who knows the First Card in half the rounds: the game-protection monitor's alerts, raised
+  live as the table deals.
 """
 
 from __future__ import annotations
@@ -76,9 +79,14 @@ def _table(tmp: Path, table_id: str, key: JournalKey,
     return DemoTable(table_id, db, journal)
 
 
-def play(table: DemoTable, rounds: int, seed: int, game: str = "lapaire") -> None:
+def play(table: DemoTable, rounds: int, seed: int, game: str = "lapaire",
+         inject: tuple[str, ...] = ()) -> None:
     games.game(game).part(SIMULATE)(table.journal, table.table_id, rounds, seed=seed,
-                                      config_path=None, quiet=True)
+                                      config_path=None, quiet=True, inject=inject)
+
+
+#: T6's anomalies (simulate --inject): the monitor's alerts on the podium.
+PROTECTION_SCENE = ("biased-shoe:7@1", "card-knowledge:4@1")
 
 
 #: The demo's dealers: T3's, and the one the simulated rounds name.
@@ -209,8 +217,10 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
         play(t4, 6, seed=5)
         t5 = _table(tmp, "T5", key, stepping_clock(now - timedelta(minutes=20), 4.0))
         play(t5, 8, seed=9)
-        tables += [t1, t2, t3, t4, t5]
-        for t in (t1, t2, t5):
+        t6 = _table(tmp, "T6", key)
+        play(t6, 45, seed=12, inject=PROTECTION_SCENE)
+        tables += [t1, t2, t3, t4, t5, t6]
+        for t in (t1, t2, t5, t6):
             t.forward(floor_url)
         games.game("lapaire").part(DEMO_HALTS)(t3, hasher)
         t3.forward(floor_url)

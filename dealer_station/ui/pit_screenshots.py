@@ -64,6 +64,15 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                     w.select_alert(next((a.id for a in w.view.alerts
                                          if a.category == "halt"), w.view.alerts[0].id))
                 grab("grid")
+                # A game-protection alert (T6's shoe) and its evidence page.
+                shoe = next((a for a in (w.view.alerts if w.view else [])
+                             if a.category == "protection" and "a 7" in a.what), None)
+                if shoe is not None:
+                    w.select_alert(shoe.id)
+                    grab("protection-alert")
+                    w.open_evidence(shoe)
+                    grab("protection-evidence")
+                    w.stack.setCurrentWidget(w.main)
                 rows = [r.table for r in (w.view.rows if w.view else [])]
                 w.open_table(rows.index("T3") if "T3" in rows else 0)
                 w.drill.rounds.setCurrentRow(w.drill.rounds.count() - 1)   # the voided round

@@ -67,6 +67,7 @@ from dealer_station.reports.source import Period, gaming_period
 from dealer_station.ui import theme
 from dealer_station.ui.events_tab import EventsList, people_of, worded
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.protection_page import EvidencePage, alert_record
 from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.table_items import read_only_item as _item
 from dealer_station.ui.touch_fields import TouchLineEdit, TouchPinField
@@ -101,6 +102,8 @@ ALERT_HEADERS = ("Time", "Table", "Alert", "What happened")
 REQUEST_HEADERS = ("Requested", "Table", "Request", "State", "Slip", "Amount", "Waiting")
 #: The requests in sight at once (more scroll): the queue below keeps its room.
 REQUESTS_SHOWN = 2
+#: The grid's tables in sight at once (more scroll).
+GRID_ROWS_SHOWN = 5
 
 
 def local_hhmm(iso: str) -> str:
@@ -482,6 +485,10 @@ class PitWindow(QMainWindow):
                                 pit_tables=self._tables, pit_scope=f"pit {pit.name}")
         self.drill.back.connect(lambda: self.stack.setCurrentWidget(self.main))
         self.stack.addWidget(self.drill)
+        # A game-protection alert's evidence: the chart, its rounds and their recall.
+        self.evidence = EvidencePage(pit.journal, back_text="◀ Pit")
+        self.evidence.back.connect(lambda: self.stack.setCurrentWidget(self.main))
+        self.stack.addWidget(self.evidence)
         col = QVBoxLayout(self.main)
         col.setContentsMargins(10, 6, 10, 6)
         col.setSpacing(6)
@@ -559,7 +566,13 @@ class PitWindow(QMainWindow):
         self.ack_button.setObjectName("primary")
         self.ack_button.setMinimumWidth(220)
         self.ack_button.clicked.connect(lambda: self.acknowledge())
+        self.evidence_button = QPushButton("Evidence ▶")
+        self.evidence_button.setObjectName("nav")
+        self.evidence_button.setAccessibleName("Open the selected game-protection alert's "
+                                               "evidence: its chart, rounds and recall")
+        self.evidence_button.clicked.connect(lambda: self.open_evidence())
         ack.addWidget(ack_note, 1)
+        ack.addWidget(self.evidence_button)
         ack.addWidget(self.ack_button)
         acol.addLayout(ack)
         lists.addWidget(alert_box, 1)
@@ -638,10 +651,11 @@ class PitWindow(QMainWindow):
         # A long name is cut ("…") before the devices' state is.
         self.grid.setColumnWidth(2, min(self.grid.columnWidth(2), DEALER_MOST_PX))
         self.grid.horizontalHeader().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        # The grid as tall as its tables (up to 8 rows, then it scrolls); the queue takes
+        # The grid as tall as its tables (up to 5 rows, then it scrolls: at 1280x800 the
+        # requests and at least three alerts must stay in sight); the queue takes
         # the rest of the screen.
         header = max(self.grid.horizontalHeader().sizeHint().height(), 30)
-        rows = min(8, max(3, len(view.rows)))
+        rows = min(GRID_ROWS_SHOWN, max(3, len(view.rows)))
         self.grid.setFixedHeight(header + 6 + self.grid.verticalHeader().defaultSectionSize()
                                  * rows)
 
@@ -705,6 +719,8 @@ class PitWindow(QMainWindow):
     def _enable(self) -> None:
         alert = self.selected_alert()
         self.ack_button.setEnabled(self.sign.user is not None and alert is not None)
+        self.evidence_button.setEnabled(alert is not None and alert.category == "protection"
+                                        and alert.seq is not None)
         if alert is None:
             self.detail.setText(f"<span style='color:{theme.MUTED}'>Select an alert to read "
                                 f"it in full and acknowledge it</span>")
@@ -761,6 +777,24 @@ class PitWindow(QMainWindow):
         self.say(f"acknowledged: {alert.table} {alert.label.lower()} "
                  f"(recorded in the pit's journal)", "good")
         self.refresh_now()
+
+    def open_evidence(self, alert: Alert | None = None) -> None:
+        """The selected game-protection alert's evidence page (read from the floor's copy of
+        the table's chain)."""
+        alert = alert or self.selected_alert()
+        if alert is None or alert.category != "protection" or alert.seq is None:
+            self.say("select a game-protection alert first", "bad")
+            return
+        try:
+            record = alert_record(self.pit.journal, alert.table, alert.seq)
+            with self.pit.journal.db.read() as conn:
+                money = self.pit.money(conn, alert.table)
+            self.people = people_of(self.pit.journal)
+            self.evidence.open(alert.table, record, people=self.people, money=money)
+        except StationError as exc:
+            self.say(str(exc), "bad")
+            return
+        self.stack.setCurrentWidget(self.evidence)
 
     def _tables(self) -> list[str]:
         """The pit's tables as the grid last showed them (the pit report's tables)."""

@@ -11,7 +11,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -34,7 +34,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.users import User
 from dealer_station.audit.whole_check import check_everything
 from dealer_station.errors import StationError
-from dealer_station.events.table import CardHeld, device_name, fault_words
+from dealer_station.events.table import CardHeld, ProtectionAlerted, device_name, fault_words
 from dealer_station.money import Money
 from dealer_station.table.base import CORRECTABLE_FAULTS, TableService, TableView, Update
 from dealer_station.table.capabilities import CarriesPots
@@ -46,6 +46,7 @@ from dealer_station.ui.formatting import card_text, read_card_text
 from dealer_station.ui.lockouts import LockoutsPanel
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.models import MetersModel, RecallModel, RowsModel
+from dealer_station.ui.protection_tab import ProtectionTab
 from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.recall_view import recall_html
 from dealer_station.ui.session import SignInSession
@@ -55,6 +56,8 @@ if TYPE_CHECKING:
     from dealer_station.integrity import IntegrityGate
 
 RECALL_ROUNDS = 20
+#: The Protection tab's title (it counts the alerts not opened yet after it).
+PROTECTION = "Protection"
 
 
 def table_view(model: RowsModel[Any], stretch: int | None = None) -> QTableView:
@@ -100,6 +103,9 @@ class SupervisorScreen(QWidget):
         # Users locked out after wrong PINs, and the unlock (journaled, with a reason).
         self.lockouts = LockoutsPanel(session)
         self.tabs.addTab(self.lockouts, "Lockouts")
+        # The game-protection monitor's alerts of the day, each with its evidence.
+        self.protection = ProtectionTab(journal, table.table_id, table.money)
+        self.tabs.addTab(self.protection, PROTECTION)
         self.tabs.currentChanged.connect(lambda _i: self.refresh_current())
         events.listen(self.on_change)
         self.refresh_round()
@@ -449,6 +455,22 @@ class SupervisorScreen(QWidget):
             self.refresh_round(update.view)
         if any(c.event.CLOSES for c in update.events) and self.isVisible():
             self.refresh_current()
+        alerts = [c for c in update.events if isinstance(c.event, ProtectionAlerted)]
+        if alerts:
+            self.protection.unseen |= {c.seq for c in alerts}
+            last = alerts[-1].event
+            assert isinstance(last, ProtectionAlerted)
+            self._say(f"Game protection: {last.alert_text('', '')} — see the Protection "
+                      f"tab", "bad")
+            self.protection.refresh()
+            self._title_protection()
+
+    def _title_protection(self) -> None:
+        """The Protection tab's title counts the alerts not opened yet."""
+        n = len(self.protection.unseen)
+        i = self.tabs.indexOf(self.protection)
+        self.tabs.setTabText(i, f"{PROTECTION} ({n} new)" if n else PROTECTION)
+        self.tabs.tabBar().setTabTextColor(i, QColor(theme.BAD if n else theme.TEXT))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -466,6 +488,8 @@ class SupervisorScreen(QWidget):
             self.refresh_meters()
         elif page == "Chips":
             self.chips.refresh()
+        elif page.startswith(PROTECTION):
+            self.protection.refresh()
 
 
 def software_html(gate: IntegrityGate | None) -> str:
