@@ -149,6 +149,8 @@ class Rig:
         self.station: Station = open_station(journal, devices={"shoe": cfg},
                                              hasher=fast_hasher(), demo_users=True)
         self.station.closers.append(self.db.close)
+        if not MONITOR:          # --no-monitor: the same cards without the live monitor
+            self.station.table.protection = None
         self.window = MainWindow(self.station)
         self.window.show()
         self.window.session.sign_in("dealer", "1111")
@@ -355,13 +357,21 @@ def standard_round_taps(tmp: Path) -> tuple[int, int]:
         station.close()
 
 
+#: Whether the table's game-protection monitor watches the measured cards (--no-monitor).
+MONITOR = True
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=ROUNDS, help="measured rounds of 3 cards")
     ap.add_argument("--baud", type=int, default=BAUD, help="the shoe's line speed")
     ap.add_argument("--worst-rounds", type=int, default=WORST_ROUNDS,
                     help="measured worst rounds of 3 cards")
+    ap.add_argument("--no-monitor", action="store_true",
+                    help="deal without the game-protection monitor (to measure what it adds)")
     args = ap.parse_args()
+    global MONITOR
+    MONITOR = not args.no_monitor
     make_app()
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)

@@ -261,6 +261,20 @@ def test_a_bad_config_value_is_named_with_file_and_key(site: Site,
     assert "lapaire.toml: valid" in out                       # the other files still checked
 
 
+def test_the_game_protection_settings_are_checked(site: Site,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    station = site.config / "station.toml"
+    good = station.read_text()
+    status, out = doctor(site, capsys)
+    assert "game protection: at most 1 false alarm per 10,000 rounds at a table, 7 seats" \
+        in out and "station.toml: valid" in out
+    assert "\nseats = 7\n" in good
+    station.write_text(good.replace("\nseats = 7\n", "\nseats = 0\n", 1))
+    status, out = doctor(site, capsys)
+    assert status == 1
+    assert f"{station}: monitor.seats: must be" in line(out, "config", "FAIL")
+
+
 def test_an_unsynchronised_clock_fails(site: Site, capsys: pytest.CaptureFixture[str]) -> None:
     site.clock_says("timedatectl", "no")
     status, out = doctor(site, capsys)

@@ -205,10 +205,16 @@ def check_config(conf: Path, devices_file: Path, *, named: bool = False
 
             printing = load_print_settings(path)
             udev = load_udev_matches(path)
+            from dealer_station.monitor.settings import load_monitor_settings
+
             cal = load_gaming_calendar(path)
             reasons = load_reasons(path)
+            monitor = load_monitor_settings(path)
             zone = str(cal.zone) if cal.zone is not None else "local time"
             return (f"printer {printing.printer or 'off'}, paper {printing.paper}; "
+                    f"game protection: at most 1 false alarm per "
+                    f"{monitor.rounds_per_false_alarm:,} rounds at a table, {monitor.seats} "
+                    f"seats; "
                     f"udev: {', '.join(udev) or 'none'}; gaming day from "
                     f"{cal.day_starts:%H:%M} {zone}, shifts "
                     f"{', '.join(f'{s.name} {s.starts:%H:%M}' for s in cal.shifts)}; "
