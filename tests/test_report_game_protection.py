@@ -177,9 +177,8 @@ def test_each_alerts_evidence_read_in_one_pass_is_the_evidence_pages(made: Made)
     journal, db = made.open()
     try:
         codec = Codec((ProtectionAlerted,))
-        alerts = [codec.decode(r.kind, r.payload)
+        alerts = [codec.decode_as(ProtectionAlerted, r.seq, r.kind, r.payload)
                   for r in journal.events(TABLE, kinds=[ProtectionAlerted.KIND])]
-        assert all(isinstance(a, ProtectionAlerted) for a in alerts)
         settings, calendar = MonitorSettings(), GamingCalendar()
         read = evidence_by_day(journal, TABLE, alerts, settings, calendar)
         assert sorted(read) == list(range(len(alerts)))
@@ -324,26 +323,27 @@ def test_the_hold_bands_chart_draws_the_win_the_theoretical_win_and_the_band(
 
 
 def test_the_report_prints_a_tables_hold_bands(made: Made, tmp_path: Path) -> None:
-    from dealer_station.reports.game_protection import render
-    from dealer_station.reports.source import Period
-    from dealer_station.reports.template import TableCheck
-
+    from dealer_station.events.wording import People
+    from dealer_station.monitor.settings import MonitorSettings
     from dealer_station.reports import game_protection as gp
+    from dealer_station.reports.game_protection import render
+    from dealer_station.reports.source import Period, coverage, money_for
+    from dealer_station.reports.template import TableCheck
 
     journal, db = made.open()
     try:
         period = Period()
         v = journal.verify(TABLE)[0]
-        t = gp.TableProtection(TABLE, gp.coverage(journal, TABLE, period),
-                               gp.money_for(journal, TABLE, None), v, None)
+        t = gp.TableProtection(TABLE, coverage(journal, TABLE, period),
+                               money_for(journal, TABLE, None), v, None)
         t.rounds, t.first_round, t.last_round = 3, 1, 3
         t.band = [Band(1, 1000, 200, 30.0, -2970.0, 3030.0),
                   Band(2, 2000, -5200, 60.0, -4180.0, 4300.0),
                   Band(3, 3000, -5000, 90.0, -5100.0, 5280.0)]
         data = gp.ProtectionData("Table T1", period, "everything recorded",
-                                 gp.MonitorSettings(), [t])
+                                 MonitorSettings(), [t])
         built = render(data, tmp_path / "band.pdf",
-                       [TableCheck(v, t.coverage.first, t.coverage.last)], gp.People())
+                       [TableCheck(v, t.coverage.first, t.coverage.last)], People())
     finally:
         db.close()
     text = pdf_text(built.path)
