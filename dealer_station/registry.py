@@ -27,6 +27,7 @@ PARTS = (
     "simulate",       # play simulated rounds through the real table
     "simulate_days",  # optional: whole gaming days with a chip tray (banked games)
     "wins",           # optional: each round's computed and theoretical win (banked games)
+    "round_law",      # optional: the exact law of a round's house win given its wagers
     "settler",        # the ``settle`` command's settler
     "events",         # the game's record kinds as typed events
     "recall",         # a round's recall
@@ -144,6 +145,7 @@ REGISTRY: dict[str, Game] = {
             simulate=_L + "table.sim:simulate",
             simulate_days=_L + "table.days:simulate_days",
             wins=_L + "table.wins:round_wins",
+            round_law=_L + "table.round_law:round_law",
             settler=_L + "cli._settle:lapaire_settler",
             events=_L + "events:codec",
             recall=_L + "table.recall:lapaire_recall",

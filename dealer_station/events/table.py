@@ -208,6 +208,12 @@ class ClockJumped(Event):
 PROTECTION_RULES: dict[str, str] = {
     "shoe": "Shoe out of pattern",
     "card-knowledge": "Card knowledge",
+    "dealer": "Dealer's win out of band",
+    "hold": "Table hold out of band",
+    "bourre-deal": "Bourré deal out of pattern",
+    "chip-dumping": "Chip dumping",
+    "soft-play": "Soft play",
+    "reneges": "Reneges at one seat",
 }
 
 

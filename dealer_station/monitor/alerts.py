@@ -16,6 +16,10 @@ RULE_WORDS: dict[str, str] = {
     "shoe": "The shoe: a card value or colour comes out more often than the deck allows",
     "card-knowledge": "Card knowledge: a seat's First Card wagers land on the coming card "
                       "more often than its spots give",
+    "dealer": "Dealer's win out of band: the house wins less on a dealer's rounds than "
+              "the wagers they dealt allow",
+    "hold": "Table hold out of band: the house's win is outside the band the wagers placed "
+            "give",
 }
 
 #: The card of each stage, as people say it.
@@ -62,6 +66,12 @@ class Alert:
     expected: float
     dealers: tuple[str, ...] = ()
     staked: int | None = None
+    #: The dealer and hold rules: the segment's computed house win (``expected`` is its
+    #: theoretical win, ``staked`` its wagers), its exact standard deviation, and the side
+    #: of the band it left (``low``: the house won less).
+    win: int | None = None
+    sd: float | None = None
+    direction: str | None = None
 
     @property
     def rule_words(self) -> str:
@@ -77,6 +87,14 @@ class Alert:
         span = (f"rounds {self.first_round} to {self.round_no}" if self.first_round
                 != self.round_no else f"round {self.round_no}")
         expected = f"{self.expected:.1f}"
+        if self.win is not None:
+            who = (f"dealer {self.dealer}'s" if self.rule == "dealer" and self.dealer
+                   else "the table's")
+            z = (self.win - self.expected) / self.sd if self.sd else 0.0
+            side = "below" if self.direction == "low" else "above"
+            return (f"over {who} {self.looks} rounds ({span}) the house's win was "
+                    f"{abs(z):.1f} standard deviations {side} the theoretical win of the "
+                    f"wagers placed ({self.hits} of the rounds {side} their own)")
         if self.rule == "shoe":
             what = value_words(self.value) if self.value is not None else f"{self.colour}"
             stage = STAGE_WORDS.get(self.stage or 0, f"card {self.stage}")
@@ -97,6 +115,7 @@ class Alert:
             "first_round": self.first_round, "looks": self.looks, "hits": self.hits,
             "expected": round(self.expected, 6), "dealers": list(self.dealers),
             "staked": self.staked, "words": self.evidence_words(),
+            "win": self.win, "sd": self.sd, "direction": self.direction,
         }
 
     def to_event(self) -> ProtectionAlerted:

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 from dealer_station.monitor.alerts import Alert
 from dealer_station.monitor.cusum import Cusum, threshold
+from dealer_station.monitor.hold import LOW, WinCusum
 from dealer_station.monitor.rounds import DealtRound
-from dealer_station.monitor.rules import CardKnowledgeRule, Crossing, ShoeRule
+from dealer_station.monitor.rules import (
+    CardKnowledgeRule,
+    Crossing,
+    DealerRule,
+    HoldRule,
+    ShoeRule,
+    WinCrossing,
+)
 from dealer_station.monitor.settings import MonitorSettings
 
 
@@ -37,9 +45,21 @@ class Monitor:
             h = threshold(rate * s.card_knowledge.share / total / s.seats)
             self.card_knowledge = CardKnowledgeRule(h, s.card_knowledge.shift, s.seats)
             self.thresholds[CardKnowledgeRule.RULE] = h
+        self.dealer: DealerRule | None = None
+        self.hold: HoldRule | None = None
+        if s.dealer.share > 0:
+            h = threshold(rate * s.dealer.share / total / DealerRule.tests())
+            self.dealer = DealerRule(h, s.dealer.shift)
+            self.thresholds[DealerRule.RULE] = h
+        if s.hold.share > 0:
+            h = threshold(rate * s.hold.share / total / HoldRule.tests())
+            self.hold = HoldRule(h, s.hold.shift)
+            self.thresholds[HoldRule.RULE] = h
         #: How many tests run at the table (the p-values' Bonferroni factor).
         self.tests = ((ShoeRule.tests() if self.shoe else 0)
-                      + (self.card_knowledge.tests() if self.card_knowledge else 0))
+                      + (self.card_knowledge.tests() if self.card_knowledge else 0)
+                      + (DealerRule.tests() if self.dealer else 0)
+                      + (HoldRule.tests() if self.hold else 0))
         self.rounds = 0
 
     def feed(self, rnd: DealtRound) -> list[Alert]:
@@ -52,15 +72,27 @@ class Monitor:
             for crossing in rule.observe(rnd):
                 alerts.append(self._alert(rnd, crossing))
                 crossing.cusum.restart()
+        for money in (self.dealer, self.hold):
+            if money is None:
+                continue
+            for won in money.observe(rnd):
+                alerts.append(self._win_alert(rnd, won))
+                won.cusum.restart()
         return alerts
 
-    def test(self, name: str) -> Cusum | None:
-        """The test named ``name`` (``shoe:1:7``, ``card-knowledge:3``), if it has looked."""
+    def test(self, name: str) -> Cusum | WinCusum | None:
+        """The test named ``name`` (``shoe:1:7``, ``card-knowledge:3``, ``dealer:<user>``,
+        ``hold:low``), if it has looked."""
         for rule in (self.shoe, self.card_knowledge):
             if rule is not None:
                 for found, t in rule.statistics():
                     if found == name:
                         return t
+        for money in (self.dealer, self.hold):
+            if money is not None:
+                for found, w in money.statistics():
+                    if found == name:
+                        return w
         return None
 
     def statistics(self) -> dict[str, float]:
@@ -69,7 +101,23 @@ class Monitor:
         for rule in (self.shoe, self.card_knowledge):
             if rule is not None:
                 out.update((name, t.statistic) for name, t in rule.statistics())
+        for money in (self.dealer, self.hold):
+            if money is not None:
+                out.update((name, w.statistic) for name, w in money.statistics())
         return out
+
+    def _win_alert(self, rnd: DealtRound, c: WinCrossing) -> Alert:
+        t = c.cusum
+        return Alert(
+            rule=c.rule, test=c.test, table=self.table, round_no=rnd.round_no, seat=None,
+            dealer=c.dealer if c.dealer is not None else rnd.dealer, stage=None, value=None,
+            colour=None, statistic=t.statistic, threshold=t.h,
+            p_value=t.p_value(self.tests),
+            rounds_per_false_alarm=self.settings.rounds_per_false_alarm, tests=self.tests,
+            first_round=t.first_round if t.first_round is not None else rnd.round_no,
+            looks=t.looks, hits=t.hits, expected=t.theoretical, dealers=tuple(t.dealers),
+            staked=t.wagered, win=t.win, sd=t.variance ** 0.5,
+            direction="low" if t.direction == LOW else "high")
 
     def _alert(self, rnd: DealtRound, c: Crossing) -> Alert:
         t = c.cusum

@@ -9,6 +9,10 @@ fair game.
   Card wagers whose spots name values of the first card (Straight-up, Split, Three Cards,
   Corner), one test of "one of its spots names the first card's value", with the chance its
   spots give (the copies of the values they cover out of the full deck). One test per seat.
+- **Dealers** (``dealer``): for each dealer, "the house wins less on the dealer's rounds than
+  the wagers placed allow", on each round's computed win against the exact law of its win
+  (:mod:`dealer_station.monitor.hold`). The dealers' tests look once a round together.
+- **The table's hold** (``hold``): the house's win below or above its band, two tests.
 """
 
 from __future__ import annotations
@@ -25,7 +29,8 @@ from dealer_station.monitor.deck import (
     copies,
     deck_size,
 )
-from dealer_station.monitor.rounds import DealtRound
+from dealer_station.monitor.hold import HIGH, LOW, WinCusum
+from dealer_station.monitor.rounds import DealtRound, WinLaw
 
 #: The wager kinds whose spots name values of the first card (La Pair'e's First Card spots).
 FIRST_CARD_KINDS: frozenset[str] = frozenset({"straight", "split", "three", "corner"})
@@ -135,3 +140,86 @@ class CardKnowledgeRule:
             if test.update(first in values, p0, rnd.round_no, dealer=rnd.dealer,
                            stake=staked[seat]):
                 yield Crossing(self.RULE, test, seat=seat)
+
+
+def _wins(rnd: DealtRound) -> tuple[int, WinLaw] | None:
+    """A round's house win and its law, where both are known and the win is uncertain."""
+    if rnd.win is None or rnd.law is None:
+        return None
+    return rnd.win, rnd.law
+
+
+@dataclass
+class WinCrossing:
+    """A dealer or hold test that reached its threshold, before it restarts."""
+
+    rule: str
+    cusum: WinCusum
+    dealer: str | None = None
+
+    @property
+    def test(self) -> str:
+        """``dealer:<user id>``, ``hold:low``, ``hold:high``."""
+        if self.dealer is not None:
+            return f"{self.rule}:{self.dealer}"
+        return f"{self.rule}:{'low' if self.cusum.direction == LOW else 'high'}"
+
+
+class DealerRule:
+    """Dealers (``dealer``): for each dealer, one test of "the house wins less on this
+    dealer's rounds than their wagers allow" (:class:`~dealer_station.monitor.hold.WinCusum`,
+    one-sided). Each round is looked at by its own dealer's test only, so the dealers' tests
+    together look once a round: the rule's rate needs no sharing between them (one test's
+    threshold, however many dealers deal)."""
+
+    RULE = "dealer"
+
+    def __init__(self, h: float, shift: float) -> None:
+        self.h, self.shift = h, shift
+        self.by_dealer: dict[str, WinCusum] = {}
+
+    @staticmethod
+    def tests() -> int:
+        return 1
+
+    def statistics(self) -> Iterator[tuple[str, WinCusum]]:
+        for dealer, test in sorted(self.by_dealer.items()):
+            yield f"{self.RULE}:{dealer}", test
+
+    def observe(self, rnd: DealtRound) -> Iterator[WinCrossing]:
+        found = _wins(rnd)
+        if found is None or not rnd.dealer:
+            return
+        test = self.by_dealer.get(rnd.dealer)
+        if test is None:
+            test = self.by_dealer[rnd.dealer] = WinCusum(self.h, self.shift, LOW)
+        if test.update(*found, rnd.round_no, wagered=rnd.wagered, dealer=rnd.dealer):
+            yield WinCrossing(self.RULE, test, dealer=rnd.dealer)
+
+
+class HoldRule:
+    """The table's hold (``hold``): two one-sided tests of the house's win against the
+    theoretical win of the wagers placed, "below its band" and "above its band"
+    (:class:`~dealer_station.monitor.hold.WinCusum`)."""
+
+    RULE = "hold"
+
+    def __init__(self, h: float, shift: float) -> None:
+        self.low = WinCusum(h, shift, LOW)
+        self.high = WinCusum(h, shift, HIGH)
+
+    @staticmethod
+    def tests() -> int:
+        return 2
+
+    def statistics(self) -> Iterator[tuple[str, WinCusum]]:
+        yield f"{self.RULE}:low", self.low
+        yield f"{self.RULE}:high", self.high
+
+    def observe(self, rnd: DealtRound) -> Iterator[WinCrossing]:
+        found = _wins(rnd)
+        if found is None:
+            return
+        for test in (self.low, self.high):
+            if test.update(*found, rnd.round_no, wagered=rnd.wagered, dealer=rnd.dealer):
+                yield WinCrossing(self.RULE, test)

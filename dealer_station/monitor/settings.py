@@ -13,6 +13,14 @@ shift = 0.25       # the departure its tests are designed for (docs/monitor.md)
 share = 1
 shift = 0.25
 
+[monitor.dealer]   # each dealer's win against the wagers they dealt
+share = 1
+shift = 0.5        # in standard deviations of a round's house win
+
+[monitor.hold]     # the table's hold against its band
+share = 1
+shift = 0.25       # in standard deviations of a round's house win
+
 # Bourré's rules share the rate among themselves (a pot game's table runs only these):
 [monitor.bourre_deal]      # the deal by seat: trumps, Aces
 [monitor.chip_dumping]     # pots passing from one player to another
@@ -47,6 +55,8 @@ class MonitorSettings:
     shoe: RuleSettings = RuleSettings()
     card_knowledge: RuleSettings = RuleSettings()
     file: str = ""
+    dealer: RuleSettings = RuleSettings(shift=0.5)
+    hold: RuleSettings = RuleSettings()
     bourre_deal: RuleSettings = RuleSettings()
     chip_dumping: RuleSettings = RuleSettings()
     soft_play: RuleSettings = RuleSettings()
@@ -54,7 +64,8 @@ class MonitorSettings:
 
     @property
     def total_share(self) -> float:
-        return self.shoe.share + self.card_knowledge.share
+        return (self.shoe.share + self.card_knowledge.share + self.dealer.share
+                + self.hold.share)
 
 
 def _number(sec: Section, name: str, default: float, *, low: float, high: float,
@@ -69,12 +80,12 @@ def _number(sec: Section, name: str, default: float, *, low: float, high: float,
     return v
 
 
-def _rule(sec: Section, name: str) -> RuleSettings:
+def _rule(sec: Section, name: str, default_shift: float = 0.25) -> RuleSettings:
     if not sec.has(name):
-        return RuleSettings()
+        return RuleSettings(shift=default_shift)
     r = sec.section(name)
     share = _number(r, "share", 1.0, low=0.0, high=1e6, low_included=True)
-    shift = _number(r, "shift", 0.25, low=0.0, high=1.0, low_included=False)
+    shift = _number(r, "shift", default_shift, low=0.0, high=1.0, low_included=False)
     r.finish()
     return RuleSettings(share, shift)
 
@@ -85,17 +96,20 @@ def monitor_settings_from(sec: Section) -> MonitorSettings:
     seats = sec.int("seats", 7, minimum=1, maximum=99)
     shoe = _rule(sec, "shoe")
     knowledge = _rule(sec, "card_knowledge")
+    dealer = _rule(sec, "dealer", 0.5)
+    hold = _rule(sec, "hold")
     bourre = {name: _rule(sec, name) for name in BOURRE_RULES}
     sec.finish()
     if sum(r.share for r in bourre.values()) <= 0:
         raise ConfigError(sec.file, sec.key("chip_dumping.share"),
                           "every Bourré rule's share is 0: give at least one of "
                           f"{', '.join(BOURRE_RULES)} a share above 0")
-    if shoe.share + knowledge.share <= 0:
+    if shoe.share + knowledge.share + dealer.share + hold.share <= 0:
         raise ConfigError(sec.file, sec.key("shoe.share"),
                           "every rule's share is 0: give at least one rule a share above 0 "
                           "(or leave [monitor] out for the defaults)")
-    return MonitorSettings(rounds, seats, shoe, knowledge, sec.file, **bourre)
+    return MonitorSettings(rounds, seats, shoe, knowledge, sec.file, **bourre, dealer=dealer,
+                           hold=hold)
 
 
 def load_monitor_settings(path: Path | str | None) -> MonitorSettings:

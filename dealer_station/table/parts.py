@@ -82,6 +82,24 @@ class Replays(Protocol):
                  ) -> tuple[str, list[str], Mapping[str, MeterDelta]]: ...
 
 
+#: A round's wagers in action as (kind, the values its spot names, stake in minor units).
+StakedWager = tuple[str, tuple[str, ...], int]
+#: The law of a round's house win: (its values in minor units, how many of ``total``
+#: equally likely deals give each, ``total``).
+WinLawCounts = tuple[tuple[int, ...], tuple[int, ...], int]
+
+
+class RoundLaws(Protocol):
+    """For one configuration (its ``content`` as the journal holds it), the exact law of a
+    round's house win given the wagers placed and how many of its cards were dealt (the
+    wagers of stages not dealt were handed back); the law is None when a wager is on a spot
+    the configuration does not price. A banked game's par sheet (the game-protection
+    monitor's dealer and hold rules)."""
+
+    def __call__(self, content: Mapping[str, Any], /
+                 ) -> Callable[[Sequence[StakedWager], int], WinLawCounts | None]: ...
+
+
 class RecallText(Protocol):
     """A recall as the command line prints it (``records``: every record below it)."""
 
@@ -92,6 +110,7 @@ TABLE: Part[OpensTable] = Part("table")
 SIMULATE: Part[Simulates] = Part("simulate")
 SIMULATE_DAYS: Part[SimulatesDays] = Part("simulate_days", optional=True)
 WINS: Part[Wins] = Part("wins", optional=True)
+ROUND_LAW: Part[RoundLaws] = Part("round_law", optional=True)
 RECALL: Part[Recalls] = Part("recall")
 REPLAY: Part[Replays] = Part("replay")
 RECALL_TEXT: Part[RecallText] = Part("recall_text")

@@ -42,6 +42,7 @@ class Protection:
     def catch_up(self, journal: Journal, now: datetime) -> list[ProtectionAlerted]:
         """Read the gaming day under way at ``now`` again; the alerts its rounds raise that
         the chain does not hold yet (the caller journals them)."""
+        self.reader.journal = journal     # the configurations' contents (round laws)
         start = self.monitor.calendar.day(self.monitor.calendar.day_of(now)).start
         first = journal.first_seq_opened_since(self.table_id, start)
         if first is None:

@@ -67,7 +67,7 @@ def evidence(journal: Journal, table_id: str, alert: ProtectionAlerted,
     day = calendar.day_of(datetime.fromisoformat(info.started_at))
     first = journal.first_seq_opened_since(table_id, calendar.day(day).start)
     monitor = TableMonitor(table_id, settings, calendar)
-    reader = RoundReader(table_id)
+    reader = RoundReader(table_id, journal)
     points: list[TracePoint] = []
     threshold = alert.number("threshold")
     for r in journal.proven_records(table_id, from_seq=first or 1):
