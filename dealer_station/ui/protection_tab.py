@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
 from dealer_station.errors import StationError
 from dealer_station.events.table import ProtectionAlerted
 from dealer_station.ui import theme
-from dealer_station.ui.formatting import local_time
 from dealer_station.ui.message import MessageLabel
 from dealer_station.ui.protection_page import EvidencePage, alert_of
 
@@ -41,7 +40,10 @@ HEADERS = ("Time", "Round", "Rule", "Seat", "What the monitor found")
 
 
 class ProtectionTab(QWidget):
-    """One table's game-protection alerts of the day, and each one's evidence."""
+    """One table's game-protection alerts of the day, and each one's evidence; ``seen``
+    when an alert not opened before is opened."""
+
+    seen = Signal()
 
     def __init__(self, journal: Journal, table_id: str, money: Money | None = None) -> None:
         super().__init__()
@@ -113,7 +115,8 @@ class ProtectionTab(QWidget):
                 continue
             colour = QColor(theme.BAD) if r.seq in self.unseen else None
             words = a.words[:1].upper() + a.words[1:]
-            for c, text in enumerate((local_time(r.ts), str(a.round_no), a.rule_name,
+            at = datetime.fromisoformat(r.ts).astimezone().strftime("%H:%M:%S")
+            for c, text in enumerate((at, str(a.round_no), a.rule_name,
                                       str(a.seat) if a.seat is not None else "—", words)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(words)
@@ -136,7 +139,9 @@ class ProtectionTab(QWidget):
         except StationError as exc:
             self.message.say(str(exc), "bad")
             return
-        self.unseen.discard(record.seq)
+        if record.seq in self.unseen:
+            self.unseen.discard(record.seq)
+            self.seen.emit()
         self.stack.setCurrentWidget(self.page)
 
     def open_seq(self, seq: int) -> bool:

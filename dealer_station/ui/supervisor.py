@@ -105,6 +105,7 @@ class SupervisorScreen(QWidget):
         self.tabs.addTab(self.lockouts, "Lockouts")
         # The game-protection monitor's alerts of the day, each with its evidence.
         self.protection = ProtectionTab(journal, table.table_id, table.money)
+        self.protection.seen.connect(self._title_protection)
         self.tabs.addTab(self.protection, PROTECTION)
         self.tabs.currentChanged.connect(lambda _i: self.refresh_current())
         events.listen(self.on_change)

@@ -102,8 +102,46 @@ def lapaire_scenes(out: Path) -> list[Path]:
     saved += worst_card_scenes(out)
     saved += long_fault_scene(out)
     saved += supervisor_events_scene(out)
+    saved += protection_scene(out)
     saved += touch_scenes(out)
     return saved
+
+
+def protection_scene(out: Path) -> list[Path]:
+    """A shoe that deals the 7 first more often than the deck allows: the monitor's alert
+    on the supervisor's Protection tab, and its evidence page."""
+    import random
+
+    from dealer_station.events.table import ProtectionAlerted
+
+    ranks = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+    deck = [r + s for r in ranks for s in "HDSC"] + ["JK"]
+    rng = random.Random(5)
+    with scene() as (app, station, w):
+        t: Any = station.table
+        for n in range(60):
+            others = rng.sample([c for c in deck if not c.startswith("7")], 3)
+            first = f"7{'HDSC'[n % 4]}" if rng.random() < 0.4 else others[0]
+            t.place_many([Wager(1, "straight", ("K",), 500), Wager(3, "split", ("6", "7"),
+                                                                   1000),
+                          Wager(5, "corner", ("2", "3", "8", "9"), 500),
+                          Wager(5, "red", (), 500)], actor="dealer/dealer")
+            for card in (first, others[1], others[2]):
+                t.deal(card)
+                for stage in t.unconfirmed():
+                    t.confirm_payout(stage, actor="dealer/dealer")
+            if list(station.journal.records(t.table_id, kinds=[ProtectionAlerted.KIND])):
+                break
+        w.session.sign_in("super", "2222")
+        w.while_away.hide()
+        sup: Any = w.screens["supervisor"]
+        w.show_screen("supervisor")
+        sup.tabs.setCurrentWidget(sup.protection)
+        wait_for(app, lambda: sup.protection.table.rowCount() > 0)
+        saved = [_save(app, w, out / "supervisor-protection.png")]
+        sup.protection.open_row(0)
+        saved.append(_save(app, w, out / "supervisor-protection-evidence.png"))
+        return saved
 
 
 def operator_scenes(out: Path) -> list[Path]:
