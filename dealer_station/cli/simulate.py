@@ -8,10 +8,12 @@ finishes the round the journal left open, exactly where it stopped.
 biased-shoe:VALUE@ROUND, from round ROUND on, the shoe's first card is VALUE (A, 2 ... 10, J, Q,
 K, JK) one round in three, and otherwise it deals at random. With card-knowledge:SEAT@ROUND, from
 round ROUND on, in half the rounds, the player at SEAT (1 to 7) adds a Straight-up on the value
-of the first card about to be dealt, besides its usual random wagers. ROUND is the table's round
-number as the journal counts it (rounds of earlier runs into the same journal included). Give
---inject more than once for several (one biased shoe, any seats); the same --seed plays the
-same run.
+of the first card about to be dealt, besides its usual random wagers. With
+dealer-pays:PCT@ROUND, from round ROUND on, in PCT percent of the rounds, the dealer lets a
+friend's First Card Red or Black ride on the coming card's colour at the table maximum. ROUND is
+the table's round number as the journal counts it (rounds of earlier runs into the same journal included). Give
+--inject more than once for several (one biased shoe, any seats, one dealer-pays); the same
+--seed plays the same run.
 """
 
 from __future__ import annotations
@@ -49,8 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="from the table's round ROUND on, play an anomaly for the game "
                         "protection monitor: biased-shoe:VALUE@ROUND (the first card is VALUE "
                         "one round in three) or card-knowledge:SEAT@ROUND (in half the rounds "
-                        "SEAT adds a Straight-up on the first card's value); repeatable; La "
-                        "Pair'e (also with --gaming-days)")
+                        "SEAT adds a Straight-up on the first card's value) or "
+                        "dealer-pays:PCT@ROUND (in PCT%% of the rounds the dealer lets a friend's "
+                        "Red or Black ride on the first card's colour at the maximum); "
+                        "repeatable; La Pair'e (also with --gaming-days)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
     p.add_argument("--gaming-days", type=int, metavar="D",

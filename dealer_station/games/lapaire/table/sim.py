@@ -9,6 +9,11 @@ protection monitor can be tested and shown (issue 24):
 * ``card-knowledge:SEAT@ROUND``: from round ROUND on, in half the rounds, the player at SEAT
   adds a Straight-up on the value of the first card about to be dealt, besides its usual random
   wagers (the round's deck order is decided before its wagers are placed).
+* ``dealer-pays:PCT@ROUND``: from round ROUND on, in PCT percent of the rounds, the dealer lets
+  a friend's First Card Red or Black ride on the colour of the first card about to be dealt,
+  at the table maximum (a wager placed, or let stand, once the card is known: the dealer pays
+  it). The friend is one of the round's seats with a First Card wager, at random; a Joker
+  coming first has no colour, and nothing is added.
 
 ROUND is the table's round number as the journal numbers rounds, so it counts the rounds of
 earlier runs into the same journal. The choices come from the run's seeded generator: the same
@@ -78,12 +83,14 @@ def random_wagers(rng: random.Random, config: LaPaireConfig, *, seats: int | Non
 SEATS = range(1, 8)
 BIASED_SHOE = "biased-shoe"
 CARD_KNOWLEDGE = "card-knowledge"
-ANOMALIES = (BIASED_SHOE, CARD_KNOWLEDGE)
+DEALER_PAYS = "dealer-pays"
+ANOMALIES = (BIASED_SHOE, CARD_KNOWLEDGE, DEALER_PAYS)
 #: How often an injection acts, from its round on: the biased shoe one round in three, the
 #: seat with card knowledge in half the rounds.
 BIAS_SHARE = 1 / 3
 KNOWLEDGE_SHARE = 1 / 2
-INJECT_FORM = "biased-shoe:VALUE@ROUND or card-knowledge:SEAT@ROUND"
+INJECT_FORM = ("biased-shoe:VALUE@ROUND, card-knowledge:SEAT@ROUND or "
+               "dealer-pays:PCT@ROUND")
 
 
 class InjectionError(StationError):
@@ -93,16 +100,19 @@ class InjectionError(StationError):
 @dataclass(frozen=True, slots=True)
 class Injection:
     """One anomaly from round ``round_no`` on: a biased shoe (``value``, the layout value it
-    favours) or a seat with card knowledge (``seat``)."""
+    favours), a seat with card knowledge (``seat``) or a dealer who pays a friend in
+    ``percent`` of the rounds."""
 
     anomaly: str
     round_no: int
     value: str | None = None
     seat: int | None = None
+    percent: int | None = None
 
     @property
     def spec(self) -> str:
-        arg = self.value if self.anomaly == BIASED_SHOE else self.seat
+        arg = (self.value if self.anomaly == BIASED_SHOE else
+               self.percent if self.anomaly == DEALER_PAYS else self.seat)
         return f"{self.anomaly}:{arg}@{self.round_no}"
 
     def active(self, round_no: int) -> bool:
@@ -122,13 +132,15 @@ class Injection:
         if anomaly not in ANOMALIES:
             what = f"unknown anomaly {anomaly!r}" if anomaly else "no anomaly named"
             raise InjectionError(f"{bad}: {what}; the anomalies are "
-                                 f"{' and '.join(ANOMALIES)} (write {INJECT_FORM})")
+                                 f"{', '.join(ANOMALIES[:-1])} and {ANOMALIES[-1]} "
+                                 f"(write {INJECT_FORM})")
         arg = arg.strip()
         if not colon or not arg:
-            what = "VALUE (A, 2 ... 10, J, Q, K, JK)" if anomaly == BIASED_SHOE else \
-                "SEAT (1 to 7)"
+            what, example = {BIASED_SHOE: ("VALUE (A, 2 ... 10, J, Q, K, JK)", "7"),
+                             DEALER_PAYS: ("PCT (the percent of rounds, 1 to 100)", "50")
+                             }.get(anomaly, ("SEAT (1 to 7)", "3"))
             raise InjectionError(f"{bad}: {anomaly} needs its {what} after ':', e.g. "
-                                 f"{anomaly}:{'7' if anomaly == BIASED_SHOE else '3'}@100")
+                                 f"{anomaly}:{example}@100")
         round_text = round_text.strip()
         if not round_text.isdigit() or int(round_text) < 1:
             raise InjectionError(f"{bad}: the round after '@' must be a round number from 1 "
@@ -140,6 +152,11 @@ class Injection:
                 raise InjectionError(f"{bad}: {arg!r} is not a value on the layout (the "
                                      f"values are {', '.join(VALUES)})")
             return cls(anomaly, round_no, value=value)
+        if anomaly == DEALER_PAYS:
+            if not arg.isdigit() or not 1 <= int(arg) <= 100:
+                raise InjectionError(f"{bad}: the percent of rounds must be a whole number "
+                                     f"from 1 to 100, got {arg!r}")
+            return cls(anomaly, round_no, percent=int(arg))
         if not arg.isdigit() or int(arg) not in SEATS:
             raise InjectionError(f"{bad}: seat {arg} is not a seat at the table (the seats "
                                  f"are {SEATS.start} to {SEATS.stop - 1})")
@@ -157,8 +174,12 @@ class Injections:
 
     @classmethod
     def parse(cls, specs: Sequence[str]) -> Injections:
-        """Every ``--inject`` of a run: one biased shoe at most, a seat once."""
+        """Every ``--inject`` of a run: one biased shoe at most, a seat once, one dealer who
+        pays a friend at most."""
         items = tuple(Injection.parse(s) for s in specs)
+        pays = [i.spec for i in items if i.anomaly == DEALER_PAYS]
+        if len(pays) > 1:
+            raise InjectionError(f"--inject: one dealer-pays per run, got {', '.join(pays)}")
         shoes = [i.spec for i in items if i.anomaly == BIASED_SHOE]
         if len(shoes) > 1:
             raise InjectionError(f"--inject: one biased shoe per run, got {', '.join(shoes)}")
@@ -207,6 +228,30 @@ class Injections:
                                      if w.seat == i.seat and w.spot == spot)
             if room > 0:
                 extra.append(Wager(i.seat, "straight", (first.value,), min(amount, room)))
+        return extra
+
+
+    def friend(self, first: Card, round_no: int, rng: random.Random, config: LaPaireConfig,
+               wagers: Sequence[Wager]) -> list[Wager]:
+        """The First Card Red or Black on ``first``'s colour that the dealer lets a friend
+        ride at the table maximum, in the injection's percent of the rounds from its round
+        on (a wager the engine takes: the friend holds a First Card wager, and the spot's
+        maximum counts what the friend already has on it)."""
+        extra: list[Wager] = []
+        for i in self.items:
+            if (i.anomaly != DEALER_PAYS or i.percent is None or not i.active(round_no)
+                    or rng.random() * 100 >= i.percent or first.is_joker):
+                continue
+            kind = "red" if first.is_red else "black"
+            even = config.wager(kind)
+            seats = sorted({w.seat for w in wagers if w.is_first_card})
+            if not even.offered or not seats:
+                continue
+            seat = rng.choice(seats)
+            room = even.limits.maximum - sum(w.amount for w in wagers
+                                             if w.seat == seat and w.bet == kind)
+            if room >= even.limits.minimum:
+                extra.append(Wager(seat, kind, (), room))
         return extra
 
 
@@ -292,6 +337,7 @@ def play_round(table: LaPaireTable, shoe: Any, rng: random.Random, settled: thre
         if injections:
             deck = injections.bias(deck, round_no, rng)
             placing += injections.knowing(deck[0], round_no, rng, table.config, placing)
+            placing += injections.friend(deck[0], round_no, rng, table.config, placing)
         table.place_many(placing)
     else:   # the round the journal left open: the cards it has not dealt yet
         left_open = table.current
