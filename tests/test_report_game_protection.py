@@ -20,6 +20,7 @@ from repo_paths import CONFIG_DIR
 from test_reports_journal import page_count, pdf_text
 
 from dealer_station.cli.main import main
+from dealer_station.events.table import PROTECTION_RULES
 
 TABLE = "T1"
 ROUNDS = 100
@@ -113,7 +114,6 @@ def _alerts(made: Made) -> list[dict[str, Any]]:
     return [{"seq": seq, **json.loads(payload)} for seq, payload in rows]
 
 
-RULE_NAMES = {"shoe": "Shoe out of pattern", "card-knowledge": "Card knowledge"}
 
 
 def _rows(text: str) -> list[str]:
@@ -135,19 +135,19 @@ def test_the_pdf_holds_every_alert_of_the_journal_and_its_acknowledgement(
     assert "every table's journal verified intact" in said
     alerts = _alerts(made)
     rules = {a["rule"] for a in alerts}
-    assert rules == {"shoe", "card-knowledge"}, "both injections are caught"
+    assert {"shoe", "card-knowledge"} <= rules, "both injections are caught"
     text = pdf_text(out)
     assert f"Alerts {len(alerts)} (1 acknowledged at a pit, {len(alerts) - 1} not)" in text
     rows = _rows(text)
     assert len(rows) == len(alerts)
     for a, row in zip(alerts, rows, strict=True):
         assert row.startswith(f"{a['round_no']} "), (a, row)
-        assert RULE_NAMES[a["rule"]] in row
+        assert PROTECTION_RULES[a["rule"]] in row
         assert "Simulated Dealer (dealer)" in row
-        if a["seat"] is not None:
+        if a["rule"] == "card-knowledge":
             assert f" {a['seat']} " in row and f"seat {a['seat']}'s First Card" in row
-        else:
-            assert "the First Card was a 7" in row
+        elif a["rule"] == "shoe":
+            assert a["seat"] is None and "the First Card was a 7" in row
         assert "1 in 10,000 rounds" in row
     acked = [row for row in rows if REASON in row]
     assert len(acked) == 1

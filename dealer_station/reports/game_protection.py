@@ -27,7 +27,6 @@ records it could not read.
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -49,17 +48,19 @@ from dealer_station.gaming_day import GamingCalendar
 from dealer_station.money import Money
 from dealer_station.monitor.alerts import STAGE_WORDS, Alert, value_words
 from dealer_station.monitor.by_day import TableMonitor
+from dealer_station.monitor.hold import BandPoint, hold_band
 from dealer_station.monitor.rules import FIRST_CARD_KINDS, CardKnowledgeRule, ShoeRule
 from dealer_station.monitor.settings import MonitorSettings
 from dealer_station.reports.pdf_style import p
 from dealer_station.reports.pit_summary import game_tables, period_label
 from dealer_station.reports.protection_charts import BandLike, hold_band_chart, statistic_chart
-from dealer_station.reports.protection_traces import evidence_by_day
+from dealer_station.reports.protection_traces import evidence_by_day, round_number
 from dealer_station.reports.source import Coverage, Period, coverage, covered_records, money_for
 from dealer_station.reports.template import BuiltReport, ReportBuilder, TableCheck, facts, grid
 from dealer_station.reports.text import local_short, zone_name
 from dealer_station.reports.verification import BACKGROUND_ABOVE_RECORDS, Verification
 from dealer_station.table.monitor_rounds import RoundReader
+from dealer_station.table.monitor_wins import round_stakes
 from dealer_station.table.protection_evidence import Evidence
 
 TITLE = "Game protection report"
@@ -155,8 +156,8 @@ class TableProtection:
     #: The alerts the monitor raises again over the period's rounds.
     again: list[Alert] = field(default_factory=list)
     evidence: dict[str, Evidence] = field(default_factory=dict)
-    #: The hold bands (None: not available in this build).
-    band: list[Any] | None = None
+    #: The hold bands (None: not read, the chain not verifying).
+    band: Sequence[BandLike] | None = None
 
 
 @dataclass(frozen=True)
@@ -220,11 +221,12 @@ def _watches(rule: str, rnd: Any) -> bool:
     """Whether ``rule`` can look at round ``rnd``: the shoe at a round with a card; card
     knowledge at one where a seat held a First Card wager; the rules on the house's win at
     one whose win and its law are known; any other rule at every round."""
+    cards = getattr(rnd, "cards", ())
     if rule == ShoeRule.RULE:
-        return bool(rnd.cards)
+        return bool(cards)
     if rule == CardKnowledgeRule.RULE:
-        return bool(rnd.cards) and any(w.kind in FIRST_CARD_KINDS and w.values
-                                       for w in rnd.wagers)
+        return bool(cards) and any(w.kind in FIRST_CARD_KINDS and w.values
+                                   for w in getattr(rnd, "wagers", ()))
     if hasattr(rnd, "law"):
         return getattr(rnd, "win", None) is not None and rnd.law is not None
     return True
@@ -232,7 +234,8 @@ def _watches(rule: str, rnd: Any) -> bool:
 
 def _states(monitor: TableMonitor) -> dict[str, RuleState]:
     m = monitor.monitor
-    return {rule: RuleState(rule, _rule_tests(m, rule), h) for rule, h in m.thresholds.items()}
+    thresholds: dict[str, float] = getattr(m, "thresholds", {})
+    return {rule: RuleState(rule, _rule_tests(m, rule), h) for rule, h in thresholds.items()}
 
 
 def _rerun(journal: Journal, t: TableProtection, period: Period, settings: MonitorSettings,
@@ -252,7 +255,7 @@ def _rerun(journal: Journal, t: TableProtection, period: Period, settings: Monit
         from_seq = found
     if t.read_to is not None and from_seq > t.read_to:
         return
-    reader = RoundReader(t.table)
+    reader = RoundReader(t.table, journal)
     for rec in journal.records(t.table, from_seq=from_seq, to_seq=t.read_to):
         read = reader.record(rec)
         if read is None:
@@ -266,9 +269,13 @@ def _rerun(journal: Journal, t: TableProtection, period: Period, settings: Monit
         if period.since is not None and opened < period.since:
             continue
         rnd = read.round
+        number = round_number(rnd)
+        if not states:      # a pot game's table: its own monitor, known from its first hand
+            states = _states(monitor)
+            t.rules = list(states.values())
         t.rounds += 1
-        t.first_round = rnd.round_no if t.first_round is None else t.first_round
-        t.last_round = rnd.round_no
+        t.first_round = number if t.first_round is None else t.first_round
+        t.last_round = number
         if rnd.dealer:
             t.dealers.setdefault(rnd.dealer, DealerState(rnd.dealer)).rounds += 1
         for state in states.values():
@@ -277,23 +284,18 @@ def _rerun(journal: Journal, t: TableProtection, period: Period, settings: Monit
             t.again.append(a)
             if a.rule in states:
                 states[a.rule].alerts += 1
-                states[a.rule].saw(a.test, a.statistic, rnd.round_no)
+                states[a.rule].saw(a.test, a.statistic, number)
         for name, value in monitor.monitor.statistics().items():
             watched = states.get(name.split(":", 1)[0])
             if watched is not None:
-                watched.saw(name, value, rnd.round_no)
+                watched.saw(name, value, number)
 
 
-def _band(journal: Journal, t: TableProtection, period: Period) -> list[Any] | None:
-    """The table's hold bands over the period, where this build has them (monitor/hold.py
-    and table/monitor_wins.py); None where it does not."""
-    try:
-        hold = importlib.import_module("dealer_station.monitor.hold")
-        wins = importlib.import_module("dealer_station.table.monitor_wins")
-    except ImportError:
-        return None
-    stakes = list(wins.round_stakes(journal, t.table, since=period.since, until=period.until))
-    return list(hold.hold_band(stakes, z=BAND_Z))
+def _band(journal: Journal, t: TableProtection, period: Period) -> list[BandPoint]:
+    """The table's hold bands over the period: each settled round's house win, theoretical
+    win and exact variance (table/monitor_wins.py), cumulated (monitor/hold.py)."""
+    return hold_band(round_stakes(journal, t.table, since=period.since, until=period.until),
+                     z=BAND_Z)
 
 
 def gather_table(journal: Journal, table: str, period: Period, verification: VerifyResult,
@@ -367,7 +369,7 @@ def _seat(people: People, a: JournaledAlert) -> str:
 def _evidence_words(a: JournaledAlert, money: Money) -> str:
     words = a.alert.words
     staked = a.alert.evidence.get("staked")
-    if isinstance(staked, int) and staked:
+    if a.alert.rule == CardKnowledgeRule.RULE and isinstance(staked, int) and staked:
         words += f"; it staked {money.text(staked)} on those spots"
     return words
 
@@ -414,14 +416,14 @@ def _alert_table(data: ProtectionData, people: People, w: float) -> Flowable:
                 wrap=(first + 2, first + 4, first + 5, first + 9))
 
 
-def _rules_table(data: ProtectionData, w: float) -> Flowable:
+def _rules_table(data: ProtectionData, people: People, w: float) -> Flowable:
     several = len(data.tables) > 1
     rows = []
     for t in data.tables:
         for r in t.rules:
             highest = ("-" if r.highest_round is None else
                        f"{r.highest:.2f} ({r.highest / r.threshold:.0%} of the threshold): "
-                       f"{test_words(r.highest_test)}, round {r.highest_round:,}")
+                       f"{test_words(r.highest_test, people)}, round {r.highest_round:,}")
             rows.append([*([t.table] if several else []), r.name, f"{r.tests:,}",
                          f"{r.threshold:.2f}", f"{r.rounds:,}", f"{r.alerts:,}", highest])
     headers = [*(["Table"] if several else []), "Rule", "Tests", "Threshold",
@@ -454,7 +456,7 @@ def _dealer_table(data: ProtectionData, people: People, w: float) -> Flowable:
                 numeric=(first + 1, first + 3), wrap=(first, first + 2))
 
 
-def _again_words(t: TableProtection) -> str:
+def _again_words(t: TableProtection, people: People) -> str:
     """Whether the monitor run again raises the alerts the journal holds."""
     journaled = Counter(a.key for a in t.alerts)
     again = Counter((a.rule, a.test, a.round_no) for a in t.again)
@@ -468,7 +470,7 @@ def _again_words(t: TableProtection) -> str:
 
     def listed(keys: Counter[tuple[str, str, int]]) -> str:
         return "; ".join(f"round {k[2]:,} ({PROTECTION_RULES.get(k[0], k[0])}: "
-                         f"{test_words(k[1])})" for k in sorted(keys, key=lambda k: k[2]))
+                         f"{test_words(k[1], people)})" for k in sorted(keys, key=lambda k: k[2]))
 
     said = f"Table {t.table}: run again over these rounds, the monitor's alerts differ from " \
            f"the journal's."
@@ -480,7 +482,7 @@ def _again_words(t: TableProtection) -> str:
                    "the table's monitor was not running; each difference deserves a look.")
 
 
-def _charts(data: ProtectionData, w: float) -> list[Flowable]:
+def _charts(data: ProtectionData, people: People, w: float) -> list[Flowable]:
     out: list[Flowable] = []
     cells: list[Flowable] = []
     half = (w - 6 * mm) / 2
@@ -491,7 +493,7 @@ def _charts(data: ProtectionData, w: float) -> list[Flowable]:
                 continue
             e = a.alert
             title = (f"{'Table ' + t.table + ', ' if len(data.tables) > 1 else ''}round "
-                     f"{e.round_no:,}: {e.rule_name}, {test_words(e.test)}")
+                     f"{e.round_no:,}: {e.rule_name}, {test_words(e.test, people)}")
             cells.append(statistic_chart(ev.points, ev.threshold, ev.rounds, ev.hits,
                                          e.round_no, half, 62 * mm, title=title))
     for i in range(0, len(cells), 2):
@@ -508,8 +510,8 @@ def _charts(data: ProtectionData, w: float) -> list[Flowable]:
 
 def _band_block(t: TableProtection, w: float, several: bool) -> list[Flowable]:
     band: Sequence[BandLike] = t.band or []
-    title = f"{'Table ' + t.table + ': ' if several else ''}house win against the theoretical " \
-            f"win of the wagers placed"
+    title = f"{'Table ' + t.table + ': h' if several else 'H'}ouse win against the " \
+            f"theoretical win of the wagers placed"
     out: list[Flowable] = [hold_band_chart(band, t.money, w, 70 * mm, title=title)]
     if band:
         last = band[-1]
@@ -569,7 +571,7 @@ def render(data: ProtectionData, out: Path | str, checks: Sequence[TableCheck],
                     f"only its records up to {t.verification.last_seq:,}, the last before "
                     f"the failure; any alert or round after it is not shown.", "note"))
     r.heading("Rules, table by table", level=1)
-    r.add(_rules_table(data, w))
+    r.add(_rules_table(data, people, w))
     r.add(p("The monitor run again over the period's rounds with the station's [monitor] "
             "settings, from the start of the period's first gaming day (evidence starts "
             "afresh each gaming day, as it does live). Tests: how many the rule runs at a "
@@ -578,14 +580,14 @@ def render(data: ProtectionData, out: Path | str, checks: Sequence[TableCheck],
             "knowledge: every round where a seat held a First Card wager). Highest statistic: "
             "the highest any of the rule's tests reached in the period.", "note"))
     for t in data.tables:
-        r.add(p(_again_words(t), "note"))
+        r.add(p(_again_words(t, people), "note"))
     r.heading("Dealers")
     r.add(_dealer_table(data, people, w))
     r.add(p("Alerts in their rounds: journaled alerts raised at a round they dealt. Alerts "
             "whose evidence takes in their rounds: those whose evidence's rounds include one "
             "they dealt. An alert names a dealer because the evidence crossed in that round, "
             "not because the dealer caused it.", "note"))
-    charts = _charts(data, w)
+    charts = _charts(data, people, w)
     if charts:
         r.heading("Each alert's evidence", level=1)
         r.add(p("Each chart: the alert's test after each round of its gaming day through the "

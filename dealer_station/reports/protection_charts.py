@@ -210,7 +210,7 @@ def hold_band_chart(points: Sequence[BandLike], money: Money, width: float, heig
     if len(band) >= 6:
         d.add(Polygon(band, fillColor=BAND, strokeColor=None))
     label = ticks.label()
-    f.axes([(v, label(v)) for v in range(ticks.low, ticks.high + 1, ticks.step)],
+    f.axes([(v, label(v) if v else "0") for v in range(ticks.low, ticks.high + 1, ticks.step)],
            "round")
     zero = f.py(0)
     d.add(Line(f.x, zero, f.x + f.w, zero, strokeColor=INK, strokeWidth=0.5))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from dealer_station.events.table import ProtectionAlerted
 from dealer_station.gaming_day import GamingCalendar
@@ -25,6 +25,12 @@ from dealer_station.table.protection_evidence import Evidence, TracePoint
 
 if TYPE_CHECKING:
     from dealer_station.audit.journal import Journal
+
+
+def round_number(rnd: Any) -> int:
+    """A finished round's number (a pot game's hand: its hand number)."""
+    number = getattr(rnd, "round_no", None)
+    return int(number if number is not None else getattr(rnd, "hand_no", 0))
 
 
 @dataclass
@@ -60,7 +66,7 @@ def _day(journal: Journal, table: str, day: date,
          calendar: GamingCalendar) -> dict[int, Evidence]:
     first = journal.first_seq_opened_since(table, calendar.day(day).start)
     monitor = TableMonitor(table, settings, calendar)
-    reader = RoundReader(table)
+    reader = RoundReader(table, journal)
     traces = {a.test: _Trace([]) for _, a in alerts}
     #: Each alert's threshold: the crossing's, as read again (the record's until then).
     thresholds = {i: a.number("threshold") for i, a in alerts}
@@ -79,7 +85,7 @@ def _day(journal: Journal, table: str, day: date,
         raised = monitor.feed(read.round, read.opened_at)
         if monitor.day != day:
             continue
-        round_no = read.round.round_no
+        round_no = round_number(read.round)
         for name, trace in traces.items():
             crossing = next((a for a in raised if a.test == name), None)
             test = monitor.monitor.test(name)
