@@ -328,14 +328,16 @@ def test_a_bad_spec_is_refused_naming_its_bad_part(spec: str, says: str, tmp_pat
     assert err.count("\n") == 1 and proc.stdout == b"", err
 
 
-def test_bourre_refuses_injections(tmp_path: Path) -> None:
+def test_bourre_refuses_la_paire_injections(tmp_path: Path) -> None:
+    # Bourré's own (chip dumping, soft play, reneges) are tested in test_monitor_bourre.py.
     proc = run_proc(["simulate", "--game", "bourre", "--rounds", "1",
                      "--inject", "biased-shoe:7@1", *store(tmp_path)])
     assert proc.returncode == 2
     err = proc.stderr.decode()
-    assert err == ("dealer-station simulate: error: --inject 'biased-shoe:7@1': Bourré has no "
-                   "anomalies to inject (the biased shoe and the seat with card knowledge are "
-                   "La Pair'e's: --game lapaire)\n"), err
+    assert err.startswith("dealer-station simulate: error: --inject 'biased-shoe:7@1': "
+                          "'biased-shoe' is La Pair'e's (--game lapaire), not Bourré's; "
+                          "Bourré's anomalies are chip-dumping, soft-play, reneges"), err
+    assert err.count("\n") == 1 and proc.stdout == b"", err
 
 
 def test_two_biased_shoes_or_a_seat_twice_are_refused() -> None:

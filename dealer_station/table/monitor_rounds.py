@@ -5,8 +5,9 @@ Each record is read as its game's typed event (the registry's ``events`` part: t
 own codec), never as a raw payload. This module is shared by every game and so names none of
 their event classes: it reads the fields the monitor needs by the shape the events declare
 (:class:`PlacesWager`, :class:`RemovesWager`, :class:`DealsCard`; an opening's ``dealer``; a
-close's ``CLOSES``). A game whose rounds have no numbered cards or spot wagers (Bourré's
-hands) gives the monitor nothing to read and is passed over.
+close's ``CLOSES``). A pot game's hands (Bourré's) are read by the hand reader it delegates
+to (dealer_station/table/monitor_hands.py), which gives them as
+:class:`~dealer_station.monitor.hands.PlayedHand`.
 
 A voided round is read with the cards it dealt; a round still open at the end is left out
 (the monitor reads it once it ends).
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from dealer_station import registry as games
 from dealer_station.errors import StationError
@@ -32,7 +33,9 @@ from dealer_station.events import Codec, Committed
 from dealer_station.events.parts import EVENTS
 from dealer_station.events.rows import closing_theoretical, opening
 from dealer_station.events.table import ConfigChanged
+from dealer_station.monitor.hands import PlayedHand
 from dealer_station.monitor.rounds import DealtRound, SeatWager, WinLaw
+from dealer_station.table.monitor_hands import HandReader
 from dealer_station.table.parts import ROUND_LAW, RoundLaws, StakedWager, WinLawCounts
 
 if TYPE_CHECKING:
@@ -82,10 +85,10 @@ class _Open:
 
 @dataclass(frozen=True)
 class MonitoredRound:
-    """A round for the monitor, with when it opened and its configuration version (the
-    table's money)."""
+    """A round for the monitor (a pot game's hand: a PlayedHand), with when it opened and
+    its configuration version (the table's money)."""
 
-    round: DealtRound
+    round: DealtRound | PlayedHand
     opened: str
     config_version: str
 
@@ -126,6 +129,8 @@ class RoundReader:
         self._contents: dict[str, Mapping[str, Any]] = {}
         self._laws: dict[tuple[int, str], Callable[[Sequence[StakedWager], int],
                                                    WinLawCounts | None] | None] = {}
+        #: A pot game's hands are read by their own reader.
+        self.hands = HandReader(table_id)
 
     def _opened(self, round_no: int, kind: str, payload: Mapping[str, Any], ts: str) -> bool:
         opened = opening(kind, payload)
@@ -144,13 +149,18 @@ class RoundReader:
         """A stored record; the round it closes, if it closes one."""
         if r.kind == ConfigChanged.KIND:
             self._config(r.payload.get("version"), r.payload.get("content"))
-        if r.round_no is None or self._opened(r.round_no, r.kind, r.payload, r.ts):
+        if r.round_no is None:
+            self.hands.outside_record(r.kind, r.payload)
             return None
+        opens = self._opened(r.round_no, r.kind, r.payload, r.ts)
         rnd = self._open.get(r.round_no)
         if rnd is None:
             return None         # a record of a round opened before the reading started
         event = rnd.codec.committed(r.seq, r.ts, r.actor, r.round_no, r.kind,
                                     r.payload).event
+        if opens:
+            self.hands.opened(r.round_no, event)
+            return None
         return self._event(rnd, event)
 
     def committed(self, c: Committed) -> MonitoredRound | None:
@@ -158,26 +168,34 @@ class RoundReader:
         e = c.event
         if isinstance(e, ConfigChanged):
             self._config(e.version, e.content)
-        if c.round_no is None or (e.OPENS and self._opened(c.round_no, e.KIND,
-                                                           e.to_payload(), c.ts)):
+        if c.round_no is None:
+            self.hands.outside(e)
+            return None
+        if e.OPENS and self._opened(c.round_no, e.KIND, e.to_payload(), c.ts):
+            self.hands.opened(c.round_no, e)
             return None
         rnd = self._open.get(c.round_no)
         return None if rnd is None else self._event(rnd, e)
 
     def _event(self, rnd: _Open, event: object) -> MonitoredRound | None:
         role = _role(event)
+        # The role says the event's shape (an isinstance against a Protocol is slow).
         if role == _PLACES:
-            assert isinstance(event, PlacesWager)
+            event = cast(PlacesWager, event)
             rnd.wagers[event.wager_id] = SeatWager(event.seat, event.bet, tuple(event.values),
                                                    event.amount)
         elif role == _DEALS:
-            assert isinstance(event, DealsCard)
+            event = cast(DealsCard, event)
             rnd.cards[event.n] = event.card
         elif role == _REMOVES:
-            assert isinstance(event, RemovesWager)
+            event = cast(RemovesWager, event)
             rnd.wagers.pop(event.wager_id, None)
         elif role == _CLOSES:
             del self._open[rnd.round_no]
+            hand = self.hands.event(rnd.round_no, event,
+                                    closes=getattr(type(event), "CLOSES", ""))
+            if hand is not None:
+                return MonitoredRound(hand, rnd.ts, rnd.config_version)
             if not (rnd.cards or rnd.wagers):
                 return None
             cards = tuple(rnd.cards[n] for n in sorted(rnd.cards))
@@ -189,6 +207,8 @@ class RoundReader:
                            tuple(rnd.wagers.values()), rnd.jokers, wagered, win,
                            theoretical, law),
                 rnd.ts, rnd.config_version)
+        else:
+            self.hands.event(rnd.round_no, event)
         return None
 
     def _config(self, version: object, content: object) -> None:

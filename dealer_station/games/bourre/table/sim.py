@@ -1,6 +1,9 @@
 """Random Bourré play for ``simulate`` and the demo: a simulated shoe deals, a simulated reader
 reads discards and plays, and the players choose at random among what the rules allow
-(with an occasional renege, so that the penalty path is exercised too)."""
+(with an occasional renege, so that the penalty path is exercised too).
+
+``simulate --inject`` plays anomalies for the game-protection monitor (chip dumping, soft
+play, reneges at one seat): games/bourre/table/inject.py."""
 
 from __future__ import annotations
 
@@ -10,10 +13,10 @@ from collections.abc import Sequence
 
 from dealer_station.audit.journal import Journal
 from dealer_station.cards import BOURRE_DECK
-from dealer_station.errors import StationError
 from dealer_station.events.table import CardHeld, RoundHalted
 from dealer_station.games.bourre.events import BourreCardDealt, DiscardRead, Played
 from dealer_station.games.bourre.rules.engine import DrawSource, Phase
+from dealer_station.games.bourre.table.inject import Injections
 from dealer_station.games.bourre.table.live import BourreTable
 from dealer_station.table.base import TableError, Update
 
@@ -54,8 +57,11 @@ class _Waiter:
             raise TableError(f"the hand stopped: {self.problems[-1]}")
 
 
+NO_INJECTIONS = Injections()
+
+
 def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Random,
-              waiter: _Waiter, elapsed: float) -> None:
+              waiter: _Waiter, elapsed: float, inject: Injections = NO_INJECTIONS) -> None:
     """Play the table's hand under way (or a new one) to its end through the devices.
 
     A hand under way was left by a station that stopped (a crash, a kill): the simulated shoe
@@ -75,10 +81,16 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
     elif resumed and hand.phase in (Phase.DECISIONS, Phase.DRAW):
         # The stock is what nobody has seen yet (the new shoe's own order holds dealt cards).
         sim_shoe.set_order(rng.sample(hand.unseen, len(hand.unseen)))
+    hand_no = table.round_no
     while hand.phase is Phase.DECISIONS:
         seat = hand.to_act
         assert seat is not None
-        stay = hand.can_stay(seat) and (not hand.can_fold(seat) or rng.random() < 0.7)
+        designed = inject.stays(seat, hand_no, set(hand.stayers)) if inject else None
+        if designed is not None and (hand.can_stay(seat) if designed
+                                     else hand.can_fold(seat)):
+            stay = designed
+        else:
+            stay = hand.can_stay(seat) and (not hand.can_fold(seat) or rng.random() < 0.7)
         table.decide(seat, stay)
     # The pile the shoe was last loaded from: a resumed draw may already be past the stock.
     source: DrawSource | None = DrawSource.STOCK
@@ -109,14 +121,20 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
         with table.lock:
             back = table.sent_back()
         illegal = [c for c in hand.held(seat) if c not in legal and (seat, c.code) != back]
-        card = (rng.choice(illegal) if illegal and rng.random() < RENEGE_RATE
+        share = inject.renege_share(seat, hand_no, RENEGE_RATE) if inject else RENEGE_RATE
+        card = (rng.choice(illegal) if illegal and rng.random() < share
                       else rng.choice(legal))
+        if inject and card in legal and inject.dumps(seat, hand_no, hand.stayers):
+            partner = inject.partner(seat)
+            card = inject.for_partner(legal, hand.current_trick, hand.trump, partner,
+                                      hand.held(partner))
         waiter.send(lambda c=card, s=seat: sim_reader.send_card(c, s))
 
 
 def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | None,
                     config_path: str | None = None, quiet: bool = False,
-                    profile_name: str | None = None) -> int:
+                    profile_name: str | None = None,
+                    inject: Injections = NO_INJECTIONS) -> int:
     """Play ``hands`` complete hands in sessions of five players; returns how many.
 
     ``profile_name`` (default tournament) is played from the file even if the journal holds
@@ -142,6 +160,7 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
     table.attach("reader", reader)
     done = 0
     session_hands = 0
+    entries: dict[int, int] = {}
     try:
         while done < hands:
             if table.halt is not None:
@@ -158,9 +177,18 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
                 session = None
             if session is None:
                 players = {s: f"player-{rng.randrange(1000):03d}-{s}" for s in SEATS}
+                # The players of an injected pair come back to their seats every session
+                # (a tournament's player eliminated by game tags is followed by a new entry).
+                kept = inject.kept_seats()
+                out = set(table.tournament().eliminated) if kept else set()
+                for s in kept:
+                    while f"player-pair-{s}-{entries.get(s, 1)}" in out:
+                        entries[s] = entries.get(s, 1) + 1
+                    players[s] = f"player-pair-{s}-{entries.get(s, 1)}"
                 table.start_session(SEATS, rng.choice(SEATS), players=players)
                 session_hands = 0
-            play_hand(table, shoe, reader, rng, waiter, session_hands * SECONDS_PER_HAND)
+            play_hand(table, shoe, reader, rng, waiter, session_hands * SECONDS_PER_HAND,
+                      inject)
             session_hands += 1
             done += 1
             if not quiet:
@@ -181,11 +209,9 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
 def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
              config_path: str | None = None, quiet: bool = False,
              profile: str | None = None, inject: Sequence[str] = ()) -> int:
-    """The registry's ``simulate`` part: ``count`` hands (of rule profile ``profile``).
-    Bourré has no anomalies to inject (``--inject`` is La Pair'e's): any is refused."""
-    if inject:
-        raise StationError(f"--inject {inject[0]!r}: Bourré has no anomalies to inject (the "
-                           f"biased shoe and the seat with card knowledge are La Pair'e's: "
-                           f"--game lapaire)")
+    """The registry's ``simulate`` part: ``count`` hands (of rule profile ``profile``), with
+    the anomalies ``inject`` names (games/bourre/table/inject.py), each refused clearly when
+    Bourré does not know it (the biased shoe and card knowledge are La Pair'e's)."""
+    injections = Injections.parse(inject, SEATS)
     return simulate_bourre(journal, table_id, hands=count, seed=seed, config_path=config_path,
-                           quiet=quiet, profile_name=profile)
+                           quiet=quiet, profile_name=profile, inject=injections)
