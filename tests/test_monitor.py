@@ -98,18 +98,20 @@ def test_a_look_whose_outcome_is_certain_carries_no_evidence() -> None:
 
 def test_thresholds_split_the_rate_across_every_test() -> None:
     m = Monitor("T1")
-    assert m.tests == 3 * 16 + 7 + 1 + 2
+    assert m.tests == 3 * 16 + 6 + 2 * 7 + 1 + 2
     # 1 in 10,000 rounds, a quarter to each rule (the shoe, card knowledge, the dealers, the
-    # hold), then equally among its tests (the dealers' tests look once a round together)
-    assert m.thresholds["shoe"] == pytest.approx(math.log(10_000 * 4 * 48))
-    assert m.thresholds["card-knowledge"] == pytest.approx(math.log(10_000 * 4 * 7))
+    # hold), then equally among its tests (the dealers' tests look once a round together):
+    # the shoe's 48 value and colour tests and its 6 sequence tests; each seat's hit test
+    # and its stake test
+    assert m.thresholds["shoe"] == pytest.approx(math.log(10_000 * 4 * 54))
+    assert m.thresholds["card-knowledge"] == pytest.approx(math.log(10_000 * 4 * 14))
     assert m.thresholds["dealer"] == pytest.approx(math.log(10_000 * 4 * 1))
     assert m.thresholds["hold"] == pytest.approx(math.log(10_000 * 4 * 2))
     off = Monitor("T1", MonitorSettings(card_knowledge=RuleSettings(share=0),
                                         dealer=RuleSettings(share=0),
                                         hold=RuleSettings(share=0)))
-    assert set(off.thresholds) == {"shoe"} and off.tests == 48
-    assert off.thresholds["shoe"] == pytest.approx(math.log(10_000 * 48))
+    assert set(off.thresholds) == {"shoe"} and off.tests == 54
+    assert off.thresholds["shoe"] == pytest.approx(math.log(10_000 * 54))
 
 
 def test_the_whole_monitors_false_alarms_on_fair_rounds_stay_within_its_rate() -> None:
@@ -144,6 +146,7 @@ def test_a_biased_first_card_and_a_seat_that_knows_it_are_named() -> None:
     knows = [a for a in alerts if a.rule == "card-knowledge"]
     assert shoe and all((a.stage, a.value) == (1, "Q") for a in shoe)
     assert knows and all(a.seat == 4 for a in knows)
+    assert {a.test for a in knows} <= {"card-knowledge:4", "card-knowledge:stakes:4"}
     first = shoe[0]
     assert first.statistic >= first.threshold and 0 < first.p_value < 1e-3
     assert first.dealer == "dealer-9" and first.seat is None

@@ -87,6 +87,21 @@ class Alert:
         span = (f"rounds {self.first_round} to {self.round_no}" if self.first_round
                 != self.round_no else f"round {self.round_no}")
         expected = f"{self.expected:.1f}"
+        if self.test.startswith("card-knowledge:stakes:") and self.win is not None:
+            staked = self.staked or 0
+            share = self.win / staked * 100 if staked else 0.0
+            fair = self.expected / staked * 100 if staked else 0.0
+            return (f"seat {self.seat} put {share:.0f}% of its First Card stakes on the spots "
+                    f"that named the First Card over {self.looks} rounds ({span}), where the "
+                    f"way it spread them gives {fair:.0f}% ({self.hits} of the rounds above "
+                    f"their own)")
+        if self.test.startswith("shoe:sequence:"):
+            from dealer_station.monitor.sequence import KIND_WORDS
+
+            kind = self.test.rsplit(":", 1)[1]
+            stage = STAGE_WORDS.get(self.stage or 0, f"card {self.stage}")
+            return (f"{stage} {KIND_WORDS.get(kind, kind)} {self.hits} times in {self.looks} "
+                    f"rounds ({span}) where a fair shoe gives {expected}")
         if self.win is not None:
             who = (f"dealer {self.dealer}'s" if self.rule == "dealer" and self.dealer
                    else "the table's")

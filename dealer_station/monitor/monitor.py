@@ -15,7 +15,9 @@ from dealer_station.monitor.rules import (
     ShoeRule,
     WinCrossing,
 )
+from dealer_station.monitor.sequence import SequenceRule
 from dealer_station.monitor.settings import MonitorSettings
+from dealer_station.monitor.stakes import STAKES_SHIFT, StakeCrossing, StakeSizeRule
 
 
 class Monitor:
@@ -37,13 +39,20 @@ class Monitor:
         self.card_knowledge: CardKnowledgeRule | None = None
         #: Each enabled rule's threshold.
         self.thresholds: dict[str, float] = {}
+        self.sequence: SequenceRule | None = None
+        self.stakes: StakeSizeRule | None = None
         if s.shoe.share > 0:
-            h = threshold(rate * s.shoe.share / total / ShoeRule.tests())
+            # The shoe's value and colour tests and its sequence tests share its rate.
+            h = threshold(rate * s.shoe.share / total
+                          / (ShoeRule.tests() + SequenceRule.tests()))
             self.shoe = ShoeRule(h, s.shoe.shift)
+            self.sequence = SequenceRule(h, s.shoe.shift)
             self.thresholds[ShoeRule.RULE] = h
         if s.card_knowledge.share > 0:
-            h = threshold(rate * s.card_knowledge.share / total / s.seats)
+            # Each seat's hit test and its stake test share card knowledge's rate.
+            h = threshold(rate * s.card_knowledge.share / total / (2 * s.seats))
             self.card_knowledge = CardKnowledgeRule(h, s.card_knowledge.shift, s.seats)
+            self.stakes = StakeSizeRule(h, STAKES_SHIFT)
             self.thresholds[CardKnowledgeRule.RULE] = h
         self.dealer: DealerRule | None = None
         self.hold: HoldRule | None = None
@@ -56,8 +65,8 @@ class Monitor:
             self.hold = HoldRule(h, s.hold.shift)
             self.thresholds[HoldRule.RULE] = h
         #: How many tests run at the table (the p-values' Bonferroni factor).
-        self.tests = ((ShoeRule.tests() if self.shoe else 0)
-                      + (self.card_knowledge.tests() if self.card_knowledge else 0)
+        self.tests = ((ShoeRule.tests() + SequenceRule.tests() if self.shoe else 0)
+                      + (2 * self.card_knowledge.tests() if self.card_knowledge else 0)
                       + (DealerRule.tests() if self.dealer else 0)
                       + (HoldRule.tests() if self.hold else 0))
         self.rounds = 0
@@ -66,12 +75,16 @@ class Monitor:
         """One finished round (in order); the alerts it raises."""
         self.rounds += 1
         alerts: list[Alert] = []
-        for rule in (self.shoe, self.card_knowledge):
+        for rule in (self.shoe, self.sequence, self.card_knowledge):
             if rule is None:
                 continue
             for crossing in rule.observe(rnd):
                 alerts.append(self._alert(rnd, crossing))
                 crossing.cusum.restart()
+        if self.stakes is not None:
+            for staked in self.stakes.observe(rnd):
+                alerts.append(self._stake_alert(rnd, staked))
+                staked.cusum.restart()
         for money in (self.dealer, self.hold):
             if money is None:
                 continue
@@ -83,12 +96,12 @@ class Monitor:
     def test(self, name: str) -> Cusum | WinCusum | None:
         """The test named ``name`` (``shoe:1:7``, ``card-knowledge:3``, ``dealer:<user>``,
         ``hold:low``), if it has looked."""
-        for rule in (self.shoe, self.card_knowledge):
+        for rule in (self.shoe, self.sequence, self.card_knowledge):
             if rule is not None:
                 for found, t in rule.statistics():
                     if found == name:
                         return t
-        for money in (self.dealer, self.hold):
+        for money in (self.stakes, self.dealer, self.hold):
             if money is not None:
                 for found, w in money.statistics():
                     if found == name:
@@ -98,13 +111,24 @@ class Monitor:
     def statistics(self) -> dict[str, float]:
         """Every test's statistic now, by its name (a test not yet looked at is absent)."""
         out: dict[str, float] = {}
-        for rule in (self.shoe, self.card_knowledge):
+        for rule in (self.shoe, self.sequence, self.card_knowledge):
             if rule is not None:
                 out.update((name, t.statistic) for name, t in rule.statistics())
-        for money in (self.dealer, self.hold):
+        for money in (self.stakes, self.dealer, self.hold):
             if money is not None:
                 out.update((name, w.statistic) for name, w in money.statistics())
         return out
+
+    def _stake_alert(self, rnd: DealtRound, c: StakeCrossing) -> Alert:
+        t = c.cusum
+        return Alert(
+            rule=c.rule, test=c.test, table=self.table, round_no=rnd.round_no, seat=c.seat,
+            dealer=rnd.dealer, stage=None, value=None, colour=None, statistic=t.statistic,
+            threshold=t.h, p_value=t.p_value(self.tests),
+            rounds_per_false_alarm=self.settings.rounds_per_false_alarm, tests=self.tests,
+            first_round=t.first_round if t.first_round is not None else rnd.round_no,
+            looks=t.looks, hits=t.hits, expected=t.theoretical, dealers=tuple(t.dealers),
+            staked=t.wagered, win=t.win, sd=t.variance ** 0.5, direction="high")
 
     def _win_alert(self, rnd: DealtRound, c: WinCrossing) -> Alert:
         t = c.cusum
