@@ -125,12 +125,28 @@ def _rows(text: str) -> list[str]:
     return [body[a:b] for a, b in zip(starts, [*starts[1:], len(body)], strict=True)]
 
 
+@pytest.fixture(scope="module")
+def whole(made: Made, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The report of every table, everything recorded, as the command writes it (the
+    path, and what the command said)."""
+    import contextlib
+    import io
+
+    out = tmp_path_factory.mktemp("whole") / "gp.pdf"
+    said = io.StringIO()
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setenv("DEALER_STATION_CONFIG", str(made.config))
+        with contextlib.redirect_stdout(said):
+            assert main(["report", "game-protection", *made.store, "--out", str(out)]) == 0
+    finally:
+        mp.undo()
+    return out, said.getvalue()
+
+
 def test_the_pdf_holds_every_alert_of_the_journal_and_its_acknowledgement(
-        made: Made, config_env: Path, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / "gp.pdf"
-    assert main(["report", "game-protection", *made.store, "--out", str(out)]) == 0
-    said = capsys.readouterr().out
+        made: Made, whole: tuple[Path, str]) -> None:
+    out, said = whole
     assert f"wrote game protection report for tables {TABLE} (" in said
     assert "every table's journal verified intact" in said
     alerts = _alerts(made)
@@ -145,7 +161,7 @@ def test_the_pdf_holds_every_alert_of_the_journal_and_its_acknowledgement(
         assert PROTECTION_RULES[a["rule"]] in row
         assert "Simulated Dealer (dealer)" in row
         if a["rule"] == "card-knowledge":
-            assert f" {a['seat']} " in row and f"seat {a['seat']}'s First Card" in row
+            assert f" {a['seat']} " in row and f"seat {a['seat']}" in row
         elif a["rule"] == "shoe":
             assert a["seat"] is None and "the First Card was a 7" in row
         assert "1 in 10,000 rounds" in row
@@ -164,6 +180,30 @@ def test_the_pdf_holds_every_alert_of_the_journal_and_its_acknowledgement(
     for a in alerts:
         assert f"crossed at round {a['round_no']}" in text
     assert "Journal verified: intact." in text
+
+
+def test_the_report_is_pdf_a_with_its_records_attached_and_no_text_below_8_points(
+        whole: tuple[Path, str]) -> None:
+    import subprocess
+
+    import pikepdf
+    from test_reports_pdfa import _sizes
+
+    from dealer_station.reports.archival import RECORDS_ATTACHMENT
+    from dealer_station.reports.pdf_style import MIN_TEXT_PT
+
+    out, _ = whole
+    fonts = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True,
+                           check=True).stdout.splitlines()[2:]
+    assert fonts and all(line.split()[-5] == "yes" for line in fonts), fonts
+    check = subprocess.run(["qpdf", "--check", str(out)], capture_output=True, text=True)
+    assert check.returncode == 0 and "No syntax or stream encoding errors found" in check.stdout
+    with pikepdf.open(out) as pdf:
+        meta = pdf.open_metadata()
+        assert meta["pdfaid:part"] == "3" and meta["pdfaid:conformance"] == "B"
+        assert RECORDS_ATTACHMENT in [str(f.F) for f in pdf.Root.AF]
+        sizes = set().union(*(_sizes(page) for page in pdf.pages))
+    assert sizes and min(sizes) >= MIN_TEXT_PT, sorted(sizes)[:5]
 
 
 def test_each_alerts_evidence_read_in_one_pass_is_the_evidence_pages(made: Made) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from dealer_station.audit.journal import Journal, JournalTampered, Record, VerifyResult
 from dealer_station.errors import StationError
@@ -51,7 +51,7 @@ from dealer_station.monitor.by_day import TableMonitor
 from dealer_station.monitor.hold import BandPoint, hold_band
 from dealer_station.monitor.rules import FIRST_CARD_KINDS, CardKnowledgeRule, ShoeRule
 from dealer_station.monitor.settings import MonitorSettings
-from dealer_station.reports.pdf_style import p
+from dealer_station.reports.pdf_style import FONT, MIN_TEXT_PT, p
 from dealer_station.reports.pit_summary import game_tables, period_label
 from dealer_station.reports.protection_charts import BandLike, hold_band_chart, statistic_chart
 from dealer_station.reports.protection_traces import evidence_by_day, round_number
@@ -497,9 +497,12 @@ def _charts(data: ProtectionData, people: People, w: float) -> list[Flowable]:
             cells.append(statistic_chart(ev.points, ev.threshold, ev.rounds, ev.hits,
                                          e.round_no, half, 62 * mm, title=title))
     for i in range(0, len(cells), 2):
-        pair = cells[i:i + 2] + ([""] if len(cells[i:i + 2]) == 1 else [])
+        pair = cells[i:i + 2] + ([Spacer(1, 1)] if len(cells[i:i + 2]) == 1 else [])
         table = Table([pair], colWidths=[half + 6 * mm, half], hAlign="LEFT")
-        table.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0),
+        # (The report's own font: a cell left to the table's default would name Helvetica,
+        # a font no archival report may use without embedding it.)
+        table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, MIN_TEXT_PT),
+                                   ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                    ("TOPPADDING", (0, 0), (-1, -1), 2),
                                    ("BOTTOMPADDING", (0, 0), (-1, -1), 4),

@@ -9,7 +9,9 @@ and a void, three configuration changes, two of them approved by a second person
 table B1 ten 30-minute sessions of named players (bourrés, reneges, carried pots; the last
 session left under way) under a profile with a house collection, and B2 three cash sessions.
 Every report each game asks for is written from that journal, and its pages rendered to PNG
-with pdftoppm where it is installed.
+with pdftoppm where it is installed. Then the game-protection report of a simulated gaming day
+with a biased shoe and a seat with card knowledge (:mod:`~dealer_station.reports.
+protection_samples`, its own journal).
 """
 
 from __future__ import annotations
@@ -128,6 +130,9 @@ def make_samples(out: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
+    from dealer_station.reports import protection_samples
+
     target = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/samples")
     for path in make_samples(target):
         print(f"wrote {path}")
+    print(f"wrote {protection_samples.main(target)}")
