@@ -54,8 +54,7 @@ class Made:
         return Made(where, where / self.db.name, where / self.key.name, self.config)
 
 
-@pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
+def _make(tmp: Path) -> Made:
     """One simulated gaming day of T1, a biased shoe (7s) from round 15 and seat 3 knowing
     the First Card from round 20, with the first card-knowledge alert acknowledged at the
     pit 'main' by the simulation's supervisor."""
@@ -64,7 +63,6 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
     from dealer_station.floor.alerts import Alert, Pit
     from dealer_station.table.days import SIM_PIN
 
-    tmp = tmp_path_factory.mktemp("protection")
     config = tmp / "config"
     config.mkdir()
     (config / "station.toml").write_text('[gaming_day]\nstarts = "06:00"\ntimezone = "UTC"\n'
@@ -93,6 +91,30 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
     finally:
         mp.undo()
     return m
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Made:
+    """The journal every test reads (never writes): made once a run, shared by the test
+    workers (the first to come makes it while the others wait on its lock)."""
+    import fcntl
+    import os
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return _make(tmp_path_factory.mktemp("protection"))
+    shared = tmp_path_factory.getbasetemp().parent / "game-protection-journal"
+    with open(str(shared) + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not (shared / "made").exists():
+                shutil.rmtree(shared, ignore_errors=True)
+                shared.mkdir()
+                _make(shared)
+                (shared / "made").touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    data = shared / "journal"
+    return Made(data, data / "j.db", data / "j.key", shared / "config")
 
 
 @pytest.fixture
