@@ -105,15 +105,16 @@ def _money(journal: Journal, table: str, version: str) -> Money:
 def _listing(table: str, monitor: TableMonitor, alerts: list[Alert], money: Money) -> None:
     rounds = monitor.rounds
     per = f"{monitor.settings.rounds_per_false_alarm:,}"
-    head = (f"table {table}: {rounds:,} round{'s' if rounds != 1 else ''} monitored "
-            f"(at most 1 false alarm per {per} rounds across every rule): ")
+    unit = getattr(monitor.monitor, "UNIT", "round")   # a pot game's: "hand"
+    head = (f"table {table}: {rounds:,} {unit}{'s' if rounds != 1 else ''} monitored "
+            f"(at most 1 false alarm per {per} {unit}s across every rule): ")
     print(head + (f"{len(alerts)} alert{'s' if len(alerts) != 1 else ''}" if alerts
                   else "no alert"))
     for a in alerts:
         who = (f"seat {a.seat}, " if a.seat is not None else "") + \
               (f"dealer {a.dealer}" if a.dealer else "no dealer named")
         staked = (f"; it staked {money.text(a.staked)} on those spots" if a.staked else "")
-        print(f"  round {a.round_no} ({who}): {a.rule_words}.")
+        print(f"  {unit} {a.round_no} ({who}): {a.rule_words}.")
         words = a.evidence_words()
         print(f"    {words[0].upper()}{words[1:]}{staked}; "
               f"log-likelihood ratio {a.statistic:.1f} over the threshold {a.threshold:.1f}, "

@@ -346,6 +346,9 @@ class BourreMonitor:
     test's threshold is ``h = log(tests in the rule / the rule's rate)`` (Lorden).
     """
 
+    #: What the table plays, as its alerts and listings say it.
+    UNIT = "hand"
+
     def __init__(self, table: str, settings: MonitorSettings | None = None) -> None:
         self.table = table
         self.settings = s = settings or MonitorSettings()

@@ -9,7 +9,7 @@ monitor's pot-game rules can be tested and shown (docs/monitor.md, "Bourré"):
   at seat B has stayed before A's turn to decide (and the rules let A fold). The two players
   come back to the same seats in every session.
 * ``reneges:SEAT@HAND``: from hand HAND on, the player at SEAT lays a card the rules forbid in
-  one play in four where it holds one (the others renege one play in fifty, as ever).
+  one play in two where it holds one (the others renege one play in fifty, as ever).
 
 HAND is the table's hand number as the journal numbers them (counting earlier runs into the
 same journal). The choices come from the run's seeded generator; without injections it is
@@ -35,7 +35,7 @@ BANKED = ("biased-shoe", "card-knowledge")
 INJECT_FORM = ("chip-dumping:SEAT>SEAT@HAND, soft-play:SEAT>SEAT@HAND or "
                "reneges:SEAT@HAND")
 #: How often a seat that reneges by design lays a forbidden card when it holds one.
-RENEGE_SHARE = 0.25
+RENEGE_SHARE = 0.5
 #: The ranks from the lowest (an Ace is high).
 RANK_ORDER = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
