@@ -413,3 +413,19 @@ def test_the_report_prints_a_tables_hold_bands(made: Made, tmp_path: Path) -> No
     assert "House win -50.00 USD" in text and "Theoretical win 0.90 USD" in text
     assert "Band at the end -51.00 USD to 52.80 USD: the house win is inside it" in text
     assert "Rounds outside the band 1 of 3" in text
+
+
+@pytest.mark.parametrize(("test", "words"), [
+    ("shoe:1:7", "the First Card is a 7"), ("shoe:2:red", "the second card is red"),
+    ("shoe:3:JK", "the third card is a Joker"), ("shoe:1:A", "the First Card is an Ace"),
+    ("card-knowledge:3", "seat 3"), ("card-knowledge:stakes:5", "seat 5's stakes"),
+    ("dealer:sim-dealer/dealer", "dealer Simulated Dealer (dealer)"),
+    ("hold:low", "the house wins below its band"),
+    ("hold:high", "the house wins above its band"),
+    ("chip-dumping:1>2", "seat 1 to seat 2"), ("soft-play:5-4", "seats 5 and 4"),
+])
+def test_each_test_is_named_in_peoples_words(test: str, words: str) -> None:
+    from dealer_station.events.wording import People
+    from dealer_station.reports.game_protection import test_words
+
+    assert test_words(test, People({"sim-dealer": "Simulated Dealer"})) == words

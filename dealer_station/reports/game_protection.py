@@ -246,6 +246,7 @@ def _rerun(journal: Journal, t: TableProtection, period: Period, settings: Monit
     monitor = TableMonitor(t.table, settings, calendar)
     states = _states(monitor)
     t.rules = list(states.values())
+    kind: type = type(monitor.monitor)
     start = _day_start(calendar, period.since)
     from_seq = 1
     if start is not None:
@@ -270,7 +271,8 @@ def _rerun(journal: Journal, t: TableProtection, period: Period, settings: Monit
             continue
         rnd = read.round
         number = round_number(rnd)
-        if not states:      # a pot game's table: its own monitor, known from its first hand
+        if type(monitor.monitor) is not kind:   # a pot game's table: its own rules
+            kind = type(monitor.monitor)
             states = _states(monitor)
             t.rules = list(states.values())
         t.rounds += 1
@@ -340,10 +342,10 @@ def rate_words(settings: MonitorSettings) -> str:
 def test_words(test: str, people: People | None = None) -> str:
     """A test's name as people read it: ``shoe:1:7`` -> ``the First Card is a 7``,
     ``shoe:2:red`` -> ``the second card is red``, ``card-knowledge:3`` -> ``seat 3``,
-    ``dealer:USER`` -> the dealer's name, ``hold:low`` -> ``the house wins below its band``."""
+    ``card-knowledge:stakes:3`` -> ``seat 3's stakes``, ``dealer:USER`` -> the dealer's name,
+    ``hold:low`` -> ``the house wins below its band``; a pot game's ``RULE:2-5`` -> ``seats 2
+    and 5``, ``RULE:1>2`` -> ``seat 1 to seat 2``, ``RULE:4:aces`` -> ``seat 4: aces``."""
     rule, _, rest = test.partition(":")
-    if rule == CardKnowledgeRule.RULE and rest:
-        return f"seat {rest}"
     stage, _, what = rest.partition(":")
     if rule == ShoeRule.RULE and stage.isdigit() and what:
         said = what if what in ("red", "black") else value_words(what)
@@ -352,7 +354,17 @@ def test_words(test: str, people: People | None = None) -> str:
         return f"dealer {(people or People()).actor(rest)}"
     if rule == "hold" and rest in ("low", "high"):
         return f"the house wins {'below' if rest == 'low' else 'above'} its band"
-    return test
+    if rest.isdigit():
+        return f"seat {rest}"
+    if what.isdigit():
+        return f"seat {what}'s {stage.replace('-', ' ')}"
+    if stage.isdigit() and what:
+        return f"seat {stage}: {what.replace(':', ', ')}"
+    for mark, words in (("-", "seats {a} and {b}"), (">", "seat {a} to seat {b}")):
+        a, found, b = rest.partition(mark)
+        if found and a.isdigit() and b.isdigit():
+            return words.format(a=a, b=b)
+    return rest.replace(":", ", ") or test
 
 
 def _who(people: People, actor: str | None) -> str:
@@ -424,7 +436,8 @@ def _rules_table(data: ProtectionData, people: People, w: float) -> Flowable:
             highest = ("-" if r.highest_round is None else
                        f"{r.highest:.2f} ({r.highest / r.threshold:.0%} of the threshold): "
                        f"{test_words(r.highest_test, people)}, round {r.highest_round:,}")
-            rows.append([*([t.table] if several else []), r.name, f"{r.tests:,}",
+            rows.append([*([t.table] if several else []), r.name,
+                         f"{r.tests:,}" if r.tests else "-",
                          f"{r.threshold:.2f}", f"{r.rounds:,}", f"{r.alerts:,}", highest])
     headers = [*(["Table"] if several else []), "Rule", "Tests", "Threshold",
                "Rounds watched", "Alerts", "Highest statistic reached"]
@@ -601,8 +614,11 @@ def render(data: ProtectionData, out: Path | str, checks: Sequence[TableCheck],
     if any(t.band is not None for t in data.tables):
         r.heading("Hold bands", level=1)
         for t in data.tables:
-            if t.band is not None:
+            if t.band:
                 r.add(KeepTogether(_band_block(t, w, several)))
+            elif t.band is not None:
+                r.add(p(f"Table {t.table}: no settled round with a house win in the period "
+                        f"(a pot game's table has none): no band to draw."))
         r.add(p(f"The house win over the period's rounds, round by round, against the "
                 f"theoretical win of the wagers actually placed (each wager's exact house edge "
                 f"from the par sheet), and the band of {BAND_Z:g} standard deviations either "
