@@ -585,7 +585,8 @@ def render(data: ProtectionData, out: Path | str, checks: Sequence[TableCheck],
             r.add(p(f"Table {t.table}'s journal does not verify (record "
                     f"{t.verification.bad_seq}: {t.verification.problem}): this report reads "
                     f"only its records up to {t.verification.last_seq:,}, the last before "
-                    f"the failure; any alert or round after it is not shown.", "note"))
+                    f"the failure; any alert or round after it is not shown, nor its hold "
+                    f"bands.", "note"))
     r.heading("Rules, table by table", level=1)
     r.add(_rules_table(data, people, w))
     r.add(p("The monitor run again over the period's rounds with the station's [monitor] "
