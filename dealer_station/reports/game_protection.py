@@ -210,8 +210,9 @@ def _day_start(calendar: GamingCalendar, since: datetime | None) -> datetime | N
 
 
 def _rule_tests(monitor: Any, rule: str) -> int:
-    """How many tests ``rule`` runs at the table (the rule object's ``tests()``)."""
-    for value in vars(monitor).values():
+    """How many tests ``rule`` runs at the table (the rule object's ``tests()``; a monitor
+    holds its rules as attributes, or a pot game's as its ``rules``)."""
+    for value in [*vars(monitor).values(), *getattr(monitor, "rules", ())]:
         if getattr(value, "RULE", None) == rule and callable(getattr(value, "tests", None)):
             return int(value.tests())
     return 0
