@@ -112,18 +112,35 @@ def score(win: float, mean: float, sd: float) -> float:
     return max(-CLIP, min(CLIP, (win - mean) / sd))
 
 
-def score_law(law: WinLaw, mean: float, sd: float, theta: float
-              ) -> tuple[float, float, float]:
-    """The round's score ``g`` under its law, exactly: ``(log E[exp(theta g)], E g,
-    Var g)``."""
-    scores = [score(v, mean, sd) for v in law.values]
-    exps = [theta * g for g in scores]
-    top = max(exps)
-    log_mgf = top + math.log(math.fsum(p * math.exp(e - top)
-                                       for e, p in zip(exps, law.chances, strict=True)))
-    m = math.fsum(p * g for g, p in zip(scores, law.chances, strict=True))
-    v = math.fsum(p * (g - m) ** 2 for g, p in zip(scores, law.chances, strict=True))
-    return log_mgf, m, v
+class Scored:
+    """One round's win scored against its law, once for every test that looks at it: the
+    law's mean and standard deviation, the observed score ``g``, the score's exact mean and
+    variance, and its log moment-generating function (:meth:`log_mgf`)."""
+
+    __slots__ = ("chances", "g", "g_mean", "g_var", "mean", "scores", "sd", "variance")
+
+    def __init__(self, win: int, law: WinLaw) -> None:
+        chances = law.chances
+        self.chances = chances
+        self.mean = mean = math.fsum(v * p for v, p in zip(law.values, chances, strict=True))
+        self.variance = math.fsum((v - mean) ** 2 * p
+                                  for v, p in zip(law.values, chances, strict=True))
+        self.sd = sd = math.sqrt(self.variance)
+        if not sd > 0.0:
+            self.scores: list[float] = []
+            self.g = self.g_mean = self.g_var = 0.0
+            return
+        self.scores = scores = [score(v, mean, sd) for v in law.values]
+        self.g = score(win, mean, sd)
+        self.g_mean = m = math.fsum(p * g for g, p in zip(scores, chances, strict=True))
+        self.g_var = math.fsum(p * (g - m) ** 2 for g, p in zip(scores, chances, strict=True))
+
+    def log_mgf(self, theta: float) -> float:
+        """``log E[exp(theta g)]`` under the law, exactly."""
+        exps = [theta * g for g in self.scores]
+        top = max(exps)
+        return top + math.log(math.fsum(p * math.exp(e - top)
+                                        for e, p in zip(exps, self.chances, strict=True)))
 
 
 @dataclass
@@ -151,17 +168,16 @@ class WinCusum:
     dealers: list[str] = field(default_factory=list)
 
     def update(self, win: int, law: WinLaw, round_no: int, *, wagered: int = 0,
-               dealer: str | None = None) -> bool:
-        """One round's house win ``win`` with its law under a fair game; True when the
-        statistic reaches the threshold. A round whose win is certain is skipped."""
-        mean, var = law.mean, law.variance
-        if not var > 0.0:
+               dealer: str | None = None, scored: Scored | None = None) -> bool:
+        """One round's house win ``win`` with its law under a fair game (``scored``: the
+        two already scored, when another test has); True when the statistic reaches the
+        threshold. A round whose win is certain is skipped."""
+        sc = scored if scored is not None else Scored(win, law)
+        if not sc.sd > 0.0:
             return False
-        sd = math.sqrt(var)
+        mean, var, g = sc.mean, sc.variance, sc.g
         theta = self.direction * self.shift
-        g = score(win, mean, sd)
-        log_mgf, g_mean, g_var = score_law(law, mean, sd, theta)
-        step = theta * g - log_mgf
+        step = theta * g - sc.log_mgf(theta)
         value = self.statistic + step
         if value <= 0.0:
             self.restart()
@@ -177,8 +193,8 @@ class WinCusum:
         self.variance += var
         self.wagered += wagered
         self.scores += g
-        self.score_means += g_mean
-        self.score_variance += g_var
+        self.score_means += sc.g_mean
+        self.score_variance += sc.g_var
         if dealer and dealer not in self.dealers:
             self.dealers.append(dealer)
         return value >= self.h

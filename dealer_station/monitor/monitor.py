@@ -14,6 +14,7 @@ from dealer_station.monitor.rules import (
     HoldRule,
     ShoeRule,
     WinCrossing,
+    scored_round,
 )
 from dealer_station.monitor.sequence import SequenceRule
 from dealer_station.monitor.settings import MonitorSettings
@@ -85,10 +86,11 @@ class Monitor:
             for staked in self.stakes.observe(rnd):
                 alerts.append(self._stake_alert(rnd, staked))
                 staked.cusum.restart()
+        scored = scored_round(rnd) if self.dealer or self.hold else None
         for money in (self.dealer, self.hold):
-            if money is None:
+            if money is None or scored is None:
                 continue
-            for won in money.observe(rnd):
+            for won in money.observe(rnd, scored):
                 alerts.append(self._win_alert(rnd, won))
                 won.cusum.restart()
         return alerts

@@ -29,7 +29,7 @@ from dealer_station.monitor.deck import (
     copies,
     deck_size,
 )
-from dealer_station.monitor.hold import HIGH, LOW, WinCusum
+from dealer_station.monitor.hold import HIGH, LOW, Scored, WinCusum
 from dealer_station.monitor.rounds import DealtRound, WinLaw
 
 #: The wager kinds whose spots name values of the first card (La Pair'e's First Card spots).
@@ -142,11 +142,18 @@ class CardKnowledgeRule:
                 yield Crossing(self.RULE, test, seat=seat)
 
 
-def _wins(rnd: DealtRound) -> tuple[int, WinLaw] | None:
-    """A round's house win and its law, where both are known and the win is uncertain."""
+def scored_round(rnd: DealtRound) -> Scored | None:
+    """A round's house win scored against its law, where both are known (the monitor
+    scores each round once for the dealer's and the hold's tests alike)."""
     if rnd.win is None or rnd.law is None:
         return None
-    return rnd.win, rnd.law
+    return Scored(rnd.win, rnd.law)
+
+
+def _wins(rnd: DealtRound, scored: Scored | None) -> tuple[int, WinLaw, Scored] | None:
+    if rnd.win is None or rnd.law is None:
+        return None
+    return rnd.win, rnd.law, scored if scored is not None else Scored(rnd.win, rnd.law)
 
 
 @dataclass
@@ -186,14 +193,17 @@ class DealerRule:
         for dealer, test in sorted(self.by_dealer.items()):
             yield f"{self.RULE}:{dealer}", test
 
-    def observe(self, rnd: DealtRound) -> Iterator[WinCrossing]:
-        found = _wins(rnd)
+    def observe(self, rnd: DealtRound, scored: Scored | None = None
+                ) -> Iterator[WinCrossing]:
+        found = _wins(rnd, scored)
         if found is None or not rnd.dealer:
             return
         test = self.by_dealer.get(rnd.dealer)
         if test is None:
             test = self.by_dealer[rnd.dealer] = WinCusum(self.h, self.shift, LOW)
-        if test.update(*found, rnd.round_no, wagered=rnd.wagered, dealer=rnd.dealer):
+        win, law, scored = found
+        if test.update(win, law, rnd.round_no, wagered=rnd.wagered, dealer=rnd.dealer,
+                       scored=scored):
             yield WinCrossing(self.RULE, test, dealer=rnd.dealer)
 
 
@@ -216,10 +226,13 @@ class HoldRule:
         yield f"{self.RULE}:low", self.low
         yield f"{self.RULE}:high", self.high
 
-    def observe(self, rnd: DealtRound) -> Iterator[WinCrossing]:
-        found = _wins(rnd)
+    def observe(self, rnd: DealtRound, scored: Scored | None = None
+                ) -> Iterator[WinCrossing]:
+        found = _wins(rnd, scored)
         if found is None:
             return
+        win, law, scored = found
         for test in (self.low, self.high):
-            if test.update(*found, rnd.round_no, wagered=rnd.wagered, dealer=rnd.dealer):
+            if test.update(win, law, rnd.round_no, wagered=rnd.wagered, dealer=rnd.dealer,
+                           scored=scored):
                 yield WinCrossing(self.RULE, test)
