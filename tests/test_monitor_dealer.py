@@ -185,7 +185,8 @@ def test_dealer_pays_is_found_naming_the_dealer_live_and_offline_alike(
     assert first["rule"] == "dealer" and first["dealer"] == DEALER and first["seat"] is None
     assert INJECT_AT <= first["round_no"] < INJECT_AT + DETECTED_WITHIN
     assert first["p_value"] < 1e-4 and first["direction"] == "low"
-    assert first["win"] < first["expected"] and first["staked"] > 0
+    assert first["win"] < first["expected"] and first["wagered"] > 0
+    assert first["staked"] is None
     # The live table journaled the very same alerts as it dealt.
     from dealer_station.events.table import ProtectionAlerted
 

@@ -66,9 +66,10 @@ class Alert:
     expected: float
     dealers: tuple[str, ...] = ()
     staked: int | None = None
-    #: The dealer and hold rules: the segment's computed house win (``expected`` is its
-    #: theoretical win, ``staked`` its wagers), its exact standard deviation, and the side
-    #: of the band it left (``low``: the house won less).
+    #: The dealer and hold rules: the segment's wagers and computed house win (minor units;
+    #: ``expected`` is its theoretical win), its exact standard deviation, and the side of
+    #: the band it left (``low``: the house won less).
+    wagered: int | None = None
     win: int | None = None
     sd: float | None = None
     direction: str | None = None
@@ -130,7 +131,8 @@ class Alert:
             "first_round": self.first_round, "looks": self.looks, "hits": self.hits,
             "expected": round(self.expected, 6), "dealers": list(self.dealers),
             "staked": self.staked, "words": self.evidence_words(),
-            "win": self.win, "sd": self.sd, "direction": self.direction,
+            "wagered": self.wagered, "win": self.win, "sd": self.sd,
+            "direction": self.direction,
         }
 
     def to_event(self) -> ProtectionAlerted:

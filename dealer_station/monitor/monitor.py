@@ -142,7 +142,7 @@ class Monitor:
             rounds_per_false_alarm=self.settings.rounds_per_false_alarm, tests=self.tests,
             first_round=t.first_round if t.first_round is not None else rnd.round_no,
             looks=t.looks, hits=t.hits, expected=t.theoretical, dealers=tuple(t.dealers),
-            staked=t.wagered, win=t.win, sd=t.variance ** 0.5,
+            wagered=t.wagered, win=t.win, sd=t.variance ** 0.5,
             direction="low" if t.direction == LOW else "high")
 
     def _alert(self, rnd: DealtRound, c: Crossing) -> Alert:
