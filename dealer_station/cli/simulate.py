@@ -11,9 +11,9 @@ round ROUND on, in half the rounds, the player at SEAT (1 to 7) adds a Straight-
 of the first card about to be dealt, besides its usual random wagers. With
 dealer-pays:PCT@ROUND, from round ROUND on, in PCT percent of the rounds, the dealer lets a
 friend's First Card Red or Black ride on the coming card's colour at the table maximum. ROUND is
-the table's round number as the journal counts it (rounds of earlier runs into the same journal included). Give
---inject more than once for several (one biased shoe, any seats, one dealer-pays); the same
---seed plays the same run.
+the table's round number as the journal counts it (rounds of earlier runs into the same journal
+included). Give --inject more than once for several (one biased shoe, any seats, one
+dealer-pays); the same --seed plays the same run.
 """
 
 from __future__ import annotations
