@@ -34,7 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Verify the journal, then run the game-protection monitor over each "
                     "table's rounds in order (the shoe: each card's value and colour against "
                     "the deck; card knowledge: each seat's First Card spots against the first "
-                    "card) and list every alert: where the evidence crossed its threshold, "
+                    "card; at a Bourré table, its hands: the deal by seat, chip dumping, "
+                    "soft play, reneges at one seat) "
+                    "and list every alert: where the evidence crossed its threshold, "
                     "who dealt, the statistic and its p-value, and the false-alarm rate it "
                     "was set for ([monitor] in config/station.toml; docs/monitor.md). Exit 0 "
                     "with or without alerts; 2 when the journal does not verify.")
