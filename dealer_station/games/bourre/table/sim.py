@@ -169,7 +169,12 @@ def simulate_bourre(journal: Journal, table_id: str, *, hands: int, seed: int | 
             session = table.session
             if session is not None and table.hand is None and session.is_over(
                     session_hands * SECONDS_PER_HAND):
-                result = table.end_session()
+                # A tournament's players tied across the winners' line: the simulated
+                # judge breaks the tie by lot (the run stopped there before).
+                tie: list[int] = []
+                if not table.profile.is_cash and not session.result().decided:
+                    tie = rng.sample(list(session.seats), len(session.seats))
+                result = table.end_session(tie_break=tie)
                 if not quiet:
                     print("session over: " + ", ".join(
                         f"{s.player} {s.chips} chips ({s.outcome.value})"
