@@ -1,6 +1,8 @@
 """The PyInstaller build: its pins, and (slow) the whole CI check, which builds the bundle from
 the commit and uses it as a table would (emulated devices, the station offscreen, doctor, a
-changed file caught), then builds it again to show the build is reproducible."""
+changed file caught), then assembles it again from the same sources and analysis (every module
+compiled anew, the archives, the executable and the folder made again) to show the build is
+reproducible: the same overall hash."""
 
 from __future__ import annotations
 
@@ -70,4 +72,21 @@ def test_ci_builds_the_bundle_and_it_passes_doctor(tmp_path: Path) -> None:
     assert passed is not None and int(passed.group(1)) >= 12, out[-3000:]
     assert "FAIL  software" in out and "changed: _internal/config/lapaire.toml" in out
     assert "both builds: overall hash" in out                    # reproducible
+    assert "build: assembled again from the last build's analysis" in out
     assert "ci-build-check: passed" in out
+
+
+def test_reassemble_needs_an_earlier_build_and_its_own_sources(tmp_path: Path) -> None:
+    """build.sh --reassemble (the reproducibility check's second step) refuses, exit 2, when
+    BUILD_DIR holds no analysed build, or when asked for other sources than the last build's."""
+    env = {**os.environ, "BUILD_DIR": str(tmp_path / "build"),
+           "BUILD_VENV": str(tmp_path / "no-venv")}
+    for extra, says in [([], "no earlier build in"),
+                        (["--ref", "HEAD~1"], "no --ref or --worktree"),
+                        (["--worktree"], "no --ref or --worktree")]:
+        done = subprocess.run(["bash", str(INSTALLER / "build.sh"), "--reassemble", *extra,
+                               "--dist", str(tmp_path / "dist")], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=60, check=False)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith("build.sh: --reassemble") and says in done.stderr
+        assert not (tmp_path / "no-venv").exists() and not (tmp_path / "dist").exists()
