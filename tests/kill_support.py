@@ -42,12 +42,48 @@ def open_rounds(db_file: Path, table: str) -> int:
                   (table,))
 
 
+class _LastRecord:
+    """The table's last record number, read through one read-only connection kept open while
+    a test waits on it. ``kill_after`` asks every 2 ms; a new connection and a ``count(*)``
+    each time cost about 0.5 ms of CPU (a quarter of a core, taken from the process being
+    watched), the last ``seq`` on a kept connection about 0.005 ms. A table's chain numbers
+    its records 1, 2, 3... with no gap, so its last ``seq`` is how many it holds."""
+
+    def __init__(self, db_file: Path, table: str) -> None:
+        self.db_file, self.table = db_file, table
+        self.conn: sqlite3.Connection | None = None
+
+    def __call__(self) -> int:
+        if self.conn is None:
+            if not self.db_file.exists():
+                return 0
+            try:
+                self.conn = sqlite3.connect(f"file:{self.db_file}?mode=ro", uri=True,
+                                            timeout=5)
+            except sqlite3.OperationalError:
+                return 0
+        try:
+            row = self.conn.execute("SELECT max(seq) FROM journal WHERE table_id = ?",
+                                    (self.table,)).fetchone()
+        except sqlite3.OperationalError:        # the schema is not there yet
+            return 0
+        return int(row[0] or 0) if row else 0
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+
+
 def kill_after(proc: subprocess.Popen[str], db_file: Path, table: str, more: int) -> str:
     """SIGKILL ``proc`` once the table's chain has grown by ``more`` records (or the process
     has ended); returns its standard output, then its standard error."""
-    start = records(db_file, table)
-    wait_until(lambda: proc.poll() is not None or records(db_file, table) >= start + more,
-               f"{more} more records of table {table} in the journal", poll=0.002)
+    last = _LastRecord(db_file, table)
+    try:
+        start = last()
+        wait_until(lambda: proc.poll() is not None or last() >= start + more,
+                   f"{more} more records of table {table} in the journal", poll=0.002)
+    finally:
+        last.close()
     proc.send_signal(signal.SIGKILL)
     out, err = proc.communicate(timeout=60)
     return out + err
