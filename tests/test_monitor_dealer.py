@@ -122,7 +122,7 @@ def test_a_dealer_who_pays_a_friend_is_named_and_no_other(config: LaPaireConfig)
     assert first.round_no <= 200 and first.p_value < 1e-3
     assert first.win is not None and first.win < first.expected
     assert first.statistic >= first.threshold == monitor.thresholds["dealer"]
-    assert "dealer d2's" in first.evidence_words()
+    assert "over the dealer's" in first.evidence_words()
     assert "standard deviations below the theoretical win" in first.evidence_words()
     assert {a.rule for a in alerts} <= {"dealer", "hold"}
     assert all(a.direction == "low" for a in alerts if a.rule == "hold")

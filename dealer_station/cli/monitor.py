@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.gameconfig import STATION_FILE, config_dir, load_gaming_calendar
     from dealer_station.monitor import load_monitor_settings
     from dealer_station.monitor.by_day import TableMonitor
+    from dealer_station.reports.pit_summary import game_tables
     from dealer_station.reports.verification import Verification
     from dealer_station.table.monitor_rounds import monitor_rounds
 
@@ -69,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
         since, until = span.start, span.end
     with open_store(args, write=False) as store:
         journal = store.journal
-        tables = journal.tables()
+        # The game tables: the chains that record a configuration (the station's users, the
+        # floor's and the pits' own chains deal no rounds).
+        tables = game_tables(journal)
         if args.table is not None:
             if args.table not in tables:
                 raise StationError(f"--table: table {args.table!r} has no records in this "

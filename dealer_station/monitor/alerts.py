@@ -104,8 +104,9 @@ class Alert:
             return (f"{stage} {KIND_WORDS.get(kind, kind)} {self.hits} times in {self.looks} "
                     f"rounds ({span}) where a fair shoe gives {expected}")
         if self.win is not None:
-            who = (f"dealer {self.dealer}'s" if self.rule == "dealer" and self.dealer
-                   else "the table's")
+            # The dealer is named by the alert's dealer (shown by name where people read it):
+            # the words say whose rounds, not the user id.
+            who = "the dealer's" if self.rule == "dealer" else "the table's"
             z = (self.win - self.expected) / self.sd if self.sd else 0.0
             side = "below" if self.direction == "low" else "above"
             return (f"over {who} {self.looks} rounds ({span}) the house's win was "
