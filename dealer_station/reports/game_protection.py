@@ -39,7 +39,6 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from dealer_station.audit.journal import Journal, JournalTampered, Record, VerifyResult
-from dealer_station.errors import StationError
 from dealer_station.events import Codec
 from dealer_station.events.station import AlertAcknowledged
 from dealer_station.events.table import PROTECTION_RULES, ProtectionAlerted
@@ -52,7 +51,7 @@ from dealer_station.monitor.hold import BandPoint, hold_band
 from dealer_station.monitor.rules import FIRST_CARD_KINDS, CardKnowledgeRule, ShoeRule
 from dealer_station.monitor.settings import MonitorSettings
 from dealer_station.reports.pdf_style import FONT, MIN_TEXT_PT, p
-from dealer_station.reports.pit_summary import game_tables, period_label
+from dealer_station.reports.pit_summary import chosen_tables, period_label
 from dealer_station.reports.protection_charts import BandLike, hold_band_chart, statistic_chart
 from dealer_station.reports.protection_traces import evidence_by_day, round_number
 from dealer_station.reports.source import Coverage, Period, coverage, covered_records, money_for
@@ -647,14 +646,7 @@ def build_game_protection_report(journal: Journal, tables: Sequence[str] | None,
     period = period or Period()
     settings = settings or MonitorSettings()
     calendar = calendar or GamingCalendar()
-    known = game_tables(journal)
-    chosen = list(tables) if tables else known
-    unknown = [t for t in chosen if t not in known]
-    if unknown:
-        raise StationError(f"no game table {', '.join(map(repr, unknown))} in this journal"
-                           + (f" (tables: {', '.join(known)})" if known else ""))
-    if not chosen:
-        raise StationError("the journal holds no tables yet: nothing to report")
+    chosen = chosen_tables(journal, tables)
     verifications = [Verification(journal, t, background_above=background_above)
                      for t in chosen]
     try:

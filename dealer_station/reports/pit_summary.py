@@ -49,6 +49,20 @@ def game_tables(journal: Journal) -> list[str]:
     return sorted(str(t) for t in rows)
 
 
+def chosen_tables(journal: Journal, tables: Sequence[str] | None) -> list[str]:
+    """The game tables a report covers: those named (each must be one of the journal's), or
+    every one; a clear error for a name the journal does not hold, or for no table at all."""
+    known = game_tables(journal)
+    chosen = list(tables) if tables else known
+    unknown = [t for t in chosen if t not in known]
+    if unknown:
+        raise StationError(f"no game table {', '.join(map(repr, unknown))} in this journal"
+                           + (f" (tables: {', '.join(known)})" if known else ""))
+    if not chosen:
+        raise StationError("the journal holds no tables yet: nothing to report")
+    return chosen
+
+
 @dataclass(frozen=True)
 class PitData:
     """Every figure the pit report prints (tests compare these with the shift reports)."""
@@ -158,14 +172,7 @@ def build_pit_report(journal: Journal, tables: Sequence[str] | None, period: Per
     ``period`` (default: everything recorded). ``scope`` names them in the header (a pit, a
     group, "the floor"); ``period_name`` names the period (a gaming day, a shift)."""
     period = period or Period()
-    known = game_tables(journal)
-    chosen = list(tables) if tables else known
-    unknown = [t for t in chosen if t not in known]
-    if unknown:
-        raise StationError(f"no game table {', '.join(map(repr, unknown))} in this journal"
-                           + (f" (tables: {', '.join(known)})" if known else ""))
-    if not chosen:
-        raise StationError("the journal holds no tables yet: nothing to report")
+    chosen = chosen_tables(journal, tables)
     verifications = [Verification(journal, t, background_above=background_above)
                      for t in chosen]
     try:
