@@ -20,6 +20,7 @@ from dealer_station.errors import StationError
 from dealer_station.events import Codec
 from dealer_station.events.parts import EVENTS
 from dealer_station.monitor.hands import PlayedHand
+from dealer_station.table.event_shapes import Shapes
 
 
 @runtime_checkable
@@ -84,19 +85,8 @@ class ClosesHand(Protocol):
 #: What each event class is to the hand reader, found once per class (a Protocol's
 #: isinstance is slow, and it runs per record).
 _DEAL, _DECIDE, _RENEGE, _CLOSE, _OTHER = range(5)
-_ROLES: dict[type, int] = {}
-
-
-def _role(event: object) -> int:
-    cls = type(event)
-    role = _ROLES.get(cls)
-    if role is None:
-        role = _ROLES[cls] = (
-            _DEAL if isinstance(event, DealsToSeat) else
-            _DECIDE if isinstance(event, Decides) else
-            _RENEGE if isinstance(event, RenegesAt) else
-            _CLOSE if isinstance(event, ClosesHand) else _OTHER)
-    return role
+_SHAPES = Shapes([(_DEAL, DealsToSeat), (_DECIDE, Decides), (_RENEGE, RenegesAt),
+                  (_CLOSE, ClosesHand)], _OTHER)
 
 
 @dataclass
@@ -157,7 +147,7 @@ class HandReader:
         hand = self._open.get(round_no)
         if hand is None:
             return None
-        role = _role(event)
+        role = _SHAPES.of(event)
         if role == _DEAL:
             assert isinstance(event, DealsToSeat)
             if event.phase == "deal":

@@ -35,6 +35,7 @@ from dealer_station.events.rows import closing_theoretical, opening
 from dealer_station.events.table import ConfigChanged
 from dealer_station.monitor.hands import PlayedHand
 from dealer_station.monitor.rounds import DealtRound, SeatWager, WinLaw
+from dealer_station.table.event_shapes import Shapes
 from dealer_station.table.monitor_hands import HandReader
 from dealer_station.table.parts import ROUND_LAW, RoundLaws, StakedWager, WinLawCounts
 
@@ -100,19 +101,15 @@ class MonitoredRound:
 #: What each event class is to the monitor (a wager placed or taken back, a card, a close,
 #: or nothing), found once per class: a Protocol's isinstance is slow, and it runs per record.
 _PLACES, _REMOVES, _DEALS, _CLOSES, _OTHER = range(5)
-_ROLES: dict[type, int] = {}
+_SHAPES = Shapes([(_PLACES, PlacesWager), (_DEALS, DealsCard), (_REMOVES, RemovesWager)],
+                 _OTHER)
 
 
 def _role(event: object) -> int:
-    cls = type(event)
-    role = _ROLES.get(cls)
-    if role is None:
-        role = _ROLES[cls] = (
-            _PLACES if isinstance(event, PlacesWager) else
-            _DEALS if isinstance(event, DealsCard) else
-            _REMOVES if isinstance(event, RemovesWager) else
-            _CLOSES if getattr(cls, "CLOSES", "") else _OTHER)
-    return role
+    role = _SHAPES.of(event)
+    # Every event class has CLOSES (empty unless it closes a round): asked of the class.
+    closes = role == _OTHER and bool(getattr(type(event), "CLOSES", ""))
+    return _CLOSES if closes else role
 
 
 class RoundReader:
