@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     from dealer_station.integrity import IntegrityGate
 
 RECALL_ROUNDS = 20
+#: While cards keep being read and held, the round panel is drawn again at most once a frame.
+HELD_FRAME_MS = 100
 #: The Protection tab's title (it counts the alerts not opened yet after it).
 PROTECTION = "Protection"
 
@@ -107,6 +109,20 @@ class SupervisorScreen(QWidget):
         self.protection = ProtectionTab(journal, table.table_id, table.money)
         self.protection.seen.connect(self._title_protection)
         self.tabs.addTab(self.protection, PROTECTION)
+        # The cards read and held since the halt at record ``_held_since``, kept as they come
+        # (read from the journal once a halt, then taken from each update's typed events):
+        # a station flooded with held cards must not read every one of them again each card.
+        self._held_since: int | None = None
+        self._held: list[str] = []
+        self._held_last = -1
+        # An update that only adds held cards is drawn at once, or (within a frame of the last
+        # drawing) with the frame's last view at its end: the list of held cards grows with
+        # each, and a flood of them must not draw it again for every card.
+        self._frame = QTimer(self)
+        self._frame.setSingleShot(True)
+        self._frame.setInterval(HELD_FRAME_MS)
+        self._frame.timeout.connect(self._end_frame)
+        self._pending: TableView | None = None
         self.tabs.currentChanged.connect(lambda _i: self.refresh_current())
         events.listen(self.on_change)
         self.refresh_round()
@@ -261,6 +277,8 @@ class SupervisorScreen(QWidget):
             self.picker.clear()
 
     def refresh_round(self, view: TableView | None = None) -> None:
+        self._pending = None
+        self._frame.start()
         t = self.table
         unit = games.game(t.game).unit
         if view is None:
@@ -308,14 +326,30 @@ class SupervisorScreen(QWidget):
         self.round_state.setText("<br>".join(lines))
 
     def _held_cards(self, since: int) -> list[str]:
-        """The cards read and held (not taken) since the halt at record ``since``."""
-        try:
-            return [read_card_text(self.table.codec.decode_as(CardHeld, r.seq, r.kind,
-                                                               r.payload).card)
-                    for r in self.journal.records(self.table.table_id, from_seq=since,
-                                                  kinds=[CardHeld.KIND])]
-        except Exception:   # the panel still shows the halt if the journal cannot be read
-            return []
+        """The cards read and held (not taken) since the halt at record ``since``: read from
+        the journal once for a halt, then kept from the updates (:meth:`_keep_held`)."""
+        if self._held_since != since:
+            try:
+                records = list(self.journal.records(self.table.table_id, from_seq=since,
+                                                    kinds=[CardHeld.KIND]))
+                cards = [read_card_text(self.table.codec.decode_as(CardHeld, r.seq, r.kind,
+                                                                   r.payload).card)
+                         for r in records]
+            except Exception:   # the panel still shows the halt if the journal cannot be read
+                return []
+            self._held_since, self._held = since, cards
+            self._held_last = records[-1].seq if records else since
+        return self._held
+
+    def _keep_held(self, update: Update) -> None:
+        """Add the update's held cards to those kept since the halt. An update queued before
+        the journal was read carries records already read (their seq is not past the last)."""
+        if self._held_since is None:
+            return
+        for c in update.events:
+            if isinstance(c.event, CardHeld) and c.seq > self._held_last:
+                self._held.append(read_card_text(c.event.card))
+                self._held_last = c.seq
 
     # -- recall ----------------------------------------------------------------------------
 
@@ -448,12 +482,17 @@ class SupervisorScreen(QWidget):
     # -- following -------------------------------------------------------------------------
 
     def on_change(self, update: Update) -> None:
+        self._keep_held(update)
         # Every change of play may change the round panel (a Bourré hand moves on with each
         # decision, draw and card); the devices' and the clock's news cannot.
         # While stopped, a device's news changes what must be cleared before resuming.
         if any(not c.kind.startswith(("device.", "clock.")) for c in update.events) or (
                 update.view.halt is not None and update.events):
-            self.refresh_round(update.view)
+            if self._frame.isActive() and all(isinstance(c.event, CardHeld)
+                                              for c in update.events):
+                self._pending = update.view       # drawn at the frame's end
+            else:
+                self.refresh_round(update.view)
         if any(c.event.CLOSES for c in update.events) and self.isVisible():
             self.refresh_current()
         alerts = [c for c in update.events if isinstance(c.event, ProtectionAlerted)]
@@ -465,6 +504,10 @@ class SupervisorScreen(QWidget):
                       f"tab", "bad")
             self.protection.refresh()
             self._title_protection()
+
+    def _end_frame(self) -> None:
+        if self._pending is not None:
+            self.refresh_round(self._pending)
 
     def _title_protection(self) -> None:
         """The Protection tab's title counts the alerts not opened yet."""
