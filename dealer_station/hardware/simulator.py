@@ -481,9 +481,12 @@ class SimulatedDevice:
             self._next_hb = now + self.heartbeat
             if not self._hb_pending_locked():
                 self._queue.append(_Msg(p.HB))
-        if (self.interval is not None and now >= self._next_card and not self._card_pending_locked()
-                and (self._host_seen or not wire.has_return_path)
-                and (self.count is None or self.stats.cards_dealt < self.count)):
+        # A card can be dealt only when none awaits its ACK, a host has been heard (or none
+        # can answer) and the count allows: only then is its time something to wait for.
+        can_deal = (self.interval is not None and not self._card_pending_locked()
+                    and (self._host_seen or not wire.has_return_path)
+                    and (self.count is None or self.stats.cards_dealt < self.count))
+        if can_deal and self.interval is not None and now >= self._next_card:
             self._next_card = now + self.interval
             try:
                 card = self._deal_locked(None)
@@ -533,7 +536,9 @@ class SimulatedDevice:
             deadlines.append(self._out.deadline)
         if self.heartbeat is not None:
             deadlines.append(self._next_hb)
-        if self.interval is not None:
+        if can_deal:
+            # (otherwise the pump would wake at once, again and again, for a card it cannot
+            # deal: the host's bytes, an ACK or its first QUERY, wake it instead)
             deadlines.append(self._next_card)
         return max(0.0, min(deadlines) - now)
 
