@@ -99,19 +99,19 @@ def test_a_look_whose_outcome_is_certain_carries_no_evidence() -> None:
 def test_thresholds_split_the_rate_across_every_test() -> None:
     m = Monitor("T1")
     assert m.tests == 3 * 16 + 6 + 2 * 7 + 1 + 2
-    # 1 in 10,000 rounds, a quarter to each rule (the shoe, card knowledge, the dealers, the
-    # hold), then equally among its tests (the dealers' tests look once a round together):
-    # the shoe's 48 value and colour tests and its 6 sequence tests; each seat's hit test
-    # and its stake test
-    assert m.thresholds["shoe"] == pytest.approx(math.log(10_000 * 4 * 54))
-    assert m.thresholds["card-knowledge"] == pytest.approx(math.log(10_000 * 4 * 14))
-    assert m.thresholds["dealer"] == pytest.approx(math.log(10_000 * 4 * 1))
-    assert m.thresholds["hold"] == pytest.approx(math.log(10_000 * 4 * 2))
+    # 1 in 10,000 rounds, shared by the shares (1 each to the shoe, card knowledge, the
+    # dealers, the hold; 0.04 to the tray rule, which looks once a counted day), then equally
+    # among a rule's tests (the dealers' tests look once a round together): the shoe's 48
+    # value and colour tests and its 6 sequence tests; each seat's hit test and its stake test
+    assert m.thresholds["shoe"] == pytest.approx(math.log(10_000 * 4.04 * 54))
+    assert m.thresholds["card-knowledge"] == pytest.approx(math.log(10_000 * 4.04 * 14))
+    assert m.thresholds["dealer"] == pytest.approx(math.log(10_000 * 4.04 * 1))
+    assert m.thresholds["hold"] == pytest.approx(math.log(10_000 * 4.04 * 2))
     off = Monitor("T1", MonitorSettings(card_knowledge=RuleSettings(share=0),
                                         dealer=RuleSettings(share=0),
                                         hold=RuleSettings(share=0)))
     assert set(off.thresholds) == {"shoe"} and off.tests == 54
-    assert off.thresholds["shoe"] == pytest.approx(math.log(10_000 * 54))
+    assert off.thresholds["shoe"] == pytest.approx(math.log(10_000 * 1.04 * 54))
 
 
 def test_the_whole_monitors_false_alarms_on_fair_rounds_stay_within_its_rate() -> None:
@@ -191,7 +191,8 @@ def test_settings_are_read_from_the_station_file(tmp_path: Path) -> None:
     ("[monitor.shoe]\nsahre = 1", "monitor.shoe.sahre", "unknown key"),
     ("rounds = 5", "monitor.rounds", "unknown key"),
     ("[monitor.shoe]\nshare = 0\n[monitor.card_knowledge]\nshare = 0\n[monitor.dealer]\n"
-     "share = 0\n[monitor.hold]\nshare = 0", "monitor.shoe.share", "every rule's share is 0"),
+     "share = 0\n[monitor.hold]\nshare = 0\n[monitor.tray]\nshare = 0", "monitor.shoe.share",
+     "every rule's share is 0"),
 ])
 def test_bad_settings_name_the_file_and_key(tmp_path: Path, text: str, where: str,
                                             says: str) -> None:

@@ -128,8 +128,8 @@ def test_a_dealer_who_pays_a_friend_is_named_and_no_other(config: LaPaireConfig)
     assert all(a.direction == "low" for a in alerts if a.rule == "hold")
     assert monitor.test("dealer:d1") is not None and monitor.test("hold:high") is not None
     # The rate: one threshold for every dealer (their tests look once a round together).
-    assert monitor.thresholds["dealer"] == pytest.approx(math.log(4 * 10_000))
-    assert monitor.thresholds["hold"] == pytest.approx(math.log(4 * 10_000 * 2))
+    assert monitor.thresholds["dealer"] == pytest.approx(math.log(4.04 * 10_000))
+    assert monitor.thresholds["hold"] == pytest.approx(math.log(4.04 * 10_000 * 2))
 
 
 def test_settings_turn_the_rules_off_and_refuse_a_bad_shift(config: LaPaireConfig,
@@ -267,8 +267,9 @@ def test_a_dealer_whose_shifts_hold_the_variances_is_found_and_the_others_are_no
     assert (d2.shifts, d2.of_shifts, d2.with_variance, d2.variances) == (10, 30, 9, 11)
     assert d2.expected == pytest.approx(11 / 3) and d2.variance == -900
     assert d2.p_value < 1e-3
-    assert by["d1"].p_value == 1.0 and by["d3"].with_variance == 0
-    assert by["d3"].p_value == 1.0
+    # d1's two shifts out are no further out than d2's: far from significant.
+    assert by["d1"].with_variance == 2 and by["d1"].p_value > 0.5
+    assert by["d3"].with_variance == 0 and by["d3"].p_value == 1.0
     # A tie goes to the first by name; no shift, no dealer.
     assert ShiftTally(start, "S", {"b": 3, "a": 3}, 0).dealer == "a"
     assert ShiftTally(start, "S", {}, 0).dealer is None

@@ -312,8 +312,8 @@ def run_proc(args: list[str]) -> subprocess.CompletedProcess[bytes]:
                          "8, 9, 10, J, Q, K, JK)"),
     ("card-knowledge:9@10", "seat 9 is not a seat at the table (the seats are 1 to 7)"),
     ("biased-shoe:7", "no '@ROUND' (the round it starts at)"),
-    ("foo:1@1", "unknown anomaly 'foo'; the anomalies are biased-shoe, card-knowledge and "
-                "dealer-pays"),
+    ("foo:1@1", "unknown anomaly 'foo'; the anomalies are biased-shoe, card-knowledge, "
+                "dealer-pays and mispays"),
     ("dealer-pays:101@5", "the percent of rounds must be a whole number from 1 to 100, got "
                           "'101'"),
     ("@", "no anomaly named"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import TYPE_CHECKING
 
 from dealer_station.cli.audit import store_options
@@ -34,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Verify the journal, then run the game-protection monitor over each "
                     "table's rounds in order (the shoe: each card's value and colour against "
                     "the deck; card knowledge: each seat's First Card spots against the first "
-                    "card; at a Bourré table, its hands: the deal by seat, chip dumping, "
+                    "card; the dealers' win and the table's hold against the wagers dealt; "
+                    "each dealer's share of the tray's variances, once a counted gaming day; "
+                    "at a Bourré table, its hands: the deal by seat, chip dumping, "
                     "soft play, reneges at one seat) "
                     "and list every alert: where the evidence crossed its threshold, "
                     "who dealt, the statistic and its p-value, and the false-alarm rate it "
@@ -60,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.reports.pit_summary import game_tables
     from dealer_station.reports.verification import Verification
     from dealer_station.table.monitor_rounds import monitor_rounds
+    from dealer_station.table.monitor_tray import tray_alerts
 
     station = args.station_config or config_dir() / STATION_FILE
     settings = load_monitor_settings(station)
@@ -92,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
             for read in monitor_rounds(journal, table, since=since, until=until):
                 alerts += monitor.feed(read.round, read.opened_at)
                 version = read.config_version
+            # The tray rule's looks, each when the count room counted a day's last shift.
+            days = (args.gaming_day, args.gaming_day) if args.gaming_day is not None else None
+            alerts = sorted(alerts + tray_alerts(journal, table, calendar, settings, days),
+                            key=lambda a: a.round_no)
             if args.json:
                 for a in alerts:
                     print(json.dumps(a.to_json(), ensure_ascii=False))
@@ -118,9 +126,15 @@ def _listing(table: str, monitor: TableMonitor, alerts: list[Alert], money: Mone
     for a in alerts:
         who = (f"seat {a.seat}, " if a.seat is not None else "") + \
               (f"dealer {a.dealer}" if a.dealer else "no dealer named")
-        staked = (f"; it staked {money.text(a.staked)} on those spots" if a.staked else "")
+        staked = (f"; it staked {money.text(a.staked)} on those spots" if a.staked else
+                  f"; the dealer's shifts' variances total {money.text(a.win)}"
+                  if a.rule == "tray" and a.win is not None else "")
         print(f"  {unit} {a.round_no} ({who}): {a.rule_words}.")
         words = a.evidence_words()
-        print(f"    {words[0].upper()}{words[1:]}{staked}; "
-              f"log-likelihood ratio {a.statistic:.1f} over the threshold {a.threshold:.1f}, "
-              f"p-value {a.p_value:.2g}.")
+        if a.rule == "tray":    # an exact test at each look: its p-value against the look's
+            stat = (f"p-value {a.p_value:.2g} below the look's threshold "
+                    f"{math.exp(-a.threshold):.2g}.")
+        else:
+            stat = (f"log-likelihood ratio {a.statistic:.1f} over the threshold "
+                    f"{a.threshold:.1f}, p-value {a.p_value:.2g}.")
+        print(f"    {words[0].upper()}{words[1:]}{staked}; {stat}")

@@ -10,10 +10,13 @@ K, JK) one round in three, and otherwise it deals at random. With card-knowledge
 round ROUND on, in half the rounds, the player at SEAT (1 to 7) adds a Straight-up on the value
 of the first card about to be dealt, besides its usual random wagers. With
 dealer-pays:PCT@ROUND, from round ROUND on, in PCT percent of the rounds, the dealer lets a
-friend's First Card Red or Black ride on the coming card's colour at the table maximum. ROUND is
+friend's First Card Red or Black ride on the coming card's colour at the table maximum. With
+mispays:DEALER@ROUND (and --gaming-days), from round ROUND on, simulated dealer DEALER (of
+--dealers, who take the shifts in turn) pays one winning wager in ten a chip too many: only the
+tray, counted at the shift's end, shows it. ROUND is
 the table's round number as the journal counts it (rounds of earlier runs into the same journal
 included). Give --inject more than once for several (one biased shoe, any seats, one
-dealer-pays); the same --seed plays the same run.
+dealer-pays, one mispays); the same --seed plays the same run.
 """
 
 from __future__ import annotations
@@ -53,7 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "one round in three) or card-knowledge:SEAT@ROUND (in half the rounds "
                         "SEAT adds a Straight-up on the first card's value) or "
                         "dealer-pays:PCT@ROUND (in PCT%% of the rounds the dealer lets a friend's "
-                        "Red or Black ride on the first card's colour at the maximum); "
+                        "Red or Black ride on the first card's colour at the maximum) or, "
+                        "with --gaming-days, mispays:DEALER@ROUND (simulated dealer DEALER "
+                        "of --dealers pays one winning wager in ten a chip too many); "
                         "repeatable; La Pair'e (also with --gaming-days)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.add_argument("--table", default=DEFAULT_TABLE, help=f"table id (default {DEFAULT_TABLE})")
@@ -67,6 +72,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "summary prints 'mispaid N' in the table's money: positive when the "
                         "dealer paid out more than the station settled (the tray is short), "
                         "so the days' variance (statistical - computed win) sums to -N")
+    p.add_argument("--dealers", type=int, default=1, metavar="N",
+                   help="with --gaming-days: N simulated dealers (1 to 9, default 1) take the "
+                        "day's shifts in turn, each a shift later the next day")
     add_witness_options(p)
     p.add_argument("--floor", metavar="URL",
                    help="forward the table's journal to this floor database while playing, "
@@ -83,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
         raise StationError(f"--gaming-days must be at least 1, got {args.gaming_days}")
     if args.gaming_days is None and args.mispay_rate:
         raise StationError("--mispay-rate needs --gaming-days (mispays show in the tray)")
+    if args.gaming_days is None and args.dealers != 1:
+        raise StationError("--dealers needs --gaming-days (the dealers take the shifts in "
+                           "turn)")
     if not 0 <= args.mispay_rate <= 1:
         raise StationError(f"--mispay-rate must be from 0 to 1, got {args.mispay_rate}")
     _refuse_memory_database(args.db or os.environ.get("DEALER_STATION_DB"))
@@ -150,7 +161,7 @@ def _simulate(args: argparse.Namespace, journal: Journal) -> int:
             days = whole_days(
                 journal, table, args.rounds, days=args.gaming_days,
                 mispay_rate=args.mispay_rate, seed=args.seed, config_path=args.config,
-                quiet=args.quiet, inject=tuple(args.inject))
+                quiet=args.quiet, inject=tuple(args.inject), dealers=args.dealers)
             played = days.rounds
             days_note = (f", {days.days} gaming day{'s' if days.days != 1 else ''} "
                          f"{days.first_day} to {days.last_day}, "

@@ -210,6 +210,7 @@ PROTECTION_RULES: dict[str, str] = {
     "card-knowledge": "Card knowledge",
     "dealer": "Dealer's win out of band",
     "hold": "Table hold out of band",
+    "tray": "Tray variances by dealer",
     "bourre-deal": "Bourré deal out of pattern",
     "chip-dumping": "Chip dumping",
     "soft-play": "Soft play",

@@ -20,6 +20,8 @@ RULE_WORDS: dict[str, str] = {
               "the wagers they dealt allow",
     "hold": "Table hold out of band: the house's win is outside the band the wagers placed "
             "give",
+    "tray": "Tray variances by dealer: the tray is out far more often on a dealer's shifts "
+            "than on the others'",
 }
 
 #: The card of each stage, as people say it.
@@ -73,6 +75,13 @@ class Alert:
     win: int | None = None
     sd: float | None = None
     direction: str | None = None
+    #: The tray rule (``win``: the sum of the dealer's shifts' variances, minor units): the
+    #: table's shifts tested, how many were out (a variance either way), and the gaming days
+    #: of the look's window.
+    of_shifts: int | None = None
+    shifts_out: int | None = None
+    first_day: str | None = None
+    last_day: str | None = None
 
     @property
     def rule_words(self) -> str:
@@ -88,6 +97,13 @@ class Alert:
         span = (f"rounds {self.first_round} to {self.round_no}" if self.first_round
                 != self.round_no else f"round {self.round_no}")
         expected = f"{self.expected:.1f}"
+        if self.rule == "tray":
+            days = (f"gaming days {self.first_day} to {self.last_day}"
+                    if self.first_day != self.last_day else f"gaming day {self.last_day}")
+            others = (self.of_shifts or 0) - self.looks
+            return (f"the tray was out on {self.hits} of the dealer's {self.looks} shifts and "
+                    f"on {(self.shifts_out or 0) - self.hits} of the others' {others} "
+                    f"({days}), further out on the dealer's than chance gives")
         if self.test.startswith("card-knowledge:stakes:") and self.win is not None:
             staked = self.staked or 0
             share = self.win / staked * 100 if staked else 0.0
@@ -134,6 +150,9 @@ class Alert:
             "staked": self.staked, "words": self.evidence_words(),
             "wagered": self.wagered, "win": self.win, "sd": self.sd,
             "direction": self.direction,
+            **({"of_shifts": self.of_shifts, "shifts_out": self.shifts_out,
+                "first_day": self.first_day,
+                "last_day": self.last_day} if self.rule == "tray" else {}),
         }
 
     def to_event(self) -> ProtectionAlerted:

@@ -21,6 +21,10 @@ shift = 0.5        # in standard deviations of a round's house win
 share = 1
 shift = 0.25       # in standard deviations of a round's house win
 
+[monitor.tray]     # each dealer's share of the tray's variances, once a counted gaming day
+share = 0.04       # it looks once a day, not once a round: a small share finds it as fast
+days = 30          # the gaming days of shifts each look tests
+
 # Bourré's rules share the rate among themselves (a pot game's table runs only these):
 [monitor.bourre_deal]      # the deal by seat: trumps, Aces
 [monitor.chip_dumping]     # pots passing from one player to another
@@ -44,6 +48,14 @@ class RuleSettings:
     shift: float = 0.25
 
 
+@dataclass(frozen=True)
+class TraySettings:
+    """The tray rule's: its share of the rate, and the gaming days each look tests."""
+
+    share: float = 0.04
+    days: int = 30
+
+
 #: Bourré's rules' tables under ``[monitor]`` (the pot game's rules share its rate).
 BOURRE_RULES = ("bourre_deal", "chip_dumping", "soft_play", "reneges")
 
@@ -61,11 +73,13 @@ class MonitorSettings:
     chip_dumping: RuleSettings = RuleSettings()
     soft_play: RuleSettings = RuleSettings()
     reneges: RuleSettings = RuleSettings()
+    tray: TraySettings = TraySettings()
 
     @property
     def total_share(self) -> float:
+        """A banked game's rules' shares together (the tray's included)."""
         return (self.shoe.share + self.card_knowledge.share + self.dealer.share
-                + self.hold.share)
+                + self.hold.share + self.tray.share)
 
 
 def _number(sec: Section, name: str, default: float, *, low: float, high: float,
@@ -99,17 +113,24 @@ def monitor_settings_from(sec: Section) -> MonitorSettings:
     dealer = _rule(sec, "dealer", 0.5)
     hold = _rule(sec, "hold")
     bourre = {name: _rule(sec, name) for name in BOURRE_RULES}
+    tray = TraySettings()
+    if sec.has("tray"):
+        t = sec.section("tray")
+        tray = TraySettings(_number(t, "share", TraySettings.share, low=0.0, high=1e6,
+                                    low_included=True),
+                            t.int("days", TraySettings.days, minimum=1, maximum=3660))
+        t.finish()
     sec.finish()
     if sum(r.share for r in bourre.values()) <= 0:
         raise ConfigError(sec.file, sec.key("chip_dumping.share"),
                           "every Bourré rule's share is 0: give at least one of "
                           f"{', '.join(BOURRE_RULES)} a share above 0")
-    if shoe.share + knowledge.share + dealer.share + hold.share <= 0:
+    if shoe.share + knowledge.share + dealer.share + hold.share + tray.share <= 0:
         raise ConfigError(sec.file, sec.key("shoe.share"),
                           "every rule's share is 0: give at least one rule a share above 0 "
                           "(or leave [monitor] out for the defaults)")
     return MonitorSettings(rounds, seats, shoe, knowledge, sec.file, **bourre, dealer=dealer,
-                           hold=hold)
+                           hold=hold, tray=tray)
 
 
 def load_monitor_settings(path: Path | str | None) -> MonitorSettings:

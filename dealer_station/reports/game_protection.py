@@ -293,6 +293,31 @@ def _rerun(journal: Journal, t: TableProtection, period: Period, settings: Monit
                 watched.saw(name, value, number)
 
 
+def _rerun_tray(journal: Journal, t: TableProtection, period: Period,
+                settings: MonitorSettings, calendar: GamingCalendar) -> None:
+    """The tray rule run again (a banked table's): its looks whose day's last count was
+    journaled in the period (as live, where each alert follows its count)."""
+    from dealer_station.monitor.tray import TRAY, TrayRule
+    from dealer_station.table.accounting import table_wins
+    from dealer_station.table.monitor_tray import read_shifts, tray_alerts
+
+    if settings.tray.share <= 0 or table_wins(journal, t.table) is None:
+        return
+    shifts = read_shifts(journal, t.table, calendar)
+    looks = [x for x in TrayRule(t.table, settings).scan(shifts.tallies, shifts.counted)
+             if period.contains(shifts.counted_at[x[0]])]
+    again = tray_alerts(journal, t.table, calendar, settings, counted=period.contains)
+    state = RuleState(TRAY, len({x[2] for x in looks}),
+                      min((x[4] for x in looks), default=0.0), alerts=len(again))
+    # Its rounds watched: those of the days it looked at (each look covers its day's).
+    state.rounds = sum(sum(s.rounds for s in shifts.tallies if s.gaming_day == d)
+                       for d in {x[0] for x in looks})
+    for _, round_no, dealer, statistic, _ in looks:
+        state.saw(f"{TRAY}:{dealer}", statistic, round_no)
+    t.rules.append(state)
+    t.again += again
+
+
 def _band(journal: Journal, t: TableProtection, period: Period) -> list[BandPoint]:
     """The table's hold bands over the period: each settled round's house win, theoretical
     win and exact variance (table/monitor_wins.py), cumulated (monitor/hold.py)."""
@@ -310,6 +335,8 @@ def gather_table(journal: Journal, table: str, period: Period, verification: Ver
     for rec, e in _alert_records(journal, table, period, read_to):
         t.alerts.append(JournaledAlert(table, rec, e, acks.get(f"{table}:{rec.seq}")))
     _rerun(journal, t, period, settings, calendar)
+    if verification.ok:
+        _rerun_tray(journal, t, period, settings, calendar)
     for a in t.alerts:
         if a.alert.dealer:
             t.dealers.setdefault(a.alert.dealer, DealerState(a.alert.dealer)) \
@@ -342,7 +369,8 @@ def rate_words(settings: MonitorSettings) -> str:
 def test_words(test: str, people: People | None = None) -> str:
     """A test's name as people read it: ``shoe:1:7`` -> ``the First Card is a 7``,
     ``shoe:2:red`` -> ``the second card is red``, ``card-knowledge:3`` -> ``seat 3``,
-    ``card-knowledge:stakes:3`` -> ``seat 3's stakes``, ``dealer:USER`` -> the dealer's name,
+    ``card-knowledge:stakes:3`` -> ``seat 3's stakes``, ``dealer:USER`` and ``tray:USER`` ->
+    the dealer's name,
     ``hold:low`` -> ``the house wins below its band``; a pot game's ``RULE:2-5`` -> ``seats 2
     and 5``, ``RULE:1>2`` -> ``seat 1 to seat 2``, ``RULE:4:aces`` -> ``seat 4: aces``."""
     rule, _, rest = test.partition(":")
@@ -350,7 +378,7 @@ def test_words(test: str, people: People | None = None) -> str:
     if rule == ShoeRule.RULE and stage.isdigit() and what:
         said = what if what in ("red", "black") else value_words(what)
         return f"{STAGE_WORDS.get(int(stage), f'card {stage}')} is {said}"
-    if rule == "dealer" and rest:
+    if rule in ("dealer", "tray") and rest:
         return f"dealer {(people or People()).actor(rest)}"
     if rule == "hold" and rest in ("low", "high"):
         return f"the house wins {'below' if rest == 'low' else 'above'} its band"
@@ -577,7 +605,10 @@ def render(data: ProtectionData, out: Path | str, checks: Sequence[TableCheck],
                 "fair game gives the evidence's rounds at least as many hits, times the tests "
                 "run at the table. False alarms: the rate the threshold was set for, across "
                 "every rule at the table. Acknowledged: the pit's alert.ack record naming the "
-                "alert (TABLE:RECORD), with who, when and the reason given.", "note"))
+                "alert (TABLE:RECORD), with who, when and the reason given. Tray variances "
+                "by dealer look once a counted gaming day, after its last count: their "
+                "statistic is −ln of the p-value of the dealer's shifts being as far out, "
+                "their round the day's last.", "note"))
     else:
         r.add(p("No alert in the period: no test of any rule crossed its threshold."))
     for t in data.tables:
@@ -594,7 +625,9 @@ def render(data: ProtectionData, out: Path | str, checks: Sequence[TableCheck],
             "afresh each gaming day, as it does live). Tests: how many the rule runs at a "
             "table. Threshold: the log-likelihood ratio an alert needs. Rounds watched: the "
             "rounds of the period the rule looked at (the shoe: every round with a card; card "
-            "knowledge: every round where a seat held a First Card wager). Highest statistic: "
+            "knowledge: every round where a seat held a First Card wager; tray variances by "
+            "dealer: the rounds of the days it looked at, its threshold the lowest of its "
+            "looks', each look's set by the day's rounds). Highest statistic: "
             "the highest any of the rule's tests reached in the period.", "note"))
     for t in data.tables:
         r.add(p(_again_words(t, people), "note"))

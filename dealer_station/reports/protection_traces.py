@@ -48,13 +48,19 @@ def evidence_by_day(journal: Journal, table: str, alerts: Sequence[ProtectionAle
                     ) -> dict[int, Evidence]:
     """The evidence of each of ``alerts`` (``monitor.alert`` records of ``table``), by its
     index in ``alerts``; an alert whose round the journal does not hold is left out."""
+    from dealer_station.monitor.tray import TRAY
+    from dealer_station.table.protection_evidence import tray_evidence
+
     days: dict[date, list[int]] = {}
+    out: dict[int, Evidence] = {}
     for i, alert in enumerate(alerts):
+        if alert.rule == TRAY:      # looks over counted days, not a day's rounds
+            out[i] = tray_evidence(journal, table, alert, settings, calendar)
+            continue
         info = journal.round_info(table, alert.round_no)
         if info is not None:
             day = calendar.day_of(datetime.fromisoformat(info.started_at))
             days.setdefault(day, []).append(i)
-    out: dict[int, Evidence] = {}
     for day, wanted in days.items():
         out.update(_day(journal, table, day, [(i, alerts[i]) for i in wanted], settings,
                         calendar))

@@ -4,12 +4,18 @@ apart from the cash, verified by the count team (two accounting users or more, e
 and the disposition of a variance above the threshold (explained, adjusted or referred),
 signed by two accounting users. Journaled in the table's own chain, each decided under its
 writer lock like every accounting record (table/accounting.py).
+
+The count that completes a gaming day's shifts is the tray rule's look (the game-protection
+monitor's test of each dealer's share of the tray's variances, table/monitor_tray.py): an
+alert it raises is journaled right after the count, as a ``monitor.alert`` record.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import date
+from typing import TYPE_CHECKING
 
 from dealer_station.accounting.chips import Chips, check_denominations
 from dealer_station.accounting.ledger import AccountingRefused, Ledger
@@ -24,6 +30,9 @@ from dealer_station.events.accounting import (
 from dealer_station.events.base import Event
 from dealer_station.table.accounting import MAX_NOTE, TableAccounting
 from dealer_station.table.signatures import signed
+
+if TYPE_CHECKING:
+    from dealer_station.monitor.settings import MonitorSettings
 
 #: The most people a count team signs with.
 MAX_TEAM = 6
@@ -40,8 +49,10 @@ def _team(users: Sequence[User | None], action: str) -> tuple[User, ...]:
 class CountRoom:
     """The count room's entries for one table."""
 
-    def __init__(self, book: TableAccounting) -> None:
+    def __init__(self, book: TableAccounting, monitor: MonitorSettings | None = None) -> None:
         self.book = book
+        #: The monitor's settings (``[monitor]`` of config/station.toml when None).
+        self.monitor = monitor
 
     def count(self, gaming_day: date, currency: Chips, markers: int, marker_count: int,
               team: Sequence[User | None], *, shift: str | None = None,
@@ -78,7 +89,37 @@ class CountRoom:
                                  currency.to_payload(), marker_count, box),
                      "+".join(u.actor for u in users))]
 
-        return self.book.write(decide)[0]
+        record = self.book.write(decide)[0]
+        if box is None:
+            self.watch_tray(gaming_day)
+        return record
+
+    def watch_tray(self, gaming_day: date) -> list[Record]:
+        """The tray rule's look at ``gaming_day`` (once its every shift is counted): each
+        alert the chain does not hold yet, journaled. The count is already on the chain, and
+        a failing monitor never undoes it: an alert not journaled now is at the next count."""
+        from dealer_station.audit.journal import Entry
+        from dealer_station.table.base import STATION_ACTOR
+        from dealer_station.table.monitor_tray import tray_look
+
+        if self.monitor is None:
+            from dealer_station.gameconfig import STATION_FILE, config_dir
+            from dealer_station.monitor.settings import load_monitor_settings
+
+            self.monitor = load_monitor_settings(config_dir() / STATION_FILE)
+        book = self.book
+        try:
+            alerts = tray_look(book.journal, book.table_id, book.calendar, self.monitor,
+                               gaming_day)
+            if not alerts:
+                return []
+            return book.journal.write(book.table_id,
+                                      lambda: [Entry(a, STATION_ACTOR) for a in alerts])
+        except Exception:       # never let the monitor refuse a count already journaled
+            logging.getLogger(__name__).exception(
+                "table %s: the tray rule's look at gaming day %s failed", book.table_id,
+                gaming_day)
+            return []
 
     def _check_rake(self, ledger: Ledger, gaming_day: date) -> None:
         day = ledger.days.get(gaming_day)

@@ -46,13 +46,15 @@ class Simulates(Protocol):
 
 class SimulatesDays(Protocol):
     """Whole gaming days with the table's chip tray and accounting (a banked game), with the
-    anomalies ``inject`` names as ``Simulates`` plays them."""
+    anomalies ``inject`` names as ``Simulates`` plays them, the shifts dealt in turn by
+    ``dealers`` simulated dealers."""
 
     def __call__(self, journal: Journal, table_id: str, rounds_per_day: int, /, *, days: int,
                  mispay_rate: float, seed: int | None, config_path: str | None = None,
                  settings: AccountingSettings | None = None,
                  calendar: GamingCalendar | None = None, start: date | None = None,
-                 quiet: bool = False, inject: Sequence[str] = ()) -> DaysResult: ...
+                 quiet: bool = False, inject: Sequence[str] = (),
+                 dealers: int = 1) -> DaysResult: ...
 
 
 class Wins(Protocol):

@@ -6,7 +6,8 @@ page and the game-protection report draw it; the recall of those rounds is the j
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,12 @@ class Evidence:
     day: date
     threshold: float
     points: tuple[TracePoint, ...]
+    #: What the list of the evidence says of each of its rounds, where not "Round N" (the
+    #: tray rule's looks: the gaming day counted).
+    labels: Mapping[int, str] = field(default_factory=dict)
+    #: The round each of its rounds opens in the recall, where another (the tray rule's: the
+    #: last round the dealer dealt that day).
+    recall: Mapping[int, int] = field(default_factory=dict)
 
     @property
     def rounds(self) -> tuple[int, ...]:
@@ -55,9 +62,31 @@ class Evidence:
         return tuple(p.round_no for p in self.points if p.hit and p.round_no in rounds)
 
 
+def tray_evidence(journal: Journal, table_id: str, alert: ProtectionAlerted,
+                  settings: MonitorSettings, calendar: GamingCalendar) -> Evidence:
+    """A tray alert's evidence: the rule's looks at the dealer over the window of the look
+    that alerted, each at the last round of the gaming day counted (a hit: the dealer's
+    shift that day was out)."""
+    from dealer_station.table.monitor_tray import tray_trace
+
+    trace = tray_trace(journal, table_id, calendar, settings, alert)
+    points = tuple(TracePoint(p.round_no, p.statistic, p.dealt, p.dealt and p.variance != 0)
+                   for p in trace if p.round_no <= alert.round_no)
+    labels = {p.round_no: f"Day {p.day}" + (" · out" if p.variance else "") for p in trace}
+    recall = {p.round_no: p.own_round for p in trace if p.own_round}
+    last = alert.evidence.get("last_day")
+    day = date.fromisoformat(last) if isinstance(last, str) else calendar.day_of(
+        journal.clock())
+    return Evidence(alert, table_id, day, alert.number("threshold"), points, labels, recall)
+
+
 def evidence(journal: Journal, table_id: str, alert: ProtectionAlerted,
              settings: MonitorSettings, calendar: GamingCalendar) -> Evidence:
     """The evidence of ``alert`` (a ``monitor.alert`` record of table ``table_id``)."""
+    from dealer_station.monitor.tray import TRAY
+
+    if alert.rule == TRAY:
+        return tray_evidence(journal, table_id, alert, settings, calendar)
     info = journal.round_info(table_id, alert.round_no)
     if info is None:
         raise StationError(f"table {table_id} has no round {alert.round_no}: the alert's "

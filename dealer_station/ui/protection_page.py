@@ -9,6 +9,7 @@ round by round, not a picture drawn from the alert's summary.
 
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,11 @@ def alert_record(journal: Journal, table_id: str, seq: int) -> Record:
 def figures_text(a: ProtectionAlerted) -> str:
     """The statistic, its threshold, the p-value and the rate, in a sentence."""
     per = int(a.number("rounds_per_false_alarm", 10_000))
+    if a.rule == "tray":    # an exact test at each counted day: its p-value and threshold
+        return (f"p-value {a.p_value:.2g} fell below the look's threshold "
+                f"{math.exp(-a.number('threshold')):.2g} ({int(a.number('tests', 1))} "
+                f"dealers tested; the chart shows −ln p). Set for at most 1 false alarm per "
+                f"{per:,} rounds at the table, every rule together.")
     return (f"Log-likelihood ratio {a.number('llr'):.1f} reached its threshold "
             f"{a.number('threshold'):.1f}; p-value {a.p_value:.2g} "
             f"({int(a.number('tests', 1))} tests at the table). Set for at most 1 false alarm "
@@ -230,8 +236,9 @@ class EvidencePage(QWidget):
         self.rounds.clear()
         hits = set(ev.hits)
         for n in reversed(ev.rounds):
-            item = QListWidgetItem(f"Round {n}" + (" · hit" if n in hits else ""))
-            item.setData(Qt.ItemDataRole.UserRole, n)
+            label = ev.labels.get(n)
+            item = QListWidgetItem(label or f"Round {n}" + (" · hit" if n in hits else ""))
+            item.setData(Qt.ItemDataRole.UserRole, ev.recall.get(n, n))
             if n in hits:
                 item.setForeground(QColor(theme.GOLD))
             self.rounds.addItem(item)

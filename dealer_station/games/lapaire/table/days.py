@@ -8,10 +8,14 @@ changed with it), a closer counted from the chips actually in the tray, and the 
 drop of each shift entered after the day by two accounting users.
 
 The simulated dealer pays each winning wager from the tray, and mispays a fraction of them by
-one chip (the smallest denomination) too many or too few. The station cannot see it (it settles
-every wager correctly); the tray, and so the statistical win, does. ``mispaid`` is signed:
-positive when the dealer paid out more than the station settled (the tray is short), so that
-the days' variance (statistical - computed win) sums to ``-mispaid``, and so do the shifts'.
+one chip (the smallest denomination) too many or too few. With several simulated dealers
+(``dealers``), they take the day's shifts in turn (dealer 1 the first shift of the first day,
+then each the next shift, moving one shift a day), each signing the counts of their shift;
+``mispays:DEALER@ROUND`` makes one of them overpay one winning wager in ten besides. The
+station cannot see it (it settles every wager correctly); the tray, and so the statistical
+win, does. ``mispaid`` is signed: positive when the dealer paid out more than the station
+settled (the tray is short), so that the days' variance (statistical - computed win) sums to
+``-mispaid``, and so do the shifts'.
 
 Time is simulated: the journal's clock is replaced for the run (every record, sign-in and
 gaming day reads it), so a month of gaming days takes seconds and no sleep.
@@ -35,6 +39,8 @@ from dealer_station.errors import StationError
 from dealer_station.games.lapaire import events as ev
 from dealer_station.games.lapaire.events import CODEC
 from dealer_station.games.lapaire.table.sim import (
+    MAX_DEALERS,
+    MISPAY_SHARE,
     Injections,
     play_round,
     random_wagers,
@@ -99,8 +105,18 @@ class Tray:
         return out
 
 
-def _sim_users(journal: Journal) -> dict[str, User]:
-    """The simulation's signers, signed in (added first on a journal with no users)."""
+#: The names of the simulated dealers after the first (``simulate --dealers``).
+NUMBERS = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine")
+
+
+def sim_dealer_id(number: int) -> str:
+    """Simulated dealer ``number``'s user id (1: the simulation's one dealer)."""
+    return "sim-dealer" if number == 1 else f"sim-dealer-{number}"
+
+
+def _sim_users(journal: Journal, dealers: int = 1) -> dict[str, User]:
+    """The simulation's signers, signed in (added first on a journal with no users); with
+    several dealers, dealer N as ``dealer-N`` (added by the simulated operator if missing)."""
     users = Users(journal, hasher=PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
     if not users.has_users():
         users.seed([(u, n, r, SIM_PIN) for u, n, r in SIM_USERS], actor="simulate/operator")
@@ -113,6 +129,17 @@ def _sim_users(journal: Journal) -> dict[str, User]:
                                f"users but not {user_id} as a {role}: simulate on a journal "
                                f"of its own")
         out[role if role != "accounting" else user_id] = users.authenticate(user_id, SIM_PIN)
+    for n in range(2, dealers + 1):
+        user_id = sim_dealer_id(n)
+        u = users.get(user_id)
+        if u is None:
+            users.add(user_id, f"Simulated Dealer {NUMBERS[n - 2]}", "dealer", SIM_PIN,
+                      actor=out["operator"])
+        elif u.role != "dealer":
+            raise StationError(f"simulating {dealers} dealers needs {user_id} as a dealer; "
+                               f"this journal has them as a {u.role}")
+        out[f"dealer-{n}"] = users.authenticate(user_id, SIM_PIN)
+    out["dealer-1"] = out["dealer"]
     return out
 
 
@@ -120,9 +147,11 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
                   mispay_rate: float, seed: int | None, config_path: str | None = None,
                   settings: AccountingSettings | None = None,
                   calendar: GamingCalendar | None = None, start: date | None = None,
-                  quiet: bool = False, inject: Sequence[str] = ()) -> DaysResult:
+                  quiet: bool = False, inject: Sequence[str] = (),
+                  dealers: int = 1) -> DaysResult:
     """Play ``days`` whole gaming days of ``rounds_per_day`` rounds each (see the module), with
-    the anomalies ``inject`` names (``simulate --inject``; see table/sim.py)."""
+    the anomalies ``inject`` names (``simulate --inject``; see table/sim.py), the shifts
+    dealt in turn by ``dealers`` simulated dealers."""
     from dealer_station.gameconfig import (
         load_accounting_settings,
         load_gaming_calendar,
@@ -130,7 +159,10 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
 
     if not 0 <= mispay_rate <= 1:
         raise StationError(f"--mispay-rate must be from 0 to 1, got {mispay_rate}")
+    if not 1 <= dealers <= MAX_DEALERS:
+        raise StationError(f"--dealers must be from 1 to {MAX_DEALERS}, got {dealers}")
     injections = Injections.parse(inject)
+    injections.check_dealers(dealers)
     settings = settings or load_accounting_settings()
     calendar = calendar or load_gaming_calendar()
     if not set(TRAY_CHIPS) <= set(settings.denominations):
@@ -149,7 +181,7 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
     journal.clock = clock
     result = DaysResult(first_day=start)
     try:
-        signers = _sim_users(journal)
+        signers = _sim_users(journal, dealers)
         book = TableAccounting(journal, table_id, settings, calendar)
         table, shoe, settled, problems = simulated_table(journal, table_id, config_path, rng)
         result.money = table.money
@@ -163,7 +195,8 @@ def simulate_days(journal: Journal, table_id: str, rounds_per_day: int, *, days:
             for i in range(days):
                 day = start + timedelta(days=i)
                 _play_day(table, shoe, book, signers, tray, day, rounds_per_day, rng,
-                          mispay_rate, clock, settled, problems, result, quiet, injections)
+                          mispay_rate, clock, settled, problems, result, quiet, injections,
+                          dealers)
                 result.last_day = day
                 result.days += 1
         finally:
@@ -179,15 +212,25 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
               signers: dict[str, User], tray: Tray, day: date, rounds: int,
               rng: random.Random, mispay_rate: float, clock: SimClock,
               settled: threading.Event, problems: list[str], result: DaysResult,
-              quiet: bool, injections: Injections) -> None:
+              quiet: bool, injections: Injections, dealers: int = 1) -> None:
     span = book.calendar.day(day)
-    dealer, sup = signers["dealer"], signers["supervisor"]
+    sup = signers["supervisor"]
+    shifts = book.calendar.shifts_of(day)
+
+    def dealer_of(shift: int) -> int:
+        """The simulated dealer (1 up) of the day's shift ``shift``: in turn, a shift later
+        each day."""
+        return 1 + (day.toordinal() + shift) % dealers
+
+    dealing = dealer_of(0)
+    dealer = signers[f"dealer-{dealing}"]
+    if dealers > 1:
+        table.set_dealer(dealer.actor)
     clock.set(span.start + timedelta(minutes=5))
     book.opener(Chips.of(tray.chips), dealer, sup)
     smallest = min(tray.denoms)
     targets = {d: n for d, n in TRAY_CHIPS.items()}
     players = 0     # the value of the chips the players hold
-    shifts = book.calendar.shifts_of(day)
     # The drop boxes are changed at each shift change: cash and markers per shift.
     drop_cash = [0] * len(shifts)
     drop_markers = [0] * len(shifts)
@@ -197,11 +240,16 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
     step = (span.end - timedelta(minutes=30) - first) / max(rounds, 1)
 
     def change_shift() -> None:
-        """The shift-change inventory, just before the next shift starts."""
-        nonlocal shift
+        """The shift-change inventory, just before the next shift starts (by the dealer
+        leaving), and the next shift's dealer at the table."""
+        nonlocal shift, dealer, dealing
         clock.set(shifts[shift].end - timedelta(seconds=30))
         book.shift_count(Chips.of(tray.chips), dealer, sup)
         shift += 1
+        if dealers > 1:
+            dealing = dealer_of(shift)
+            dealer = signers[f"dealer-{dealing}"]
+            table.set_dealer(dealer.actor)
 
     def fill(chips: dict[int, int], note: str) -> None:
         sim_slip(book, signers, clock, "fill", Chips.of(chips), note)
@@ -247,7 +295,12 @@ def _play_day(table: LaPaireTable, shoe: object, book: TableAccounting,
                         tray.put(tray.split(stake))
                         continue
                     pay = int(res["win"])
-                    if mispay_rate and rng.random() < mispay_rate:
+                    if (injections.mispays(dealing, closed.round_no)
+                            and rng.random() < MISPAY_SHARE):
+                        pay += smallest      # a chip too many: the tray is short
+                        result.mispaid += smallest
+                        result.mispays += 1
+                    elif mispay_rate and rng.random() < mispay_rate:
                         slip = smallest if rng.random() < 0.5 or pay < smallest else -smallest
                         pay += slip
                         result.mispaid += slip

@@ -14,6 +14,10 @@ protection monitor can be tested and shown (issue 24):
   at the table maximum (a wager placed, or let stand, once the card is known: the dealer pays
   it). The friend is one of the round's seats with a First Card wager, at random; a Joker
   coming first has no colour, and nothing is added.
+* ``mispays:DEALER@ROUND`` (with ``--gaming-days``): from round ROUND on, the simulated dealer
+  number DEALER (of ``--dealers``, who take the shifts in turn) pays one winning wager in ten
+  a chip too many (the smallest): the station settles it right, and only the tray, counted at
+  the shift's end, shows it.
 
 ROUND is the table's round number as the journal numbers rounds, so it counts the rounds of
 earlier runs into the same journal. The choices come from the run's seeded generator: the same
@@ -84,13 +88,18 @@ SEATS = range(1, 8)
 BIASED_SHOE = "biased-shoe"
 CARD_KNOWLEDGE = "card-knowledge"
 DEALER_PAYS = "dealer-pays"
-ANOMALIES = (BIASED_SHOE, CARD_KNOWLEDGE, DEALER_PAYS)
+MISPAYS = "mispays"
+ANOMALIES = (BIASED_SHOE, CARD_KNOWLEDGE, DEALER_PAYS, MISPAYS)
+#: The most simulated dealers (``simulate --dealers``), and how often the one who mispays
+#: (``mispays:DEALER@ROUND``) pays a winning wager a chip too many.
+MAX_DEALERS = 9
+MISPAY_SHARE = 1 / 10
 #: How often an injection acts, from its round on: the biased shoe one round in three, the
 #: seat with card knowledge in half the rounds.
 BIAS_SHARE = 1 / 3
 KNOWLEDGE_SHARE = 1 / 2
-INJECT_FORM = ("biased-shoe:VALUE@ROUND, card-knowledge:SEAT@ROUND or "
-               "dealer-pays:PCT@ROUND")
+INJECT_FORM = ("biased-shoe:VALUE@ROUND, card-knowledge:SEAT@ROUND, "
+               "dealer-pays:PCT@ROUND or mispays:DEALER@ROUND")
 
 
 class InjectionError(StationError):
@@ -108,11 +117,14 @@ class Injection:
     value: str | None = None
     seat: int | None = None
     percent: int | None = None
+    #: ``mispays``: the simulated dealer's number (1 to ``--dealers``).
+    dealer: int | None = None
 
     @property
     def spec(self) -> str:
         arg = (self.value if self.anomaly == BIASED_SHOE else
-               self.percent if self.anomaly == DEALER_PAYS else self.seat)
+               self.percent if self.anomaly == DEALER_PAYS else
+               self.dealer if self.anomaly == MISPAYS else self.seat)
         return f"{self.anomaly}:{arg}@{self.round_no}"
 
     def active(self, round_no: int) -> bool:
@@ -137,8 +149,9 @@ class Injection:
         arg = arg.strip()
         if not colon or not arg:
             what, example = {BIASED_SHOE: ("VALUE (A, 2 ... 10, J, Q, K, JK)", "7"),
-                             DEALER_PAYS: ("PCT (the percent of rounds, 1 to 100)", "50")
-                             }.get(anomaly, ("SEAT (1 to 7)", "3"))
+                             DEALER_PAYS: ("PCT (the percent of rounds, 1 to 100)", "50"),
+                             MISPAYS: (f"DEALER (the simulated dealer, 1 to {MAX_DEALERS})",
+                                       "2")}.get(anomaly, ("SEAT (1 to 7)", "3"))
             raise InjectionError(f"{bad}: {anomaly} needs its {what} after ':', e.g. "
                                  f"{anomaly}:{example}@100")
         round_text = round_text.strip()
@@ -157,6 +170,11 @@ class Injection:
                 raise InjectionError(f"{bad}: the percent of rounds must be a whole number "
                                      f"from 1 to 100, got {arg!r}")
             return cls(anomaly, round_no, percent=int(arg))
+        if anomaly == MISPAYS:
+            if not arg.isdigit() or not 1 <= int(arg) <= MAX_DEALERS:
+                raise InjectionError(f"{bad}: the dealer must be a simulated dealer's number "
+                                     f"from 1 to {MAX_DEALERS} (of --dealers), got {arg!r}")
+            return cls(anomaly, round_no, dealer=int(arg))
         if not arg.isdigit() or int(arg) not in SEATS:
             raise InjectionError(f"{bad}: seat {arg} is not a seat at the table (the seats "
                                  f"are {SEATS.start} to {SEATS.stop - 1})")
@@ -183,6 +201,9 @@ class Injections:
         shoes = [i.spec for i in items if i.anomaly == BIASED_SHOE]
         if len(shoes) > 1:
             raise InjectionError(f"--inject: one biased shoe per run, got {', '.join(shoes)}")
+        mispays = [i.spec for i in items if i.anomaly == MISPAYS]
+        if len(mispays) > 1:
+            raise InjectionError(f"--inject: one mispays per run, got {', '.join(mispays)}")
         seats = [i.seat for i in items if i.anomaly == CARD_KNOWLEDGE]
         twice = sorted({s for s in seats if seats.count(s) > 1 and s is not None})
         if twice:
@@ -253,6 +274,27 @@ class Injections:
             if room >= even.limits.minimum:
                 extra.append(Wager(seat, kind, (), room))
         return extra
+
+
+    def mispays(self, dealer: int, round_no: int) -> Injection | None:
+        """The injection by which simulated dealer number ``dealer`` mispays in round
+        ``round_no``, if any."""
+        return next((i for i in self.items if i.anomaly == MISPAYS and i.dealer == dealer
+                     and i.active(round_no)), None)
+
+    def check_dealers(self, dealers: int | None) -> None:
+        """A mispaying dealer is one of the run's simulated dealers (``None``: a run without
+        gaming days, whose tray no one counts)."""
+        for i in self.items:
+            if i.anomaly != MISPAYS or i.dealer is None:
+                continue
+            if dealers is None:
+                raise InjectionError(f"--inject {i.spec}: a mispay shows only in the tray; "
+                                     f"play it with --gaming-days")
+            if i.dealer > dealers:
+                raise InjectionError(f"--inject {i.spec}: dealer {i.dealer} is not one of the "
+                                     f"run's {dealers} simulated dealer"
+                                     f"{'s' if dealers != 1 else ''} (--dealers)")
 
 
 NO_INJECTIONS = Injections()
@@ -373,5 +415,6 @@ def simulate(journal: Journal, table_id: str, count: int, *, seed: int | None,
         raise StationError(f"--profile: La Pair'e has no rule profiles to choose from "
                            f"(got {profile!r})")
     injections = Injections.parse(inject)
+    injections.check_dealers(None)
     return simulate_lapaire(journal, table_id, rounds=count, seed=seed, config_path=config_path,
                             quiet=quiet, injections=injections)
