@@ -85,7 +85,7 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
     while hand.phase is Phase.DECISIONS:
         seat = hand.to_act
         assert seat is not None
-        designed = inject.stays(seat, hand_no, set(hand.stayers)) if inject else None
+        designed = inject.stays(seat, hand_no, hand) if inject else None
         if designed is not None and (hand.can_stay(seat) if designed
                                      else hand.can_fold(seat)):
             stay = designed
@@ -100,8 +100,13 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
         if not table.receiving():
             pending = set(table.current.discards.get(seat, []))  # type: ignore[union-attr]
             left = [c for c in hand.held(seat) if c.code not in pending]
-            want = rng.randint(0, min(hand.profile.draw_limit, len(left)))
-            for discard in rng.sample(left, max(0, want - len(pending))):
+            chosen = inject.discards(seat, hand_no, hand) if inject else None
+            if chosen is not None:
+                throw = [c for c in chosen if c.code not in pending]
+            else:
+                want = rng.randint(0, min(hand.profile.draw_limit, len(left)))
+                throw = rng.sample(left, max(0, want - len(pending)))
+            for discard in throw:
                 waiter.send(lambda c=discard, s=seat: sim_reader.send_card(c, s))
             table.finish_discard(seat)
             continue
@@ -124,10 +129,10 @@ def play_hand(table: BourreTable, shoe: object, reader: object, rng: random.Rand
         share = inject.renege_share(seat, hand_no, RENEGE_RATE) if inject else RENEGE_RATE
         card = (rng.choice(illegal) if illegal and rng.random() < share
                       else rng.choice(legal))
-        if inject and card in legal and inject.dumps(seat, hand_no, hand.stayers):
-            partner = inject.partner(seat)
-            card = inject.for_partner(legal, hand.current_trick, hand.trump, partner,
-                                      hand.held(partner))
+        designed_card = inject.card(seat, hand_no, hand, legal) if inject and card in legal \
+            else None
+        if designed_card is not None:
+            card = designed_card
         waiter.send(lambda c=card, s=seat: sim_reader.send_card(c, s))
 
 
