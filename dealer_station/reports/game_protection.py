@@ -464,9 +464,13 @@ def _rules_table(data: ProtectionData, people: People, w: float) -> Flowable:
             highest = ("-" if r.highest_round is None else
                        f"{r.highest:.2f} ({r.highest / r.threshold:.0%} of the threshold): "
                        f"{test_words(r.highest_test, people)}, round {r.highest_round:,}")
+            if r.rule == "tray" and not r.tests:
+                highest = ("no look in the period: it looks when the count room has counted "
+                           "a gaming day's every shift")
             rows.append([*([t.table] if several else []), r.name,
                          f"{r.tests:,}" if r.tests else "-",
-                         f"{r.threshold:.2f}", f"{r.rounds:,}", f"{r.alerts:,}", highest])
+                         f"{r.threshold:.2f}" if r.threshold else "-", f"{r.rounds:,}",
+                         f"{r.alerts:,}", highest])
     headers = [*(["Table"] if several else []), "Rule", "Tests", "Threshold",
                "Rounds watched", "Alerts", "Highest statistic reached"]
     shares = [*([0.07] if several else []), 0.17, 0.07, 0.09, 0.11, 0.07, 0.42]
