@@ -105,7 +105,7 @@ def run_bourre(job: tuple[str, str, int]) -> tuple[str, int | None, list[str]]:
 
 
 def main_bourre(args: argparse.Namespace) -> int:
-    kinds = args.kinds.split(",")
+    kinds = [k for k in args.kinds.split(",") if k]
     jobs = [(k, BOURRE_RUNS[k][0], seed) for k in kinds for seed in range(1, args.seeds + 1)]
     jobs += [("clean", p, seed) for p in ("tournament", "cash")
              for seed in range(1, args.clean + 1)]

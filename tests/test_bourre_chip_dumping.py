@@ -1,0 +1,154 @@
+"""Chip dumping at Bourré as ``dealer-station simulate --game bourre --inject
+'chip-dumping:A>B@HAND'`` plays it (games/bourre/table/inject.py), found by the monitor
+(docs/monitor.md, "Bourré"): on journals made by the real command with a fixed seed, the pair
+plays as designed, B takes the pots both stayed for beyond chance, the monitor's
+``chip-dumping:A>B`` alert names the pair within the run, and the same seed played clean
+raises no alert.
+
+Seed 16 with the pair 2>4 from hand 1 is one of the quicker runs to find (hand 80, where the
+20 measured runs of docs/monitor.md took 131 to 358 hands from hand 21): it keeps the test
+short; the counts are exact for the seed.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from dealer_station.audit.db import open_database
+from dealer_station.audit.journal import Journal
+from dealer_station.audit.keys import load_key
+from dealer_station.cli.main import main
+from dealer_station.games.bourre.table.inject import STRONG_HAND
+from dealer_station.monitor.hands import PlayedHand
+from dealer_station.table.monitor_rounds import monitor_rounds
+
+#: Among the longer files: started first (tests/conftest.py).
+pytestmark = pytest.mark.slow
+
+SEED = 16
+A, B = 2, 4
+HANDS = 82
+SPEC = f"chip-dumping:{A}>{B}@1"
+
+
+@dataclass(frozen=True)
+class Files:
+    db: Path
+    key: Path
+
+    @property
+    def args(self) -> list[str]:
+        return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
+
+
+def _simulate(where: Path, *inject: str) -> Files:
+    files = Files(where / "journal.db", where / "journal.key")
+    args = ["simulate", "--game", "bourre", "--profile", "cash", "--rounds", str(HANDS),
+            "--seed", str(SEED), "--quiet", *files.args]
+    for spec in inject:
+        args += ["--inject", spec]
+    assert main(args) == 0
+    return files
+
+
+@pytest.fixture(scope="module")
+def dumped(tmp_path_factory: pytest.TempPathFactory) -> Files:
+    return _simulate(tmp_path_factory.mktemp("chip-dumping"), SPEC)
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Files:
+    return _simulate(tmp_path_factory.mktemp("clean"))
+
+
+def _hands(files: Files) -> list[PlayedHand]:
+    db = open_database(f"sqlite:///{files.db}", upgrade=False)
+    try:
+        hands = [m.round for m in monitor_rounds(Journal(db, load_key(files.key)), "T1")]
+    finally:
+        db.close()
+    assert all(isinstance(h, PlayedHand) for h in hands)
+    return [h for h in hands if isinstance(h, PlayedHand)]
+
+
+def _alerts(files: Files) -> list[dict[str, object]]:
+    con = sqlite3.connect(files.db)
+    try:
+        return [json.loads(str(r[0])) for r in con.execute(
+            "select payload from journal where kind = 'monitor.alert' order by seq")]
+    finally:
+        con.close()
+
+
+def _strong(hand: PlayedHand, seat: int) -> bool:
+    """B's dealt hand holds STRONG_HAND trumps and Aces or more (the pair's rule to stay)."""
+    return sum(c[-1] == hand.trump or c[:-1] == "A" for c in hand.dealt(seat)) >= STRONG_HAND
+
+
+def _forced(hand: PlayedHand, seat: int) -> bool:
+    """The rules made ``seat`` stay: those who stayed before it and those still to decide
+    after it are too few without it (three must stay at a table of four or more, the cash
+    profile's rule; two at a smaller one)."""
+    order = [s for s, _ in hand.decisions]
+    at = order.index(seat)
+    need = 3 if len(hand.seats) >= 4 else 2
+    return sum(stayed for _, stayed in hand.decisions[:at]) + len(order) - at - 1 < need
+
+
+def test_the_pair_stays_together_on_bs_strong_hands(dumped: Files) -> None:
+    hands = [h for h in _hands(dumped) if A in h.seats and B in h.seats and not h.voided]
+    assert len(hands) >= 60
+    both = [h for h in hands if A in h.stayers and B in h.stayers]
+    strong = [h for h in hands if _strong(h, B)]
+    # A stays only with B's strong hands, unless the rules made it stay, and in all of them
+    # beside B (both can afford the stay chip in this run).
+    a_stayed = [h for h in hands if A in h.stayers]
+    assert all(_forced(h, A) for h in a_stayed if not _strong(h, B))
+    assert sum(not _strong(h, B) for h in a_stayed) == 8 and len(a_stayed) == 56
+    assert {h.hand_no for h in strong} <= {h.hand_no for h in both}
+    assert (len(strong), len(both)) == (48, 53)
+    # The players of the pair come back to their seats.
+    assert {h.player(A) for h in hands} <= {f"player-pair-{A}-{n}" for n in range(1, 9)}
+    assert {h.player(B) for h in hands} <= {f"player-pair-{B}-{n}" for n in range(1, 9)}
+
+
+def test_b_takes_the_pots_both_stayed_for_beyond_chance(dumped: Files, clean: Files) -> None:
+    def share(hands: list[PlayedHand]) -> tuple[int, int, float]:
+        looks = [h for h in hands if A in h.stayers and B in h.stayers
+                 and h.winner is not None and not h.voided]
+        return len(looks), sum(h.winner == B for h in looks), sum(
+            1 / len(h.stayers) for h in looks)
+
+    looks, took, chance = share(_hands(dumped))
+    assert looks >= 20 and took >= 2 * chance, (looks, took, chance)
+    looks, took, chance = share(_hands(clean))
+    assert looks >= 20 and took <= 1.5 * chance, (looks, took, chance)
+
+
+def test_the_monitor_names_the_pair_within_the_run(
+        dumped: Files, capsys: pytest.CaptureFixture[str]) -> None:
+    live = _alerts(dumped)
+    assert [(a["rule"], a["test"], a["seat"]) for a in live] == \
+        [("chip-dumping", f"chip-dumping:{A}>{B}", A)], live
+    assert live[0]["round_no"] <= HANDS        # type: ignore[operator]
+    assert main(["monitor", *dumped.args, "--json"]) == 0
+    offline = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(a["test"], a["round_no"], a["seat"], a["other_seat"]) for a in offline] == \
+        [(f"chip-dumping:{A}>{B}", live[0]["round_no"], A, B)]
+    assert offline[0]["players"] == [f"player-pair-{A}-1", f"player-pair-{B}-1"]
+    assert main(["monitor", *dumped.args]) == 0
+    words = capsys.readouterr().out
+    assert "Chip dumping: pots pass from one player to another" in words
+    assert f"Seat {B} (player-pair-{B}-1) took the pot" in words
+
+
+def test_the_same_seed_played_clean_raises_no_alert(
+        clean: Files, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _alerts(clean) == []
+    assert main(["monitor", *clean.args, "--json"]) == 0
+    assert capsys.readouterr().out.strip() == ""
