@@ -205,6 +205,50 @@ class FloorRefused(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class FloorBehind(Event):
+    """After a reconnect the floor holds fewer of the table's records than it had taken:
+    records it acknowledged were lost (a failover to a standby that lacked them, under
+    asynchronous replication, or a floor restored from an older copy). The table sends them
+    again from the floor's head. Significant as every ``floor.`` kind is."""
+    KIND = "floor.behind"
+    ALERT = "floor.behind"
+    floor: str              # its URL, without any password
+    floor_seq: int          # the floor's head now
+    sent_seq: int           # the last record the floor had acknowledged
+    lost: int               # sent_seq - floor_seq
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        return (f"the floor lost {self.lost} of the table's records in a failover (it holds "
+                f"records up to {self.floor_seq}, it had taken up to {self.sent_seq}); the "
+                f"table sends them again")
+
+
+@dataclass(frozen=True, slots=True)
+class FloorAdoptionLost(Event):
+    """The floor no longer holds a record this table adopted from it (a publication, or a
+    user's facts): lost in a failover. The table keeps what it adopted; this record carries
+    the table's own chained copy of it, for the operator to publish again
+    (``floor versions``, ``floor publish --again``). ``what`` is ``publication`` (``copy``:
+    the table's config.change record's seq and the publication as adopted) or ``user``
+    (``copy``: the user's facts as the table adopted them, kind, actor and payload each)."""
+    KIND = "floor.adoption_lost"
+    ALERT = "floor.adoption_lost"
+    floor: str
+    what: str               # "publication" or "user"
+    floor_seqs: tuple[int, ...]       # the floor records adopted, as the floor numbered them
+    floor_hashes: tuple[str, ...]
+    subject: str            # the version published, or the user's id
+    copy: JsonObject
+
+    def alert_text(self, rnd: str, actor: str) -> str:
+        said = (f"configuration {self.subject[:12]}" if self.what == "publication"
+                else f"{self.subject}'s user records")
+        return (f"the floor lost {said}, which this table adopted (floor records "
+                f"{', '.join(str(s) for s in self.floor_seqs)}); the table keeps it; the "
+                f"operator can publish it again from the table's copy")
+
+
+@dataclass(frozen=True, slots=True)
 class FloorGroupDefined(Event):
     """An operator named a group of the floor's tables (no tables: the group is removed)."""
     KIND = "floor.group"
@@ -270,5 +314,6 @@ STATION: tuple[type[Event], ...] = (
     LockedOut, SignedOut, UserRowMismatch, ProjectionsRebuilt, CheckpointTaken, Verified,
     SoftwareMatched, SoftwareMismatched, SoftwareMismatchAcknowledged, UserAdopted,
     AlertAcknowledged, FloorLost, FloorRestored, FloorRefused, WitnessRefused,
-    WitnessUnreachable, WitnessRestored, FloorGroupDefined, FloorPublished,
+    WitnessUnreachable, WitnessRestored, FloorGroupDefined, FloorPublished, FloorBehind,
+    FloorAdoptionLost,
 )

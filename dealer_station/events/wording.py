@@ -64,6 +64,8 @@ KIND_WORDS: dict[str, str] = {
     "alert.ack": "Alert acknowledged",
     "floor.lost": "Floor out of reach", "floor.restored": "Floor reached again",
     "floor.refused": "Floor refused the journal",
+    "floor.behind": "Floor lost records in a failover",
+    "floor.adoption_lost": "Floor lost what the table adopted",
     "witness.refused": "Regulator's witness REFUSED the journal",
     "witness.unreachable": "Regulator's witness out of reach",
     "witness.restored": "Regulator's witness reached again",
@@ -98,7 +100,8 @@ def kind_words(kind: str) -> str:
 ALERT_KINDS = frozenset({"halt", "void", "lockout", "login.failed", "device.fault",
                          "device.lost", "clock.jump", "card.held", "renege", "misread",
                          "integrity.mismatch", "projection.mismatch", "user.mismatch",
-                         "floor.refused", "floor.lost", "witness.refused",
+                         "floor.refused", "floor.lost", "floor.behind",
+                         "floor.adoption_lost", "witness.refused",
                          "witness.unreachable", "monitor.alert"})
 CHANGE_KINDS = frozenset({"resolve", "correction", "config.change", "pot.return",
                           "integrity.ack", "user.role", "user.deactivate", "user.unlock",
@@ -467,6 +470,17 @@ def _floor(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str
         return (KIND_WORDS["floor.lost"],
                 f"{p.get('reason')}; the table deals on and keeps its records until the floor "
                 f"can take them")
+    if r.kind == "floor.behind":
+        return (KIND_WORDS["floor.behind"],
+                f"the floor lost {p.get('lost')} records it had taken (it holds up to "
+                f"{p.get('floor_seq')}, had taken up to {p.get('sent_seq')}); the table sends "
+                f"them again")
+    if r.kind == "floor.adoption_lost":
+        said = (f"configuration {str(p.get('subject'))[:12]}" if p.get("what") == "publication"
+                else f"{p.get('subject')}'s user records")
+        return (KIND_WORDS["floor.adoption_lost"],
+                f"{said} adopted here is no longer at the floor; the table keeps it, and its "
+                f"copy is here for the operator to publish again")
     return KIND_WORDS["floor.refused"], str(p.get("reason") or "")
 
 
@@ -563,7 +577,8 @@ WORDERS: dict[str, Worder] = {
     "checkpoint": _checkpoint, "clock.jump": _clock_jump, "projection.mismatch": _projection,
     "integrity.ok": _integrity, "integrity.mismatch": _integrity, "integrity.ack": _integrity,
     "alert.ack": _alert_ack, "floor.lost": _floor, "floor.restored": _floor,
-    "floor.refused": _floor, "witness.refused": _witness, "witness.unreachable": _witness,
+    "floor.refused": _floor, "floor.behind": _floor, "floor.adoption_lost": _floor,
+    "witness.refused": _witness, "witness.unreachable": _witness,
     "witness.restored": _witness, "renege": _renege, "recovery": _recovery,
     "session.open": _session_open, "session.close": _session_close,
     "pot.carry": _pot_carry, "pot.return": _pot_return, "monitor.alert": _protection,

@@ -96,12 +96,13 @@ CATEGORY_LABELS = {
     "witness.refused": "Witness REFUSED", "witness.unreachable": "Witness out of reach",
     "request": "Fill or credit late",
     "protection": "Game protection",
+    "floor.behind": "Floor lost records", "floor.adoption_lost": "Floor lost an adoption",
 }
 #: How urgent each category is (2: play is or was stopped / evidence at stake).
 SEVERITY = {"halt": 2, "device.fault": 2, "refused": 2, "floor.refused": 2, "void": 1,
             "witness.refused": 2, "witness.unreachable": 1,
             "correction": 1, "renege": 1, "payout": 1, "lag": 1, "floor.lost": 1, "hold": 1,
-            "request": 1, "protection": 2}
+            "request": 1, "protection": 2, "floor.behind": 2, "floor.adoption_lost": 2}
 #: The records a table's fill and credit requests are made of (read by the accounting's
 #: codec into the accounting's ledger).
 REQUEST_KINDS = tuple(e.KIND for e in (SlipRequested, SlipIssued, SlipCarried, RequestVoided,

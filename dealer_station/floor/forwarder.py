@@ -9,6 +9,14 @@ cannot be reached it says so (``floor.lost``, journaled in the table's own chain
 ``floor.restored``), retries with a capped backoff and catches up by itself; a re-send after
 any failure is harmless, because the floor takes only what extends its copy.
 
+After any reconnect the forwarder reads the floor's head again and compares it with the last
+head the floor acknowledged (a committed batch). A floor behind it lost records it had taken:
+a failover to a standby that lacked them (asynchronous replication), or a floor restored from
+an older copy. That is journaled in the table's own chain (``floor.behind``: the floor's head,
+the head it had acknowledged, the number lost) and the table sends them again from the
+floor's head. (The acknowledged head is the forwarder's, from its start: a loss while the
+station was stopped is seen by ``audit verify --floor`` and ``floor status``, not here.)
+
 Only the table's own stream is forwarded (the station's local ``station`` stream of users has
 the same name at every table: it stays local).
 """
@@ -32,7 +40,7 @@ from dealer_station.audit.db import Database, DatabaseError, db_reason, mask_url
 from dealer_station.audit.journal import Entry, Journal, JournalError
 from dealer_station.errors import StationError
 from dealer_station.events import Event
-from dealer_station.events.station import FloorLost, FloorRefused, FloorRestored
+from dealer_station.events.station import FloorBehind, FloorLost, FloorRefused, FloorRestored
 from dealer_station.floor.receiver import (
     COLUMNS,
     ChainRefused,
@@ -127,6 +135,9 @@ class Forwarder:
         self.link = Link("starting", 0, 0)
         self._floor: Database | None = None
         self._head: Head | None = None          # the floor's head, once read
+        self._acked: Head | None = None         # the highest head the floor acknowledged
+        #: The losses found after reconnects (each journaled as floor.behind).
+        self.behind: list[FloorBehind] = []
         self._checked = False                  # the whole copy compared once per start
         self._lost_journaled = False
         self._refusal_journaled: str | None = None
@@ -239,7 +250,9 @@ class Forwarder:
         floor = self._open_floor()
         if self._head is None:
             with floor.read() as conn:
-                self._head = floor_head(conn, self.table_id)
+                head = floor_head(conn, self.table_id)
+            self._compare_with_acknowledged(head)
+            self._head = head
         if not self._checked:
             self.compare_copy()
             self._checked = True
@@ -265,6 +278,7 @@ class Forwarder:
                 raise
             committed = time.time()
             self._head = head
+            self._acknowledged(head)
             if rows and self.on_forwarded is not None:
                 self.on_forwarded(int(rows[0]["seq"]), int(rows[-1]["seq"]), committed)
             sent += len(rows)
@@ -276,8 +290,31 @@ class Forwarder:
         floor = self._open_floor()
         pending = self._pending(self._head.seq if self._head else 0, 1)
         since = str(pending[0]["ts"]) if pending else None
+        reconnected = self._head is None
         with floor.write() as conn:
-            self._head = receive(conn, self.table_id, [], lambda: self._state(since))
+            head = receive(conn, self.table_id, [], lambda: self._state(since))
+        if reconnected:
+            self._compare_with_acknowledged(head)
+        self._head = head
+        self._acknowledged(head)
+
+    def _acknowledged(self, head: Head) -> None:
+        if self._acked is None or head.seq > self._acked.seq:
+            self._acked = head
+
+    def _compare_with_acknowledged(self, head: Head) -> None:
+        """The floor's head as read again after a reconnect, against what it had taken: a
+        floor behind lost records it acknowledged (journaled; the table re-sends them)."""
+        acked = self._acked
+        if acked is None or head.seq >= acked.seq:
+            return
+        said = FloorBehind(self.shown_url, head.seq, acked.seq, acked.seq - head.seq)
+        log.error("table %s: the floor %s lost %d records it had taken (it holds up to %d, "
+                  "had taken up to %d); sending them again", self.table_id, self.shown_url,
+                  said.lost, head.seq, acked.seq)
+        self._journal(said)          # a JournalError: tried again at the next reconnect
+        self.behind.append(said)
+        self._acked = head
 
     def _state(self, pending_since: str | None) -> LocalState:
         """The table's head, read under the floor's lock for the table (see receive)."""
