@@ -170,6 +170,15 @@ class TrayRule:
         first = day - timedelta(days=self.days - 1)
         return [t for t in tallies if first <= t.gaming_day <= day]
 
+    def look(self, tallies: Sequence[ShiftTally], day: date) -> Look | None:
+        """The look at ``day`` (None: no shift of that day among ``tallies``)."""
+        shifts = self.window(tallies, day)
+        today = [t for t in shifts if t.gaming_day == day]
+        if not today:
+            return None
+        return Look(day, shifts, today, self.alpha(sum(t.rounds for t in today)),
+                    dealer_variances(shifts))
+
     def looks(self, tallies: Sequence[ShiftTally], counted: Sequence[date]) -> list[Alert]:
         """The alerts of a look at each day of ``counted`` (the days whose every shift is
         counted, in order), from the table's shifts ``tallies`` (at least the ``days`` before
@@ -180,9 +189,11 @@ class TrayRule:
         for day in sorted(counted):
             if previous is None or (day - previous).days >= self.days:
                 crossed = set()      # no look within the window: the evidence starts afresh
-            alerts, below = self._look(tallies, day)
-            out += [a for a in alerts if a.dealer not in crossed]
-            crossed = below
+            look = self.look(tallies, day)
+            below = look.below() if look is not None else []
+            if look is not None:
+                out += [self._alert(look, d) for d in below if d.dealer not in crossed]
+            crossed = {d.dealer for d in below}
             previous = day
         return out
 
@@ -193,18 +204,14 @@ class TrayRule:
         first = day - timedelta(days=self.days - 1)
         out: list[TrayPoint] = []
         for d in sorted(counted):
-            if not first <= d <= day:
+            look = self.look(tallies, d) if first <= d <= day else None
+            if look is None:
                 continue
-            shifts = self.window(tallies, d)
-            today = [t for t in shifts if t.gaming_day == d]
-            if not today:
-                continue
-            mine = next((v for v in dealer_variances(shifts) if v.dealer == dealer), None)
-            p = mine.p_value if mine is not None else 1.0
-            own = [t for t in today if t.dealer == dealer]
-            out.append(TrayPoint(d, max(t.last_round for t in today), -math.log(max(p, 1e-300)),
-                                 -math.log(self.alpha(sum(t.rounds for t in today))),
-                                 bool(own), sum(t.variance for t in own),
+            mine = next((v for v in look.variances if v.dealer == dealer), None)
+            own = [t for t in look.today if t.dealer == dealer]
+            out.append(TrayPoint(d, look.round_no,
+                                 _minus_log(mine.p_value if mine is not None else 1.0),
+                                 look.threshold, bool(own), sum(t.variance for t in own),
                                  max((t.last_round for t in own), default=0)))
         return out
 
@@ -214,35 +221,52 @@ class TrayRule:
         look's threshold); the report's state of the rule."""
         out = []
         for d in sorted(counted):
-            shifts = self.window(tallies, d)
-            today = [t for t in shifts if t.gaming_day == d]
-            if not today:
-                continue
-            h = -math.log(self.alpha(sum(t.rounds for t in today)))
-            last = max(t.last_round for t in today)
-            out += [(d, last, v.dealer, -math.log(max(v.p_value, 1e-300)), h)
-                    for v in dealer_variances(shifts)]
+            look = self.look(tallies, d)
+            if look is not None:
+                out += [(d, look.round_no, v.dealer, _minus_log(v.p_value), look.threshold)
+                        for v in look.variances]
         return out
 
-    def _look(self, tallies: Sequence[ShiftTally], day: date) -> tuple[list[Alert], set[str]]:
-        shifts = self.window(tallies, day)
-        today = [t for t in shifts if t.gaming_day == day]
-        if not today:
-            return [], set()
-        alpha = self.alpha(sum(t.rounds for t in today))
-        found = [d for d in dealer_variances(shifts) if d.p_value < alpha]
-        rounds = [t for t in shifts if t.first_round]
-        first = min((t.first_round for t in rounds), default=0)
-        last = max(t.last_round for t in today)
-        alerts = [Alert(
-            rule=TRAY, test=f"{TRAY}:{d.dealer}", table=self.table, round_no=last, seat=None,
-            dealer=d.dealer, stage=None, value=None, colour=None,
-            statistic=-math.log(max(d.p_value, 1e-300)), threshold=-math.log(alpha),
-            p_value=d.p_value, rounds_per_false_alarm=self.settings.rounds_per_false_alarm,
-            tests=sum(1 for _ in {t.dealer for t in shifts if t.dealer is not None}),
-            first_round=first, looks=d.shifts, hits=d.with_variance, expected=d.expected,
-            dealers=(d.dealer,), win=d.variance, of_shifts=d.of_shifts,
-            shifts_out=d.variances,
+    def _alert(self, look: Look, d: DealerVariances) -> Alert:
+        shifts = look.shifts
+        return Alert(
+            rule=TRAY, test=f"{TRAY}:{d.dealer}", table=self.table, round_no=look.round_no,
+            seat=None, dealer=d.dealer, stage=None, value=None, colour=None,
+            statistic=_minus_log(d.p_value), threshold=look.threshold, p_value=d.p_value,
+            rounds_per_false_alarm=self.settings.rounds_per_false_alarm,
+            tests=len(look.variances),
+            first_round=min((t.first_round for t in shifts if t.first_round), default=0),
+            looks=d.shifts, hits=d.with_variance, expected=d.expected, dealers=(d.dealer,),
+            win=d.variance, of_shifts=d.of_shifts, shifts_out=d.variances,
             first_day=min(t.gaming_day for t in shifts).isoformat(),
-            last_day=day.isoformat()) for d in found]
-        return alerts, {d.dealer for d in found}
+            last_day=look.day.isoformat())
+
+
+@dataclass(frozen=True)
+class Look:
+    """One look: the day counted, the window's shifts and the day's, the threshold on a
+    dealer's p-value (``alpha``) and each dealer's test."""
+
+    day: date
+    shifts: list[ShiftTally]
+    today: list[ShiftTally]
+    alpha: float
+    variances: list[DealerVariances]
+
+    @property
+    def round_no(self) -> int:
+        """The day's last round (the alert's)."""
+        return max(t.last_round for t in self.today)
+
+    @property
+    def threshold(self) -> float:
+        return _minus_log(self.alpha)
+
+    def below(self) -> list[DealerVariances]:
+        """The dealers whose p-value is below the threshold."""
+        return [d for d in self.variances if d.p_value < self.alpha]
+
+
+def _minus_log(p: float) -> float:
+    """-ln p, the statistic a chart draws (a p-value of 0 read as the smallest double)."""
+    return -math.log(max(p, 1e-300))
