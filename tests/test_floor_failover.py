@@ -13,8 +13,12 @@ wait is on a condition (tests/waiting.py), never on the clock."""
 
 from __future__ import annotations
 
+import json
 import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from waiting import wait_until
@@ -97,9 +101,9 @@ def key(tmp_path: Path) -> JournalKey:
     return create_key(tmp_path / "floor.key")
 
 
-def standby_head(pair: PgPair, table_id: str) -> int:
-    """The table's last record on the standby (read-only, as it stands)."""
-    rows = pair.standby.sql(f"SELECT coalesce(max(seq), 0) FROM journal "
+def primary_head(pair: PgPair, table_id: str) -> int:
+    """The table's last record on the (new) primary."""
+    rows = pair.primary.sql(f"SELECT coalesce(max(seq), 0) FROM journal "
                             f"WHERE table_id = '{table_id}'", "floor")
     return int(str(rows[0][0]))
 
@@ -143,9 +147,10 @@ def run_through_failover(tmp_path: Path, key: JournalKey, pair: PgPair, *,
         wait_until(lambda: fwd.link.state == "offline", "the forwarder to see the floor gone")
         sent = acked[0]           # no acknowledgement can come while no primary is up
         dealer.deals_on()         # the table deals on with no floor
-        wait_until(pair.standby_replayed, "the standby to replay what it received")
-        held = standby_head(pair, "T1")
-        pair.promote()
+        # Promoted fenced (read-only to the tables) while the test reads what it holds.
+        pair.promote(fenced=True)
+        held = primary_head(pair, "T1")
+        pair.unfence()
         dealer.deals_on()         # ... and on, through the promotion
         assert fwd.link.state in ("online", "offline")
     finally:
@@ -196,3 +201,234 @@ def test_a_synchronous_standby_loses_nothing_and_nothing_is_said(
                      "--floor", pair.url("floor")]) == 0
     finally:
         pair.stop()
+
+
+# --- what a table adopted and the floor lost in a failover ----------------------------------
+
+PIN = "2468"
+
+
+class FollowingTable:
+    """A La Pair'e table following the floor (publications, users) and forwarding to it."""
+
+    def __init__(self, tmp: Path, table_id: str, key: JournalKey) -> None:
+        from dealer_station.app import fast_hasher
+        from dealer_station.audit.users import Users
+        from dealer_station.games.lapaire.config_file import load_lapaire_config
+        from dealer_station.games.lapaire.table.live import LaPaireTable
+
+        self.table_id = table_id
+        self.url = f"sqlite:///{tmp / f'{table_id}.db'}"
+        self.db = open_database(self.url)
+        self.journal = Journal(self.db, key)
+        self.users = Users(self.journal, hasher=fast_hasher(), max_failures=3)
+        self.table = LaPaireTable(self.journal, table_id, load_lapaire_config(),
+                                  dealer="station/dealer")
+
+    def follower(self, url: str) -> Any:
+        from dealer_station.floor.follower import Follower
+
+        f = Follower(self.journal, url, self.table, self.users, poll_s=0.1, backoff_s=(0.1, 0.5))
+        f.start()
+        return f
+
+    def records(self, kind: str) -> list[Any]:
+        return [r for r in self.journal.records(self.table_id) if r.kind == kind]
+
+
+@dataclass
+class Lost:
+    """One failover that lost a publication and a user change a table had adopted."""
+
+    t: FollowingTable
+    pair: PgPair
+    url: str
+    key: JournalKey
+    first: Any             # the publication the new primary still holds (never adopted)
+    adopted: Any           # the publication the table adopted and the floor lost
+    followers: list[Any]
+    forwarder: Forwarder
+
+    def passes(self, n: int = 2) -> None:
+        """Wait for ``n`` more full passes of the running follower (read, adopt)."""
+        f = self.followers[-1]
+        seen = f.status.cycles
+        wait_until(lambda: f.status.cycles >= seen + n and f.status.state == "online",
+                   "the follower to read the new primary")
+
+    def synced(self) -> None:
+        fwd = self.forwarder
+        wait_until(lambda: fwd.link.state == "online" and fwd.link.waiting == 0
+                   and fwd.link.floor_seq == (self.t.journal.last(self.t.table_id).seq
+                                              if self.t.journal.last(self.t.table_id) else 0),
+                   "the floor to hold the table's whole chain")
+
+
+def active(t: FollowingTable, user_id: str) -> bool:
+    user = t.users.get(user_id)
+    return user is not None and user.active
+
+
+@pytest.fixture(scope="module")
+def lost(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lost]:
+    """An asynchronous pair; the floor's users seeded and copied by table T1; publication A
+    for T1 (replicated), then the standby's link cut; publication B for T1 and Dana's
+    deactivation at the floor; T1 (its follower started only now) adopts B, never A, and
+    Dana's deactivation; the primary dies and the standby is promoted: the new primary holds
+    A but neither B nor the deactivation."""
+    from dealer_station.app import fast_hasher
+    from dealer_station.audit.users import Users
+    from dealer_station.floor.central import Floor
+
+    found = find_bindir()
+    if found is None:
+        pytest.skip("no PostgreSQL server binaries")
+    tmp = tmp_path_factory.mktemp("lost")
+    key = create_key(tmp / "floor.key")
+    pair = PgPair.start(found, synchronous=False)
+    followers: list[Any] = []
+    t: FollowingTable | None = None
+    fwd: Forwarder | None = None
+    try:
+        url = pair.create_database("floor")
+        db = open_database(url)
+        floor = Journal(db, key)
+        floor_users = Users(floor, hasher=fast_hasher(), max_failures=3)
+        floor_users.seed([("olive", "Olive Operator", "operator", PIN),
+                          ("dana", "Dana Dealer", "dealer", PIN)], actor="setup/console")
+        t = FollowingTable(tmp, "T1", key)
+        fwd = Forwarder(t.journal, url, "T1", poll_s=0.05, backoff_s=(0.1, 0.5))
+        fwd.start()
+        first_follower = t.follower(url)
+        copied = t
+        wait_until(lambda: {u.user_id for u in copied.users.list()} == {"olive", "dana"},
+                   "the table to copy the floor's users")
+        first_follower.stop()
+        central = Floor(floor)
+        olive = central.operator("olive")
+        base = t.table.config
+        first = central.publish(game="lapaire", content=base.with_changes(
+            offered={"red": False}).to_data(), reason="no red", actor=olive, tables=["T1"])
+        wait_until(pair.caught_up, "the standby to hold publication A")
+        pair.cut_standby()
+        adopted = central.publish(game="lapaire", content=base.with_changes(
+            offered={"black": False}).to_data(), reason="no black tonight", actor=olive,
+            tables=["T1"])
+        floor_users.deactivate("dana", actor=floor_users.authenticate("olive", PIN),
+                               reason="left the company")
+        db.close()
+        followers.append(t.follower(url))
+        table = t
+        wait_until(lambda: table.table.upcoming_config_version() == adopted.version,
+                   "the table to adopt publication B")
+        wait_until(lambda: not active(table, "dana"), "Dana deactivated at the table")
+        pair.primary.crash()
+        pair.promote()
+        yield Lost(t, pair, url, key, first, adopted, followers, fwd)
+    finally:
+        for f in followers:
+            f.stop()
+        if fwd is not None:
+            fwd.stop()
+        if t is not None:
+            t.table.shutdown()
+            t.db.close()
+        pair.stop()
+
+
+def versions(lost: Lost, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    capsys.readouterr()
+    assert main(["floor", "versions", "--floor", lost.url, "--key", str(lost.key.path),
+                 "--json"]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_a_publication_lost_in_a_failover_is_kept_told_listed_and_published_again(
+        lost: Lost, capsys: pytest.CaptureFixture[str]) -> None:
+    t = lost.t
+    lost.passes()
+    # The table keeps what it adopted: never publication A, which the new primary still
+    # holds and which is older than B.
+    assert t.table.upcoming_config_version() == lost.adopted.version
+    changes = [r for r in t.records("config.change") if "floor" in r.payload["changes"]]
+    assert [r.payload["version"] for r in changes] == [lost.adopted.version]
+    # ... and says so, once, in its own chain.
+    said = [r.payload for r in t.records("floor.adoption_lost")
+            if r.payload["what"] == "publication"]
+    assert len(said) == 1 and said[0]["subject"] == lost.adopted.version
+    assert said[0]["floor_hashes"] == [lost.adopted.hash]
+    assert said[0]["copy"]["table_seq"] == changes[0].seq
+    # A follower started again (a station restarted) neither reverts nor says it twice.
+    lost.followers[-1].stop()
+    lost.followers.append(t.follower(lost.url))
+    lost.passes()
+    assert t.table.upcoming_config_version() == lost.adopted.version
+    assert len([r for r in t.records("floor.adoption_lost")
+                if r.payload["what"] == "publication"]) == 1
+    # floor versions lists it with the table's own chained copy (its config.change).
+    lost.synced()
+    listed = [x for x in versions(lost, capsys)["lost"] if x["what"] == "publication"]
+    assert listed == [{
+        "what": "publication", "table": "T1", "table_seq": changes[0].seq,
+        "table_hash": changes[0].hash, "floor_seqs": [lost.adopted.seq],
+        "floor_hashes": [lost.adopted.hash], "subject": lost.adopted.version,
+        "game": "lapaire", "publisher": "olive/operator", "reason": "no black tonight",
+        "published_again": None}]
+    assert main(["floor", "versions", "--floor", lost.url, "--key", str(lost.key.path)]) == 0
+    assert f"floor publish --again T1:{changes[0].seq}" in capsys.readouterr().out
+    # The operator publishes it again from there: the same version, to the table that
+    # adopted it; the table, which runs it already, journals no second change.
+    assert main(["floor", "publish", "--floor", lost.url, "--key", str(lost.key.path),
+                 "--again", f"T1:{changes[0].seq}", "--reason", "lost in the failover",
+                 "--actor", "olive"]) == 0
+    assert "again as floor record" in capsys.readouterr().out
+    lost.passes()
+    assert [r.payload["version"] for r in t.records("config.change")
+            if "floor" in r.payload["changes"]] == [lost.adopted.version]
+    again = [x for x in versions(lost, capsys)["lost"] if x["what"] == "publication"]
+    assert again[0]["published_again"] is not None
+    pubs = versions(lost, capsys)["publications"]
+    assert pubs[-1]["version"] == lost.adopted.version and pubs[-1]["tables"] == ["T1"]
+    # Asked again of the same copy, or of a record that adopted nothing: a clear refusal.
+    bad = ["floor", "publish", "--floor", lost.url, "--key", str(lost.key.path),
+           "--reason", "x", "--actor", "olive", "--again"]
+    assert main([*bad, "T1:1"]) == 2
+    assert "did not adopt a publication" in capsys.readouterr().err
+    assert main([*bad, "T1"]) == 2
+    assert "expected TABLE:SEQ" in capsys.readouterr().err
+
+
+def test_a_user_change_lost_in_a_failover_is_kept_told_listed_and_published_again(
+        lost: Lost, capsys: pytest.CaptureFixture[str]) -> None:
+    from dealer_station.audit.users import Users
+
+    t = lost.t
+    lost.passes()
+    # The new primary lost Dana's deactivation; the table keeps it.
+    floor_db = open_database(lost.url)
+    try:
+        assert Users(Journal(floor_db, lost.key)).get("dana").active  # type: ignore[union-attr]
+    finally:
+        floor_db.close()
+    assert not active(t, "dana") and active(t, "olive")
+    said = [r for r in t.records("floor.adoption_lost") if r.payload["what"] == "user"]
+    assert len(said) == 1 and said[0].payload["subject"] == "dana"
+    facts = said[0].payload["copy"]["facts"]
+    assert [f["kind"] for f in facts] == ["user.deactivate"]
+    lost.synced()
+    listed = [x for x in versions(lost, capsys)["lost"] if x["what"] == "user"]
+    assert [(x["table"], x["table_seq"], x["subject"], x["published_again"])
+            for x in listed] == [("T1", said[0].seq, "dana", None)]
+    assert main(["floor", "publish", "--floor", lost.url, "--key", str(lost.key.path),
+                 "--again", f"T1:{said[0].seq}", "--actor", "olive"]) == 0
+    assert "dana's records journaled again" in capsys.readouterr().out
+    floor_db = open_database(lost.url)
+    try:
+        assert not Users(Journal(floor_db, lost.key)).get("dana").active  # type: ignore[union-attr]
+    finally:
+        floor_db.close()
+    listed = [x for x in versions(lost, capsys)["lost"] if x["what"] == "user"]
+    assert listed[0]["published_again"] is not None
+    lost.passes()
+    assert not active(t, "dana")

@@ -363,13 +363,6 @@ class PgPair:
                 raise ClusterError("the standby still streams from the primary")
             time.sleep(0.05)
 
-    def standby_replayed(self) -> bool:
-        """Whether the standby has replayed all it received (its primary gone or cut: what
-        it shows then is what it would hold once promoted)."""
-        rows = self.standby.sql("SELECT pg_last_wal_receive_lsn() IS NULL OR "
-                                "pg_last_wal_replay_lsn() >= pg_last_wal_receive_lsn()")
-        return bool(rows[0][0])
-
     def caught_up(self) -> bool:
         """Whether the standby has replayed everything the primary has written so far."""
         lsn = self.primary.sql("SELECT pg_current_wal_lsn()")[0][0]
@@ -400,13 +393,26 @@ class PgPair:
         self.primary.crash()
         self.promote()
 
-    def promote(self) -> None:
+    def promote(self, *, fenced: bool = False) -> None:
         """The standby promoted after the primary died (stopped with :meth:`failover`, or
-        by the test or operator otherwise): the standby is started if it is stopped."""
+        by the test or operator otherwise): the standby is started if it is stopped.
+
+        ``fenced``: the promoted server comes up read-only for every new session
+        (``default_transaction_read_only``), so no client asking for a read-write server
+        (``target_session_attrs=read-write``) uses it until :meth:`unfence`: a test reads
+        what the standby held at its promotion before the tables write again."""
         if not self.standby.running:
             self.standby.restart()
+        if fenced:
+            self.standby.sql("ALTER SYSTEM SET default_transaction_read_only = on")
+            self.standby.sql("SELECT pg_reload_conf()")
         self.standby.promote()
         self.primary, self.standby = self.standby, self.primary
+
+    def unfence(self) -> None:
+        """The promoted primary takes writes again (after ``promote(fenced=True)``)."""
+        self.primary.sql("ALTER SYSTEM RESET default_transaction_read_only")
+        self.primary.sql("SELECT pg_reload_conf()")
 
     def switchover(self) -> None:
         """A planned switch-over: the primary stopped cleanly (every WAL record reaches the

@@ -272,3 +272,187 @@ def adoptions(conn: Connection) -> dict[str, Adoption]:
         pub = int(floor["seq"]) if isinstance(floor, dict) and "seq" in floor else None
         out[str(table_id)] = Adoption(str(table_id), e.version, int(seq), str(ts), pub)
     return out
+
+
+# --- what tables adopted and the floor lost in a failover ------------------------------------
+
+@dataclass(frozen=True)
+class LostAdoption:
+    """A publication or a user's facts that a table adopted and the floor no longer holds
+    (lost in a failover), with where the table's own chained copy is: its config.change
+    record (a publication) or its floor.adoption_lost record (a user's facts), as forwarded
+    to the floor."""
+
+    what: str                       # "publication" or "user"
+    table: str
+    table_seq: int                  # the table's record holding the copy
+    table_hash: str
+    floor_seqs: tuple[int, ...]     # the floor records adopted, as the floor numbered them
+    floor_hashes: tuple[str, ...]
+    subject: str                    # the version, or the user's id
+    game: str | None
+    publisher: str                  # who published it (a publication), or "" (a user's facts)
+    reason: str
+    again: int | None               # the floor record that published it again, if any
+
+    def as_json(self) -> dict[str, Any]:
+        return {"what": self.what, "table": self.table, "table_seq": self.table_seq,
+                "table_hash": self.table_hash, "floor_seqs": list(self.floor_seqs),
+                "floor_hashes": list(self.floor_hashes), "subject": self.subject,
+                "game": self.game, "publisher": self.publisher, "reason": self.reason,
+                "published_again": self.again}
+
+
+def _held(conn: Connection, stream: str, seqs: Sequence[int],
+          hashes: Sequence[str]) -> bool:
+    held = {int(s): str(h) for s, h in conn.execute(select(J.c.seq, J.c.hash).where(
+        J.c.table_id == stream, J.c.seq.in_(list(seqs))))}
+    return bool(seqs) and all(held.get(s) == h for s, h in zip(seqs, hashes, strict=True))
+
+
+def lost_adoptions(conn: Connection) -> list[LostAdoption]:
+    """Every publication a forwarded table adopted (its config.change naming the floor
+    record) that the floor's stream no longer holds, and every user's facts a table said
+    lost (``floor.adoption_lost``), each with whether it was published again since."""
+    from dealer_station.events.station import FloorAdoptionLost, UserAdopted
+
+    pubs = publications_in(read_stream_unchecked(conn, FLOOR_STREAM))
+    again_users: dict[str, int] = {}
+    for seq, payload in conn.execute(select(J.c.seq, J.c.payload).where(
+            J.c.table_id == "station", J.c.kind == UserAdopted.KIND)):
+        source = json.loads(payload)
+        of = source.get("again_of") if isinstance(source, dict) else None
+        if isinstance(of, dict) and of.get("floor_hashes"):
+            again_users[str(of["floor_hashes"][0])] = int(seq)
+    out: list[LostAdoption] = []
+    stmt = (select(J.c.table_id, J.c.seq, J.c.hash, J.c.kind, J.c.payload)
+            .where(J.c.kind.in_((ConfigChanged.KIND, FloorAdoptionLost.KIND)),
+                   J.c.table_id.not_in((FLOOR_STREAM, "station")))
+            .order_by(J.c.table_id, J.c.seq))
+    for table_id, seq, h, kind, payload in conn.execute(stmt):
+        try:
+            data = json.loads(payload)
+            if kind == FloorAdoptionLost.KIND:
+                lost = FloorAdoptionLost.from_payload(data)
+                if lost.what != "user":
+                    continue        # a publication's copy is the config.change itself
+                out.append(LostAdoption(
+                    "user", str(table_id), int(seq), str(h), lost.floor_seqs,
+                    lost.floor_hashes, lost.subject, None, "", "",
+                    again_users.get(lost.floor_hashes[0]) if lost.floor_hashes else None))
+                continue
+            change = ConfigChanged.from_payload(data)
+        except ValueError:      # not JSON, or not the event's shape: verification says so
+            continue
+        floor = change.changes.get("floor")
+        if not isinstance(floor, dict) or "seq" not in floor or "hash" not in floor:
+            continue
+        fseq, fhash = int(floor["seq"]), str(floor["hash"])
+        if _held(conn, FLOOR_STREAM, [fseq], [fhash]):
+            continue
+        again = next((p.seq for p in pubs if p.version == change.version
+                      and str(table_id) in p.tables), None)
+        out.append(LostAdoption(
+            "publication", str(table_id), int(seq), str(h), (fseq,), (fhash,), change.version,
+            change.game, str(floor.get("publisher") or ""), str(floor.get("reason") or ""),
+            again))
+    return out
+
+
+def read_stream_unchecked(conn: Connection, stream: str) -> list[Record]:
+    """A floor stream's records as stored (for listing only: nothing read here is acted on
+    without :func:`read_stream`'s checks)."""
+    return [Record(r[0], int(r[1]), r[2], r[3], r[4], r[5], json.loads(r[6]), r[7], r[8])
+            for r in conn.execute(select(*_COLUMNS).where(J.c.table_id == stream)
+                                  .order_by(J.c.seq))]
+
+
+class AgainError(PublishError):
+    """A copy a table kept cannot be published again (no such record, not a lost adoption,
+    fails its keyed hash, or the floor still holds it)."""
+
+
+def table_copy(journal: Journal, table_id: str, seq: int) -> Record:
+    """The table's record ``seq`` as forwarded to the floor, checked against the key."""
+    check_table_id(table_id)
+    rec = next(iter(journal.records(table_id, from_seq=seq, to_seq=seq)), None)
+    if rec is None:
+        raise AgainError(f"the floor holds no record {seq} of table {table_id}")
+    if not journal.is_authentic(rec):
+        raise AgainError(f"table {table_id}'s record {seq} at the floor fails its keyed hash "
+                         f"(edited in the floor's database, or another key): not used")
+    return rec
+
+
+def publish_again(floor: Floor, table_id: str, seq: int, *, reason: str, actor: User,
+                  group: str | None = None, tables: Sequence[str] = ()) -> Publication:
+    """Publish again, from a table's own chained copy (its config.change record ``seq``),
+    a publication the table adopted and the floor lost: the same content, to ``group`` or
+    ``tables``, else to every table whose chain adopted that lost publication."""
+    journal = floor.journal
+    rec = table_copy(journal, table_id, seq)
+    if rec.kind != ConfigChanged.KIND:
+        raise AgainError(f"table {table_id}'s record {seq} is a {rec.kind}, not the "
+                         f"config.change that adopted a publication (see floor versions)")
+    change = ConfigChanged.from_payload(rec.payload)
+    said = change.changes.get("floor")
+    if not isinstance(said, dict) or "hash" not in said or change.content is None:
+        raise AgainError(f"table {table_id}'s record {seq} did not adopt a publication from "
+                         f"the floor")
+    with journal.db.read() as conn:
+        lost = [a for a in lost_adoptions(conn) if a.what == "publication"
+                and a.floor_hashes == (str(said["hash"]),)]
+    if not lost:
+        raise AgainError(f"the floor still holds publication {said.get('seq')} that table "
+                         f"{table_id}'s record {seq} adopted: nothing to publish again")
+    content = dict(change.content)
+    if config_version(canonical_json(content)) != change.version:
+        raise AgainError(f"table {table_id}'s record {seq}: its content does not hash to "
+                         f"version {change.version}")
+    if group is None and not tables:
+        tables = sorted({a.table for a in lost})
+    return floor.publish(game=change.game, content=content, reason=reason, actor=actor,
+                         group=group, tables=tables)
+
+
+def users_again(floor: Floor, table_id: str, seq: int, *, actor: User) -> tuple[str, bool]:
+    """Journal again at the floor, from a table's own chained copy (its floor.adoption_lost
+    record ``seq``), a user's facts the table adopted and the floor lost (``Users.adopt``
+    under the operator's name, ``again_of`` naming the copy). A PIN is never copied into a
+    chain: a fact that set one comes back without it. Returns the user's id and whether a
+    PIN must be set again at the floor."""
+    from dealer_station.audit.journal import Copied
+    from dealer_station.events.station import FloorAdoptionLost
+
+    journal = floor.journal
+    rec = table_copy(journal, table_id, seq)
+    if rec.kind != FloorAdoptionLost.KIND:
+        raise AgainError(f"table {table_id}'s record {seq} is a {rec.kind}, not a "
+                         f"floor.adoption_lost (see floor versions)")
+    lost = FloorAdoptionLost.from_payload(rec.payload)
+    if lost.what == "publication":
+        raise AgainError(f"table {table_id}'s record {seq} names a publication: publish it "
+                         f"again from its config.change record {lost.copy.get('table_seq')}")
+    with journal.db.read() as conn:
+        if _held(conn, "station", lost.floor_seqs, lost.floor_hashes):
+            raise AgainError(f"the floor still holds {lost.subject}'s records "
+                             f"{list(lost.floor_seqs)}: nothing to publish again")
+    facts: list[Copied] = []
+    pin_lost = False
+    for f in lost.copy.get("facts", []):
+        payload = dict(f["payload"])
+        if payload.get("pin_mac") is not None:
+            payload["pin_mac"] = None
+            pin_lost = True
+        if f["kind"] == "login":
+            continue            # a sign-in's new PIN: nothing else to copy
+        facts.append(Copied(str(f["kind"]), payload, actor.actor))
+    if not facts:
+        raise AgainError(f"table {table_id}'s record {seq} holds no user facts to publish "
+                         f"again")
+    Users(journal).adopt(lost.subject, facts, actor=actor.actor, source={
+        "again_of": {"table": table_id, "table_seq": seq, "table_hash": rec.hash,
+                     "floor_seqs": list(lost.floor_seqs),
+                     "floor_hashes": list(lost.floor_hashes)},
+        "by": actor.actor})
+    return lost.subject, pin_lost

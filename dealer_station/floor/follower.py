@@ -23,6 +23,16 @@ link (the floor's tables share its key), and:
 
 When the floor cannot be reached the follower backs off (as the forwarder does) and catches
 up when it comes back; a table that was offline at publishing adopts on reconnecting.
+
+**A floor that lost records** (a failover to a standby that lacked them): the follower finds
+its place in the floor's streams gone (the record it read last is no longer there, or is
+another) and reads them again from the start. Whatever this table adopted that the floor no
+longer holds (a publication, a user's facts) is kept, never reverted, and said once in the
+table's own chain (``floor.adoption_lost``, with the table's copy: the config.change record
+that adopted the publication, or the user's facts as copied), for the operator to publish
+again (``floor versions``, ``floor publish --again``). Publications older than the one the
+table adopted are never adopted after it: newer means after it in the floor's stream, or,
+once the floor lost it, published after it.
 """
 
 from __future__ import annotations
@@ -41,11 +51,12 @@ from sqlalchemy import select
 
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database, DatabaseError, db_reason, mask_url, open_database
-from dealer_station.audit.journal import Copied, Journal, Record
+from dealer_station.audit.journal import Copied, Entry, Journal, Record
 from dealer_station.audit.users import ADOPT_ACTOR, STATION_STREAM, UserError, UserMismatch, Users
 from dealer_station.errors import StationError
 from dealer_station.events import Codec
 from dealer_station.events.station import (
+    FloorAdoptionLost,
     LockedOut,
     PinSet,
     RoleChanged,
@@ -117,6 +128,39 @@ def _reason(e: BaseException) -> str:
     return db_reason(e) if isinstance(e, sa_exc.DBAPIError) else str(e) or type(e).__name__
 
 
+@dataclass
+class _Adoption:
+    """Floor records this table adopted, as its chain says (a publication, or one user's
+    facts copied together), with the table's copy of them."""
+
+    what: str                       # "publication" or "user"
+    stream: str                     # the floor stream they were in
+    floor_seqs: tuple[int, ...]
+    floor_hashes: tuple[str, ...]
+    subject: str                    # the version, or the user's id
+    said: dict[str, Any]
+    at: str = ""                    # a publication's time at the floor
+
+    def copy(self) -> dict[str, Any]:
+        return dict(self.said)
+
+
+def _still_holds(conn: Any, stream: str, seq: int, hash_: str | None) -> bool:
+    """Whether the floor's ``stream`` still has record ``seq`` with this hash (0: nothing
+    read yet, so nothing to lose)."""
+    if seq == 0:
+        return True
+    held = conn.execute(select(J.c.hash).where(J.c.table_id == stream,
+                                              J.c.seq == seq)).scalar()
+    return held is not None and held == hash_
+
+
+def _holds_all(conn: Any, a: _Adoption) -> bool:
+    held = {int(s): str(h) for s, h in conn.execute(select(J.c.seq, J.c.hash).where(
+        J.c.table_id == a.stream, J.c.seq.in_(a.floor_seqs)))}
+    return all(held.get(s) == h for s, h in zip(a.floor_seqs, a.floor_hashes, strict=True))
+
+
 class Follower:
     """Follows the floor at ``floor_url`` for ``table`` (journaled in ``journal``, whose
     users are ``users``). :meth:`start` runs it in a thread; :meth:`follow_once` runs one
@@ -139,7 +183,15 @@ class Follower:
         self._station_cursor: tuple[int, str | None] = (0, None)
         self._publications: list[Publication] = []
         self._user_facts: list[_Copied] = []         # read, not yet adopted
-        self._adopted_user_seqs, self._adopted_pubs = self._adopted_locally()
+        self._adoptions: list[_Adoption] = []
+        self._last_pub: _Adoption | None = None      # the last publication adopted
+        self._last_pub_held = True                   # ... and the floor still holds it
+        self._lost_said: set[str] = set()            # floor hashes said lost already
+        (self._adopted_user_seqs, self._adopted_user_hashes,
+         self._adopted_pubs) = self._adopted_locally()
+        self._check_adoptions = True                 # at the first read, and after a loss
+        #: What this table adopted and the floor lost, as journaled (floor.adoption_lost).
+        self.lost: list[FloorAdoptionLost] = []
         self._refused_users: dict[str, str] = {}
         self._pin_hashes: dict[str, str] = {}
         #: Publications this table could not adopt (floor seq: why).
@@ -235,6 +287,15 @@ class Follower:
         hashes of the users whose facts are waiting."""
         floor = self._open_floor()
         with floor.read() as conn:
+            # A floor that lost records (a failover): read its streams again from the start.
+            if not _still_holds(conn, FLOOR_STREAM, *self._floor_cursor):
+                self._floor_lost("floor", self._floor_cursor[0])
+                self._floor_cursor = (0, None)
+                self._publications = []
+            if not _still_holds(conn, STATION_STREAM, *self._station_cursor):
+                self._floor_lost("station", self._station_cursor[0])
+                self._station_cursor = (0, None)
+                self._user_facts = []
             after, prev = self._floor_cursor
             recs = read_stream(self.journal, conn, FLOOR_STREAM, after=after, prev_hash=prev)
             if recs:
@@ -247,14 +308,45 @@ class Follower:
             for r in recs:
                 e = _USERS.decode(r.kind, r.payload)
                 # Only a sign-in that rehashed the PIN (and so bound a new pin_mac) is a fact.
-                if (isinstance(e, USER_FACTS) and r.seq not in self._adopted_user_seqs
+                if (isinstance(e, USER_FACTS) and r.hash not in self._adopted_user_hashes
+                        and r.seq not in self._adopted_user_seqs
                         and (not isinstance(e, SignedIn) or "pin_mac" in e.more)):
                     self._user_facts.append(_Copied(r, e))
             waiting = sorted({f.event.user_id for f in self._user_facts})
             self._pin_hashes = ({} if not waiting else {
                 str(u): str(h) for u, h in conn.execute(
                     select(U.c.user_id, U.c.pin_hash).where(U.c.user_id.in_(waiting)))})
+            lost = self._lost_adoptions(conn) if self._check_adoptions else []
+            if self._last_pub is not None:
+                self._last_pub_held = _holds_all(conn, self._last_pub)
+        self._check_adoptions = False
+        for adoption in lost:
+            self._say_lost(adoption)
         self._set("online", "")
+
+    # -- a floor that lost records ----------------------------------------------------------
+
+    def _floor_lost(self, stream: str, seq: int) -> None:
+        log.error("table %s: the floor %s no longer holds record %d of its %s stream, which "
+                  "this table read (a failover?): reading it again from the start",
+                  self.table.table_id, self.shown_url, seq, stream)
+        self._check_adoptions = True
+
+    def _lost_adoptions(self, conn: Any) -> list[_Adoption]:
+        """What this table adopted that the floor no longer holds (not said yet)."""
+        return [a for a in self._adoptions
+                if a.floor_hashes and a.floor_hashes[0] not in self._lost_said
+                and not _holds_all(conn, a)]
+
+    def _say_lost(self, a: _Adoption) -> None:
+        """Journal, in the table's own chain, that the floor lost what the table adopted."""
+        said = FloorAdoptionLost(self.shown_url, a.what, a.floor_seqs, a.floor_hashes,
+                                 a.subject, a.copy())
+        log.error("table %s: the floor lost %s %s, which this table adopted; kept here",
+                  self.table.table_id, a.what, a.subject)
+        self.journal.write(self.table.table_id, [Entry(said, ACTOR)])
+        self._lost_said.add(a.floor_hashes[0])
+        self.lost.append(said)
 
     # -- adopting ---------------------------------------------------------------------------
 
@@ -296,11 +388,25 @@ class Follower:
                 continue
             self._refused_users.pop(user_id, None)
             done.update(r.seq for r in recs)
-            self._adopted_user_seqs.update(r.seq for r in recs)
+            self._adopted_user_hashes.update(r.hash for r in recs)
+            self._adoptions.append(_Adoption(
+                "user", STATION_STREAM, tuple(r.seq for r in recs), tuple(r.hash for r in recs),
+                user_id, {"facts": [{"kind": r.kind, "actor": r.actor, "payload": r.payload}
+                                    for r in recs]}))
         self._user_facts = [f for f in self._user_facts if f.record.seq not in done]
 
+    def _candidates(self) -> list[Publication]:
+        """The publications newer than the last one this table adopted: after it in the
+        floor's stream, or, when the floor lost it, published after it."""
+        last = self._last_pub
+        if last is None:
+            return self._publications
+        if self._last_pub_held:
+            return [p for p in self._publications if p.seq > last.floor_seqs[0]]
+        return [p for p in self._publications if p.ts > last.at]
+
     def _adopt_config(self) -> None:
-        pub = latest_for(self._publications, self.table.table_id, self.table.game)
+        pub = latest_for(self._candidates(), self.table.table_id, self.table.game)
         if pub is None or pub.hash in self._adopted_pubs:
             self._waiting(None)
             return
@@ -322,6 +428,11 @@ class Follower:
             return
         if adopted:
             self._adopted_pubs.add(pub.hash)
+            self._last_pub = _Adoption("publication", FLOOR_STREAM, (pub.seq,), (pub.hash,),
+                                       pub.version, {"publication": pub.what()["floor"],
+                                                     **self._last_change()}, at=pub.ts)
+            self._last_pub_held = True
+            self._adoptions.append(self._last_pub)
             self.status.adopted.append(pub.version)
             self._waiting(None)
             log.info("table %s adopted configuration %s published at the floor (record %d)",
@@ -329,21 +440,66 @@ class Follower:
         else:
             self._waiting(pub)      # a round is open: adopted as soon as it closes
 
-    def _adopted_locally(self) -> tuple[set[int], set[str]]:
-        """The floor records this table has adopted, as its own chain says."""
+    def _last_change(self) -> dict[str, Any]:
+        """The table's last config.change record (the one that just adopted a publication):
+        where the table's chained copy of it is."""
+        with self.journal.db.read() as conn:
+            row = conn.execute(select(J.c.seq, J.c.hash).where(
+                J.c.table_id == self.table.table_id, J.c.kind == ConfigChanged.KIND)
+                .order_by(J.c.seq.desc()).limit(1)).first()
+        return {} if row is None else {"table_seq": int(row[0]), "table_hash": str(row[1])}
+
+    def _adopted_locally(self) -> tuple[set[int], set[str], set[str]]:
+        """The floor records this table has adopted, as its own chain says: the floor seqs
+        of user facts adopted before their hashes were kept, their hashes since, and the
+        publications' hashes. Keeps each adoption (:attr:`_adoptions`), the last
+        publication adopted, and the losses already said."""
         seqs: set[int] = set()
+        hashes: set[str] = set()
         pubs: set[str] = set()
         with self.journal.db.read() as conn:
-            for (payload,) in conn.execute(select(J.c.payload).where(
-                    J.c.table_id == STATION_STREAM, J.c.kind == UserAdopted.KIND)):
-                adopted = UserAdopted.from_payload(json.loads(payload))
-                seqs.update(int(s) for s in adopted.source.get("floor_seqs", []))
-            for (payload,) in conn.execute(select(J.c.payload).where(
-                    J.c.table_id == self.table.table_id, J.c.kind == ConfigChanged.KIND)):
-                floor = ConfigChanged.from_payload(json.loads(payload)).changes.get("floor")
-                if isinstance(floor, Mapping) and "hash" in floor:
+            station = [(int(s), str(k), str(a), json.loads(p)) for s, k, a, p in conn.execute(
+                select(J.c.seq, J.c.kind, J.c.actor, J.c.payload)
+                .where(J.c.table_id == STATION_STREAM).order_by(J.c.seq))]
+            for i, (_seq, kind, _actor, payload) in enumerate(station):
+                if kind != UserAdopted.KIND:
+                    continue
+                adopted = UserAdopted.from_payload(payload)
+                floor_seqs = tuple(int(s) for s in adopted.source.get("floor_seqs", []))
+                floor_hashes = tuple(str(h) for h in adopted.source.get("floor_hashes", []))
+                if len(floor_hashes) != len(floor_seqs):
+                    seqs.update(floor_seqs)      # adopted before the hashes were kept
+                    continue
+                hashes.update(floor_hashes)
+                facts: list[dict[str, Any]] = []
+                for _s, k, a, p in reversed(station[:i]):       # the facts copied with it
+                    if a != ACTOR or k == UserAdopted.KIND or p.get("user_id") != \
+                            adopted.user_id:
+                        break
+                    facts.insert(0, {"kind": k, "actor": a, "payload": p})
+                self._adoptions.append(_Adoption(
+                    "user", STATION_STREAM, floor_seqs, floor_hashes, adopted.user_id,
+                    {"facts": facts, "table_stream": STATION_STREAM}))
+            for seq, h, payload in conn.execute(select(J.c.seq, J.c.hash, J.c.payload).where(
+                    J.c.table_id == self.table.table_id, J.c.kind == ConfigChanged.KIND)
+                    .order_by(J.c.seq)):
+                change = ConfigChanged.from_payload(json.loads(payload))
+                floor = change.changes.get("floor")
+                if isinstance(floor, Mapping) and "hash" in floor and "seq" in floor:
                     pubs.add(str(floor["hash"]))
-        return seqs, pubs
+                    self._last_pub = _Adoption(
+                        "publication", FLOOR_STREAM, (int(floor["seq"]),), (str(floor["hash"]),),
+                        change.version, {"publication": dict(floor), "table_seq": int(seq),
+                                         "table_hash": str(h)},
+                        at=str(floor.get("published_at") or ""))
+                    self._adoptions.append(self._last_pub)
+            for (payload,) in conn.execute(select(J.c.payload).where(
+                    J.c.table_id == self.table.table_id,
+                    J.c.kind == FloorAdoptionLost.KIND)):
+                said = FloorAdoptionLost.from_payload(json.loads(payload))
+                if said.floor_hashes:
+                    self._lost_said.add(said.floor_hashes[0])
+        return seqs, hashes, pubs
 
     # -- state ------------------------------------------------------------------------------
 
