@@ -36,7 +36,7 @@ status=0
 # (a station's start-up in a process of its own, a device's heartbeat, a fixed --exit-after),
 # and the extra worker runs while they wait (on 2 cores: 564 s with 2 workers, 530 s with 3).
 # Each test file is kept on one worker (its module fixtures are made once), in the order
-# collected: the slow ones first (conftest.py), so that the longest never start last
+# collected: the heaviest first (conftest.py: HEAVY_FILES), so that the longest never start last
 # (xdist's own order is by the number of tests in a file).
 workers=$(( $(nproc 2>/dev/null || echo 1) + 1 ))
 .venv/bin/python -m pytest -q -p no:cacheprovider -n "$workers" --dist loadfile \
