@@ -401,11 +401,11 @@ def run_cluster(args: argparse.Namespace) -> int:
     from dealer_station.errors import StationError
 
     action = args.cluster_action
+    if action == "start" and not 1 <= args.max_connections <= 10_000:
+        raise StationError(f"--max-connections {args.max_connections}: give 1 to 10000")
     d = _cluster_dir(args.dir, new=action == "start")
     state = d / STATE_FILE
     if action == "start":
-        if not 1 <= args.max_connections <= 10_000:
-            raise StationError(f"--max-connections {args.max_connections}: give 1 to 10000")
         bindir = find_bindir()
         if bindir is None:
             raise StationError(MISSING_MESSAGE)
