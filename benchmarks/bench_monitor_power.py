@@ -111,8 +111,9 @@ def main_bourre(args: argparse.Namespace) -> int:
              for seed in range(1, args.clean + 1)]
     with ProcessPoolExecutor(2) as pool:
         results = list(pool.map(run_bourre, jobs))
-    print(f"Bourré, default settings; anomalies from hand {START}, seeds 1-{args.seeds}, "
-          f"A = 1 + seed mod 5, B = 1 + (seed + 2) mod 5:")
+    print("Bourré, default settings" + (
+        f"; anomalies from hand {START}, seeds 1-{args.seeds}, A = 1 + seed mod 5, "
+        f"B = 1 + (seed + 2) mod 5" if kinds else "") + ":")
     for kind in kinds:
         profile, hands = BOURRE_RUNS[kind]
         found = [r for k, r, _ in results if k == kind]
