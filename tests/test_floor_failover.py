@@ -32,7 +32,7 @@ from dealer_station.cli.main import main
 from dealer_station.floor.forwarder import Forwarder
 from dealer_station.table.parts import SIMULATE
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 def play(journal: Journal, table: str, rounds: int, seed: int) -> None:

@@ -22,7 +22,7 @@ from dealer_station.cli.main import main
 from dealer_station.floor.forwarder import Forwarder
 from dealer_station.table.parts import SIMULATE
 
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 @pytest.fixture
