@@ -241,11 +241,11 @@ class FloorAdoptionLost(Event):
     copy: JsonObject
 
     def alert_text(self, rnd: str, actor: str) -> str:
-        said = (f"configuration {self.subject[:12]}" if self.what == "publication"
-                else f"{self.subject}'s user records")
+        said, it = ((f"configuration {self.subject[:12]}", "it") if self.what == "publication"
+                    else (f"{self.subject}'s user records", "them"))
         return (f"the floor lost {said}, which this table adopted (floor records "
-                f"{', '.join(str(s) for s in self.floor_seqs)}); the table keeps it; the "
-                f"operator can publish it again from the table's copy")
+                f"{', '.join(str(s) for s in self.floor_seqs)}); the table keeps {it}; the "
+                f"operator can publish {it} again from the table's copy")
 
 
 @dataclass(frozen=True, slots=True)

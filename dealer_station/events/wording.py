@@ -462,7 +462,7 @@ def _alert_ack(_r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str
     return KIND_WORDS["alert.ack"], f"{about}; {_reason(p)}"
 
 
-def _floor(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str]:
+def _floor(r: Recorded, p: Mapping[str, Any], people: People) -> tuple[str, str]:
     if r.kind == "floor.restored":
         return (KIND_WORDS["floor.restored"],
                 f"the floor holds records up to {p.get('floor_seq')}; the rest follow")
@@ -476,11 +476,14 @@ def _floor(r: Recorded, p: Mapping[str, Any], _people: People) -> tuple[str, str
                 f"{p.get('floor_seq')}, had taken up to {p.get('sent_seq')}); the table sends "
                 f"them again")
     if r.kind == "floor.adoption_lost":
-        said = (f"configuration {str(p.get('subject'))[:12]}" if p.get("what") == "publication"
-                else f"{p.get('subject')}'s user records")
+        if p.get("what") == "publication":
+            said = (f"configuration {str(p.get('subject'))[:12]}, adopted here, is no longer "
+                    f"at the floor; the table keeps it")
+        else:
+            said = (f"{people.name(str(p.get('subject')))}'s user records, adopted here, are "
+                    f"no longer at the floor; the table keeps them")
         return (KIND_WORDS["floor.adoption_lost"],
-                f"{said} adopted here is no longer at the floor; the table keeps it, and its "
-                f"copy is here for the operator to publish again")
+                f"{said}, and its copy is here for the operator to publish again")
     return KIND_WORDS["floor.refused"], str(p.get("reason") or "")
 
 
