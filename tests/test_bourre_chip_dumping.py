@@ -22,8 +22,10 @@ import pytest
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import load_key
+from dealer_station.cards import Suit, parse_card, parse_cards
 from dealer_station.cli.main import main
-from dealer_station.games.bourre.table.inject import STRONG_HAND
+from dealer_station.games.bourre.rules.config import BourreProfile
+from dealer_station.games.bourre.table.inject import STRONG_HAND, for_partner, strong, to_take
 from dealer_station.monitor.hands import PlayedHand
 from dealer_station.table.monitor_rounds import monitor_rounds
 
@@ -44,6 +46,47 @@ class Files:
     @property
     def args(self) -> list[str]:
         return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
+
+
+# --- the pair's choices, card by card (hearts are trumps) --------------------------------------
+
+H = Suit.HEARTS
+
+
+def test_a_ducks_under_b_and_takes_from_a_third_player() -> None:
+    profile = BourreProfile()
+    # B (seat 4) leads the King of spades and is taking the trick: A lays its lowest spade
+    # that does not take it, though it holds the Ace.
+    a_holds = parse_cards(["AS", "3S", "9S"])
+    card = for_partner(a_holds, [(4, parse_card("KS"))], H, 4, [], set(a_holds), profile)
+    assert card == parse_card("3S")
+    # A third player (seat 5) is taking a trick B already lost: A takes it with its highest.
+    trick = [(4, parse_card("2S")), (5, parse_card("QS"))]
+    assert for_partner(a_holds, trick, H, 4, [], set(a_holds), profile) == parse_card("AS")
+    # B is still to play and can beat the Queen: A ducks.
+    trick = [(5, parse_card("QS"))]
+    b_holds = parse_cards(["KS", "4D"])
+    assert for_partner(a_holds, trick, H, 4, b_holds, set(a_holds), profile) == \
+        parse_card("3S")
+    # To lead, A plays into a suit where B holds the best card left (the Ace of clubs).
+    a_holds = parse_cards(["2C", "5D", "9S"])
+    b_holds = parse_cards(["AC", "3D"])
+    assert for_partner(a_holds, [], H, 4, b_holds, set(a_holds), profile) == parse_card("2C")
+
+
+def test_b_takes_cheaply_when_only_a_follows_and_leads_what_nobody_beats() -> None:
+    b_holds = parse_cards(["KS", "10S", "4D"])
+    trick = [(5, parse_card("9S"))]
+    # Only B, then A, still to play: the lowest spade that takes the trick.
+    assert to_take(b_holds[:2], trick, H, 2, set(b_holds), (5, 4, 2)) == parse_card("10S")
+    # Seat 1 still to play after B besides A: its highest.
+    assert to_take(b_holds[:2], trick, H, 2, set(b_holds), (5, 4, 1, 2)) == parse_card("KS")
+    # To lead: the Ace of trumps (nothing beats it) before anything else.
+    b_holds = parse_cards(["AH", "KS", "4D"])
+    assert to_take(b_holds, [], H, 2, set(b_holds), (4, 2)) == parse_card("AH")
+    # B's hand is strong with two trumps and Aces (the Ace of trumps counts once).
+    assert strong(parse_cards(["AH", "2H", "KS"]), H) and strong(parse_cards(["AS", "AD"]), H)
+    assert not strong(parse_cards(["AH", "KS", "QD"]), H)
 
 
 def _simulate(where: Path, *inject: str) -> Files:
