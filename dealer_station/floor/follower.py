@@ -319,9 +319,9 @@ class Follower:
             lost = self._lost_adoptions(conn) if self._check_adoptions else []
             if self._last_pub is not None:
                 self._last_pub_held = _holds_all(conn, self._last_pub)
-        self._check_adoptions = False
         for adoption in lost:
-            self._say_lost(adoption)
+            self._say_lost(adoption)     # (a journal that refuses: said at the next read)
+        self._check_adoptions = False
         self._set("online", "")
 
     # -- a floor that lost records ----------------------------------------------------------
