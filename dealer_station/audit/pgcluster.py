@@ -265,18 +265,18 @@ def standby_of(primary: PgCluster, name: str = "standby") -> PgCluster:
                         place=primary.place)
     standby._make_root()
     data = standby.root / "data"
-    standby._run(str(primary.bindir / "pg_basebackup"), "-D", str(data), "-h", "127.0.0.1",
-                 "-p", str(primary.port), "-U", "postgres", "-X", "stream", "-R",
-                 "--no-sync", "-c", "fast")
-    # pg_basebackup -R writes primary_conninfo without the standby's name: add it, so that
-    # the primary's pg_stat_replication and synchronous_standby_names can name it.
-    conf = f"\nprimary_conninfo = 'host=127.0.0.1 port={primary.port} user=postgres " \
-           f"application_name={name}'\n"
-    standby._run("sh", "-c", f"printf %s \"$0\" >> {data}/postgresql.auto.conf", conf)
     try:
+        standby._run(str(primary.bindir / "pg_basebackup"), "-D", str(data), "-h",
+                     "127.0.0.1", "-p", str(primary.port), "-U", "postgres", "-X", "stream",
+                     "-R", "--no-sync", "-c", "fast")
+        # pg_basebackup -R writes primary_conninfo without the standby's name: add it, so
+        # that the primary's pg_stat_replication and synchronous_standby_names can name it.
+        conf = f"\nprimary_conninfo = 'host=127.0.0.1 port={primary.port} user=postgres " \
+               f"application_name={name}'\n"
+        standby._run("sh", "-c", f"printf %s \"$0\" >> {data}/postgresql.auto.conf", conf)
         standby._start_on_a_free_port()
-    except ClusterError:
-        standby.stop()
+    except BaseException:
+        standby.stop()          # (removes its folder too)
         raise
     return standby
 
