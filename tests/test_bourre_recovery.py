@@ -185,21 +185,21 @@ def test_sigkill_at_random_moments_always_recovers(tmp_path: Path) -> None:
     rng = random.Random(20261122)
     inside = attempt = 0
     # Kill at a random number of records written (not after a guessed sleep), and go on until
-    # at least 5 kills have fallen inside a hand, however loaded the machine is.
-    while attempt < 10 or (inside < 5 and attempt < 40):
+    # at least 4 kills have fallen inside a hand, however loaded the machine is.
+    while attempt < 6 or (inside < 4 and attempt < 30):
         run = simulate(db_url, key, 500, attempt)
         out = kill_after(run, db_file, TABLE, rng.randint(1, 150))
         assert run.returncode == -signal.SIGKILL, out
         assert "Traceback" not in out, out
         inside += open_rounds(db_file, TABLE) > 0
         attempt += 1
-    assert inside >= 5, f"only {inside} of {attempt} kills fell inside a hand"
+    assert inside >= 4, f"only {inside} of {attempt} kills fell inside a hand"
     # The last kill may have fallen between two hands: then there is nothing to recover.
     restart_and_check(db_url, key, seed=99, mid_hand=open_rounds(db_file, TABLE) > 0)
     journal = Journal(open_database(db_url, upgrade=False), load_key(key))
     try:
         phases = [r.payload["phase"] for r in journal.records(TABLE, kinds=["recovery"])]
-        assert len(phases) >= 5, phases          # most kills fell inside a hand
+        assert len(phases) >= 4, phases          # most kills fell inside a hand
         assert list(journal.records(TABLE, kinds=["halt"])) == []
     finally:
         journal.db.close()

@@ -25,7 +25,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import load_key
 from dealer_station.table.audit_checks import meter_differences, replay
 
-KILLS = 12
+KILLS = 8
 
 
 def _simulate(db: str, key: Path, rounds: int, seed: int) -> subprocess.Popen[str]:
