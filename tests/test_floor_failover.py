@@ -136,6 +136,9 @@ def run_through_failover(tmp_path: Path, key: JournalKey, pair: PgPair, *,
     try:
         wait_until(lambda: acked[0] >= 40, "the floor to take the table's first records")
         if standby_misses:
+            # The standby first holds what it has streamed so far (the floor's tables
+            # included: asynchronous, it could lag even the schema), then streams no more.
+            wait_until(pair.caught_up, "the standby to stream what was sent")
             pair.cut_standby()
             cut_at = t.head()
             # The primary acknowledges records the standby never receives.
