@@ -49,7 +49,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from scipy.stats import norm
+from scipy.special import ndtr  # the normal law's cdf (scipy.stats costs 0.4 s to import)
 
 from dealer_station.monitor.rounds import WinLaw
 
@@ -226,7 +226,7 @@ class WinCusum:
     def p_value(self, tests: int) -> float:
         """The segment's scores' normal tail in the test's direction, times ``tests``
         (capped at 1)."""
-        return min(1.0, tests * float(norm.sf(self.direction * self.score_z)))
+        return min(1.0, tests * float(ndtr(-self.direction * self.score_z)))
 
 
 def run_length(h: float, shift: float, mean_shift: float) -> float:

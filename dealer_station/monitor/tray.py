@@ -40,7 +40,6 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 import numpy as np
-from scipy.stats import rankdata
 
 from dealer_station.monitor.alerts import Alert
 from dealer_station.monitor.settings import MonitorSettings
@@ -98,6 +97,10 @@ def rank_sum_tail(scores: Sequence[int], mine: Sequence[bool]) -> float:
     m = sum(1 for x in mine if x)
     if m == 0 or m == len(scores):
         return 1.0
+    # Imported here: the look runs once a counted day, and scipy.stats costs every station
+    # and simulate 0.4 s to import.
+    from scipy.stats import rankdata
+
     doubled = [int(r) for r in 2 * rankdata(scores)]     # mid-ranks are halves: doubled
     seen = sum(r for r, x in zip(doubled, mine, strict=True) if x)
     top = sum(sorted(doubled)[-m:]) + 1

@@ -90,36 +90,34 @@ def natural_hand(cards: Sequence[Card]) -> str | None:
     return _natural((a, b, c))
 
 
-def _pays_more(a: Odds | None, a_hand: str | None, b: Odds | None, b_hand: str | None) -> bool:
-    """Whether outcome a beats outcome b: higher payout, then the better hand."""
-    ra = a.ratio if a else Fraction(-1)
-    rb = b.ratio if b else Fraction(-1)
-    if ra != rb:
-        return ra > rb
-    oa = _HAND_ORDER[a_hand] if a_hand else len(POKER_HANDS)
-    ob = _HAND_ORDER[b_hand] if b_hand else len(POKER_HANDS)
-    return oa < ob
+def _worth(hand: PokerHand) -> tuple[Fraction, int]:
+    """How an outcome ranks for a joker's choice: the higher payout, then the better hand."""
+    ratio = hand.odds.ratio if hand.odds else Fraction(-1)
+    return ratio, -(_HAND_ORDER[hand.hand] if hand.hand else len(POKER_HANDS))
 
 
-def _classes_hand(classes: tuple[int, int, int], paytable: Paytable) -> PokerHand:
-    """The hand for a sorted class triple (jokers last, as class 52)."""
-    pays = paytable.as_dict()
-    jokers = classes.count(JOKER_CLASS)
-    if jokers >= 2:
-        return PokerHand("two_jokers", pays.get("two_jokers"))
-    if jokers == 0:
-        hand = _natural(classes)
-        return PokerHand(hand, pays.get(hand) if hand else None)
-    a, b = classes[0], classes[1]
-    best = PokerHand(None, None)
+def _joker_hand(a: int, b: int, natural: dict[tuple[int, int, int], PokerHand],
+                worth: dict[int, tuple[Fraction, int]]) -> PokerHand:
+    """The hand of two classes ``a < b`` and one joker: the joker stands for the card, not
+    already in the hand, that pays most (the better hand on equal pay; the first such card in
+    class order). ``natural`` holds every jokerless hand; ``worth`` each of its hands' rank,
+    by identity (hands of the same pattern share one object, so there are few)."""
+    best: PokerHand | None = None
+    best_worth: tuple[Fraction, int] | None = None
+    best_sub = -1
     for sub in range(52):
         if sub in (a, b):
             continue  # the joker stands only for a card not already in the hand
-        hand = _natural((a, b, sub))
-        odds = pays.get(hand) if hand else None
-        if best.substitute is None or _pays_more(odds, hand, best.odds, best.hand):
-            best = PokerHand(hand, odds, CLASS_CARDS[sub])
-    return best
+        x, y, z = sorted((a, b, sub))
+        hand = natural[(x, y, z)]
+        w = worth.get(id(hand))
+        if w is None:
+            w = worth[id(hand)] = _worth(hand)
+        if best_worth is None or w > best_worth:
+            best, best_worth = hand, w
+            best_sub = sub
+    assert best is not None
+    return PokerHand(best.hand, best.odds, CLASS_CARDS[best_sub])
 
 
 def evaluate(cards: Sequence[Card], paytable: Paytable) -> PokerHand:
@@ -156,7 +154,12 @@ def hand_table(paytable: Paytable) -> dict[tuple[int, int, int], PokerHand]:
                     hand_obj = PokerHand(hand, pays.get(hand) if hand else None)
                     nat[key] = hand_obj
                 table[(a, b, c)] = hand_obj
-            table[(a, b, JOKER_CLASS)] = _classes_hand((a, b, JOKER_CLASS), paytable)
+    # The joker's hands choose among the natural ones, read from the table rather than worked
+    # out again: every process that settles builds this table, now in half the time.
+    worth: dict[int, tuple[Fraction, int]] = {}
+    for a in range(52):
+        for b in range(a + 1, 52):
+            table[(a, b, JOKER_CLASS)] = _joker_hand(a, b, table, worth)
         table[(a, JOKER_CLASS, JOKER_CLASS)] = PokerHand("two_jokers", pays.get("two_jokers"))
     return table
 
