@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from monitor_support import Files
 
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -36,16 +36,6 @@ SEED = 16
 A, B = 2, 4
 HANDS = 82
 SPEC = f"chip-dumping:{A}>{B}@1"
-
-
-@dataclass(frozen=True)
-class Files:
-    db: Path
-    key: Path
-
-    @property
-    def args(self) -> list[str]:
-        return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
 
 
 # --- the pair's choices, card by card (hearts are trumps) --------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
+from monitor_support import Files
 
 from dealer_station.cards import BOURRE_DECK
 from dealer_station.cli.main import main
@@ -261,16 +262,6 @@ def test_bourre_settings_are_read_and_all_four_off_is_refused(tmp_path: Path) ->
 HANDS = 45
 SIM_SEED = 1
 INJECT = ("soft-play:1>3@1", "reneges:5@1")
-
-
-@dataclass(frozen=True)
-class Files:
-    db: Path
-    key: Path
-
-    @property
-    def args(self) -> list[str]:
-        return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
 
 
 @pytest.fixture(scope="module")

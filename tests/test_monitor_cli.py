@@ -7,11 +7,11 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 import pytest
+from monitor_support import Files
 from test_reports_journal import (  # noqa: F401  (report_journal is a fixture)
     SIM_ROUNDS,
     TABLE,
@@ -30,16 +30,6 @@ pytestmark = pytest.mark.slow
 CLEAN = {"T1": 1, "T2": 2}
 CLEAN_ROUNDS = 500
 CONTRACT_KEYS = {"rule", "table", "round_no", "seat", "dealer", "p_value"}
-
-
-@dataclass(frozen=True)
-class Files:
-    db: Path
-    key: Path
-
-    @property
-    def args(self) -> list[str]:
-        return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
 
 
 def simulate(files: Files, table: str, rounds: int, seed: int, *extra: str) -> None:

@@ -12,10 +12,10 @@ import json
 import math
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from monitor_support import Files
 
 from dealer_station.cards import LAPAIRE_DECK
 from dealer_station.cli.main import main
@@ -153,16 +153,6 @@ def test_settings_turn_the_rules_off_and_refuse_a_bad_shift(config: LaPaireConfi
 INJECT_AT = 21
 #: docs/monitor.md's stated bound for dealer-pays:50 (the slowest of its 20 runs, and more).
 DETECTED_WITHIN = 150
-
-
-@dataclass(frozen=True)
-class Files:
-    db: Path
-    key: Path
-
-    @property
-    def args(self) -> list[str]:
-        return ["--db", f"sqlite:///{self.db}", "--key", str(self.key)]
 
 
 @pytest.fixture(scope="module")
