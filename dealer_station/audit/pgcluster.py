@@ -9,6 +9,9 @@ synchronous, reached through one multi-host URL (``target_session_attrs=read-wri
 floor's failover as a casino runs it, on this machine (``dealer-station floor cluster``, the
 failover tests). It promotes the standby after a hard stop of the primary (a failover) or
 after a clean one (a switch-over, the old primary then following the new one).
+
+``PgCluster(..., logical=True)`` runs with ``wal_level = logical``: a floor that publishes
+the regulator's copy by logical replication (docs/floor.md; tests/test_floor_regulator_copy.py).
 """
 
 from __future__ import annotations
@@ -74,6 +77,9 @@ class PgCluster:
     """The server's ``cluster_name`` (a standby's is its name at the primary)."""
     place: Path | None = None
     """The folder to make the cluster's own folder in (default: the system's temporary one)."""
+    logical: bool = False
+    """``wal_level = logical`` (a publisher of logical replication: the regulator's copy,
+    docs/floor.md) instead of ``replica``; a streaming standby works from either."""
     _as_user: list[str] = field(init=False, default_factory=list)
     _started: bool = field(init=False, default=False)
 
@@ -112,9 +118,11 @@ class PgCluster:
         # synchronous) must be able to override them. A standby's base backup copies them.
         # wal_level=replica and max_wal_senders are the server's defaults, and initdb's
         # pg_hba.conf trusts replication from 127.0.0.1: any cluster can have a standby.
+        # max_replication_slots (default 10) serves a logical subscriber's slot too.
         on = "on" if self.durable else "off"
+        wal_level = "logical" if self.logical else "replica"
         settings = (f"\nfsync = {on}\nsynchronous_commit = {on}\nfull_page_writes = {on}\n"
-                    f"wal_level = replica\nmax_wal_senders = 10\nhot_standby = on\n"
+                    f"wal_level = {wal_level}\nmax_wal_senders = 10\nhot_standby = on\n"
                     f"wal_keep_size = 256MB\n")
         self._run("sh", "-c", f"printf %s \"$0\" >> {data}/postgresql.conf", settings)
         self._start_on_a_free_port()
@@ -242,12 +250,13 @@ class PgCluster:
     def state(self) -> dict[str, object]:
         return {"name": self.name, "root": str(self.root), "port": self.port,
                 "durable": self.durable, "max_connections": self.max_connections,
-                "running": self._started}
+                "logical": self.logical, "running": self._started}
 
     @classmethod
     def from_state(cls, bindir: Path, state: dict[str, object]) -> PgCluster:
         c = cls(bindir, durable=bool(state["durable"]),
-                max_connections=int(str(state["max_connections"])), name=str(state["name"]))
+                max_connections=int(str(state["max_connections"])), name=str(state["name"]),
+                logical=bool(state.get("logical", False)))
         c.root = Path(str(state["root"]))
         c.port = int(str(state["port"]))
         c._started = bool(state["running"])
@@ -262,7 +271,7 @@ def standby_of(primary: PgCluster, name: str = "standby") -> PgCluster:
     own. Returns once it accepts (read-only) connections."""
     standby = PgCluster(primary.bindir, durable=primary.durable,
                         max_connections=primary.max_connections, name=name,
-                        place=primary.place)
+                        place=primary.place, logical=primary.logical)
     standby._make_root()
     data = standby.root / "data"
     try:
