@@ -1,17 +1,21 @@
 """The regulator's copy of the floor by PostgreSQL logical replication (issue 26), set up by
 running docs/floor.md's own SQL blocks ("The regulator's copy: logical replication") with
-psql: a floor with ``wal_level = logical``, a second server as the regulator's, two tables
-forwarding to the floor. The copy then gives the same ``audit verify`` and ``recall`` as the
-floor, even to a role that may only read; later rounds arrive; a new table is added as the
-doc says after a migration; a record edited at the floor reaches the copy, which keeps the
-row it first received and whose ``audit verify`` fails; a TRUNCATE at the floor empties
-nothing on the copy. Every wait is on a condition (tests/waiting.py), never on the clock."""
+psql, and its line that creates the copy's schema: a floor with ``wal_level = logical`` and
+users of its own, a second server as the regulator's, two tables forwarding to the floor.
+The copy then gives the same ``audit verify`` and ``recall`` as the floor, even to a role
+that may only read; later rounds arrive; a new table is added as the doc says after a
+migration; a record edited at the floor reaches the copy, which keeps the row it first
+received and whose ``audit verify`` fails; a TRUNCATE at the floor empties nothing on the
+copy. Every wait is on a condition (tests/waiting.py), never on the clock."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import re
+import shlex
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +25,7 @@ from repo_paths import ROOT
 from waiting import wait_until
 
 from dealer_station import registry as games
+from dealer_station.app import fast_hasher
 from dealer_station.audit import schema
 from dealer_station.audit.db import open_database
 from dealer_station.audit.journal import Journal
@@ -46,6 +51,17 @@ def doc_sql(first_line: str) -> str:
     found = [b for b in blocks if b.startswith(f"-- {first_line}\n")]
     assert len(found) == 1, f"docs/floor.md: no single SQL block starting '-- {first_line}'"
     return found[0]
+
+
+def doc_migrate_line(url: str) -> list[str]:
+    """The doc's command that creates the copy's schema, for ``url``, run by this Python."""
+    text = (ROOT / "docs" / "floor.md").read_text(encoding="utf-8")
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    lines = [ln for ln in section.splitlines() if ln.startswith(".venv/bin/python -c ")]
+    assert len(lines) == 1, "docs/floor.md: no single '.venv/bin/python -c' line"
+    argv = shlex.split(lines[0])
+    assert argv[-1] == "postgresql+psycopg://postgres@/floor_copy", argv
+    return [sys.executable, *argv[1:-1], url]
 
 
 def psql(server: PgCluster, dbname: str, sql: str) -> str:
@@ -112,7 +128,7 @@ def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 
 def test_the_regulators_copy_answers_as_the_floor_and_keeps_what_it_received(
         tmp_path: Path, servers: tuple[PgCluster, PgCluster],
-        capsys: pytest.CaptureFixture[str]) -> None:
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     floor, copy = servers
     floor_url = floor.create_database("floor")
     copy_url = copy.create_database("floor_copy")
@@ -121,8 +137,17 @@ def test_the_regulators_copy_answers_as_the_floor_and_keeps_what_it_received(
     k = str(key.path)
     tables = [Table(tmp_path, "T1", "lapaire", key, floor_url),
               Table(tmp_path, "T2", "bourre", key, floor_url)]
+    # The floor's own users (its `station` stream, signed and in a Merkle tree at the floor):
+    # audit verify checks the users rows against that stream.
+    monkeypatch.setattr("dealer_station.audit.users.default_hasher", fast_hasher)
+    monkeypatch.setattr("sys.stdin", io.StringIO("24681357\n24681357\n"))
+    assert main(["users", "add", "olga", "--name", "Olga", "--role", "operator",
+                 "--pin-stdin", "--db", floor_url, "--key", k]) == 0
+    assert "added olga" in capsys.readouterr().out
     for t in tables:
         t.deal_and_forward(4)
+    for held in ("users", "signed_checkpoints", "merkle_nodes"):
+        assert floor.sql(f"SELECT count(*) FROM {held}", "floor") != [(0,)], held
 
     def caught_up() -> bool:
         return all(digest(floor, "floor", t) == digest(copy, "floor_copy", t)
@@ -134,7 +159,9 @@ def test_the_regulators_copy_answers_as_the_floor_and_keeps_what_it_received(
     assert sorted(r[0] for r in floor.sql(
         "SELECT tablename FROM pg_publication_tables WHERE pubname = 'regulator_copy'",
         "floor")) == PUBLISHED
-    open_database(copy_url).close()
+    made = subprocess.run(doc_migrate_line(copy_url), capture_output=True, text=True,
+                          timeout=120)
+    assert made.returncode == 0, made.stderr
     psql(copy, "floor_copy", doc_sql("floor_copy")
          .replace("host=floor-a.casino.example port=5432", f"host=127.0.0.1 port={floor.port}")
          .replace(" sslmode=verify-full", ""))
@@ -161,6 +188,7 @@ def test_the_regulators_copy_answers_as_the_floor_and_keeps_what_it_received(
 
     out = same_answers(0)
     assert "table T1: ok" in out and "table T2: ok" in out and "FAILED" not in out
+    assert "table station: ok" in out and "users" not in out, out
 
     # Later rounds arrive.
     before = copy.sql("SELECT max(seq) FROM journal WHERE table_id = 'T1'", "floor_copy")
