@@ -14,6 +14,7 @@ acknowledge = ["checked with the dealer", "device replaced"]
 slip_void = ["wrong count", "wrong slip"]
 config_change = ["approved change"]
 return_pot = ["players went home"]
+publish_again = ["lost in the failover"]
 ```
 
 An action left out keeps its defaults (:data:`DEFAULT_REASONS`); an empty list offers only
@@ -43,6 +44,7 @@ ACTIONS: Mapping[str, str] = {
     "slip_void": "voiding a slip",
     "config_change": "changing the table's configuration",
     "return_pot": "returning a carried pot to the players",
+    "publish_again": "publishing again what the floor lost in a failover",
 }
 
 DEFAULT_REASONS: Mapping[str, tuple[str, ...]] = {
@@ -55,6 +57,7 @@ DEFAULT_REASONS: Mapping[str, tuple[str, ...]] = {
     "slip_void": ("wrong count", "wrong slip", "dealer error"),
     "config_change": ("approved change", "paytable change approved", "limits change approved"),
     "return_pot": ("players went home", "session ended early"),
+    "publish_again": ("lost in the failover", "checked with the table's copy"),
 }
 
 #: Longest reason offered as a button (a longer one is typed with "Other…").

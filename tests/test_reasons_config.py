@@ -77,7 +77,7 @@ def test_doctor_checks_the_reasons(tmp_path: Path) -> None:
         (conf / name).write_text((CONFIG_DIR / name).read_text())
     checks = [c for c, _ in check_config(conf, conf / "devices.toml")]
     station = next(c for c in checks if "station.toml" in c.detail)
-    assert station.status == "ok" and "reasons: 24 for 8 actions" in station.detail
+    assert station.status == "ok" and "reasons: 26 for 9 actions" in station.detail
     (conf / "station.toml").write_text(
         (CONFIG_DIR / "station.toml").read_text().replace('unlock = ["identity checked"',
                                                           'unlock = [7, "identity checked"'))

@@ -72,6 +72,8 @@ from dealer_station.events.table import (
     RoundHalted,
     actor_words,
 )
+from dealer_station.floor.central import LostAdoption, lost_adoptions
+from dealer_station.floor.server import FloorServer, PrimaryChange, PrimaryWatch, read_server
 from dealer_station.floor.status import TableStatus, table_statuses
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.money import CHIPS, Money
@@ -367,6 +369,14 @@ class PitView:
     requests: list[OpenRequest] = field(default_factory=list)
     #: The alert time the requests were judged by, in minutes.
     request_minutes: int = CageSettings().alert_minutes
+    #: The server the pit read (primary or standby, its lag), and the last change of
+    #: primary seen (kept on the line); ``changed``: the primary changed at this reading.
+    server: FloorServer | None = None
+    primary_change: PrimaryChange | None = None
+    changed: bool = False
+    #: What the pit's tables adopted and the floor lost in a failover, not yet published
+    #: again (``floor versions``' list).
+    lost: list[LostAdoption] = field(default_factory=list)
 
 
 def stream_id(pit: str) -> str:
@@ -405,6 +415,8 @@ class Pit:
         #: Each table's requests as far as read: (the last record read, its ledger).
         self._ledgers: dict[str, tuple[int, Ledger]] = {}
         self._ledgers_lock = threading.RLock()
+        #: The floor's primary from one reading to the next (a failover is said once).
+        self.primaries = PrimaryWatch()
 
     def request_minutes_of(self, accounting: AccountingSettings) -> int:
         """The minutes a request may wait before it is an alert: the pit's own setting, else
@@ -530,6 +542,9 @@ class Pit:
         problems: list[str] = [self.accounting_problem] if self.accounting_problem else []
         requests: list[OpenRequest] = []
         with self.db.read() as conn:
+            server = read_server(self.db, conn)
+            lost = [a for a in lost_adoptions(conn, [st.table for st in statuses])
+                    if a.again is None]
             for st in statuses:
                 money = self.money(conn, st.table)
                 day = TableDay(money=money)
@@ -548,8 +563,9 @@ class Pit:
         open_alerts = [a for a in alerts if a.id not in acked]
         open_alerts.sort(key=lambda a: (a.at, a.id), reverse=True)
         requests.sort(key=lambda r: (not r.late, r.requested_at, r.table))
+        changed = self.primaries.see(server) is not None
         return PitView(rows, open_alerts, acked, since, now, problems, requests,
-                       self.request_minutes)
+                       self.request_minutes, server, self.primaries.last_change, changed, lost)
 
     # -- fills and credits --
 

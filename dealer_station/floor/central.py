@@ -18,13 +18,14 @@ refused (:class:`FloorChainBroken`), never acted on.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, select
 
+from dealer_station import registry as games
 from dealer_station.audit import schema
 from dealer_station.audit.hashing import canonical_json, config_version
 from dealer_station.audit.journal import Entry, Journal, Record, check_table_id
@@ -294,6 +295,7 @@ class LostAdoption:
     publisher: str                  # who published it (a publication), or "" (a user's facts)
     reason: str
     again: int | None               # the floor record that published it again, if any
+    adopted_at: str = ""            # the table's record's time (not in the JSON)
 
     def as_json(self) -> dict[str, Any]:
         return {"what": self.what, "table": self.table, "table_seq": self.table_seq,
@@ -310,10 +312,12 @@ def _held(conn: Connection, stream: str, seqs: Sequence[int],
     return bool(seqs) and all(held.get(s) == h for s, h in zip(seqs, hashes, strict=True))
 
 
-def lost_adoptions(conn: Connection) -> list[LostAdoption]:
+def lost_adoptions(conn: Connection, tables: Collection[str] | None = None
+                   ) -> list[LostAdoption]:
     """Every publication a forwarded table adopted (its config.change naming the floor
     record) that the floor's stream no longer holds, and every user's facts a table said
-    lost (``floor.adoption_lost``), each with whether it was published again since."""
+    lost (``floor.adoption_lost``), each with whether it was published again since.
+    ``tables``: only theirs (the pit's tables; read through the journal's table index)."""
     from dealer_station.events.station import FloorAdoptionLost, UserAdopted
 
     pubs = publications_in(read_stream_unchecked(conn, FLOOR_STREAM))
@@ -325,11 +329,13 @@ def lost_adoptions(conn: Connection) -> list[LostAdoption]:
         if isinstance(of, dict) and of.get("floor_hashes"):
             again_users[str(of["floor_hashes"][0])] = int(seq)
     out: list[LostAdoption] = []
-    stmt = (select(J.c.table_id, J.c.seq, J.c.hash, J.c.kind, J.c.payload)
+    stmt = (select(J.c.table_id, J.c.seq, J.c.hash, J.c.kind, J.c.payload, J.c.ts)
             .where(J.c.kind.in_((ConfigChanged.KIND, FloorAdoptionLost.KIND)),
                    J.c.table_id.not_in((FLOOR_STREAM, "station")))
             .order_by(J.c.table_id, J.c.seq))
-    for table_id, seq, h, kind, payload in conn.execute(stmt):
+    if tables is not None:
+        stmt = stmt.where(J.c.table_id.in_(sorted(tables)))
+    for table_id, seq, h, kind, payload, ts in conn.execute(stmt):
         try:
             data = json.loads(payload)
             if kind == FloorAdoptionLost.KIND:
@@ -339,7 +345,8 @@ def lost_adoptions(conn: Connection) -> list[LostAdoption]:
                 out.append(LostAdoption(
                     "user", str(table_id), int(seq), str(h), lost.floor_seqs,
                     lost.floor_hashes, lost.subject, None, "", "",
-                    again_users.get(lost.floor_hashes[0]) if lost.floor_hashes else None))
+                    again_users.get(lost.floor_hashes[0]) if lost.floor_hashes else None,
+                    str(ts)))
                 continue
             change = ConfigChanged.from_payload(data)
         except ValueError:      # not JSON, or not the event's shape: verification says so
@@ -355,7 +362,7 @@ def lost_adoptions(conn: Connection) -> list[LostAdoption]:
         out.append(LostAdoption(
             "publication", str(table_id), int(seq), str(h), (fseq,), (fhash,), change.version,
             change.game, str(floor.get("publisher") or ""), str(floor.get("reason") or ""),
-            again))
+            again, str(ts)))
     return out
 
 
@@ -415,10 +422,12 @@ def publish_again(floor: Floor, table_id: str, seq: int, *, reason: str, actor: 
                          group=group, tables=tables)
 
 
-def users_again(floor: Floor, table_id: str, seq: int, *, actor: User) -> tuple[str, bool]:
+def users_again(floor: Floor, table_id: str, seq: int, *, actor: User,
+                reason: str = "") -> tuple[str, bool]:
     """Journal again at the floor, from a table's own chained copy (its floor.adoption_lost
     record ``seq``), a user's facts the table adopted and the floor lost (``Users.adopt``
-    under the operator's name, ``again_of`` naming the copy). A PIN is never copied into a
+    under the operator's name, ``again_of`` naming the copy, with ``reason`` when one is
+    given, as the pit asks for one). A PIN is never copied into a
     chain: a fact that set one comes back without it. Returns the user's id and whether a
     PIN must be set again at the floor."""
     from dealer_station.audit.journal import Copied
@@ -454,5 +463,37 @@ def users_again(floor: Floor, table_id: str, seq: int, *, actor: User) -> tuple[
         "again_of": {"table": table_id, "table_seq": seq, "table_hash": rec.hash,
                      "floor_seqs": list(lost.floor_seqs),
                      "floor_hashes": list(lost.floor_hashes)},
-        "by": actor.actor})
+        "by": actor.actor, **({"reason": reason} if reason else {})})
     return lost.subject, pin_lost
+
+
+def lost_words(lost: LostAdoption) -> str:
+    """What was lost, in words: ``configuration 0955a1f54a59 (La Pair'e), published by
+    olive/operator: no black tonight``; ``dana's user records``."""
+    if lost.what == "publication":
+        return (f"configuration {lost.subject[:12]} ({games.label(lost.game)}), published by "
+                f"{lost.publisher or 'an operator'}" + (f": {lost.reason}" if lost.reason
+                                                         else ""))
+    return f"{lost.subject}'s user records"
+
+
+def publish_lost_again(floor: Floor, lost: LostAdoption, user: User | None,
+                       reason: str) -> str:
+    """Publish again, as ``user`` (who must be an operator) with ``reason``, what a table
+    adopted and the floor lost (the pit's *Publish again*); what was done, in words."""
+    if user is None:
+        raise PermissionDenied("an operator must sign in at the pit to publish again")
+    operator = floor.operator(user.user_id)
+    if not " ".join((reason or "").split()):
+        raise PublishError("give a reason: it is journaled with your name")
+    reason = check_reason(" ".join(reason.split()))
+    if lost.what == "user":
+        user_id, pin_lost = users_again(floor, lost.table, lost.table_seq, actor=operator,
+                                        reason=reason)
+        return (f"{user_id}'s records journaled again at the floor from table "
+                f"{lost.table}'s record {lost.table_seq}; every table follows them"
+                + (f". {user_id}'s PIN is in no chain: set it again at the floor"
+                   if pin_lost else ""))
+    pub = publish_again(floor, lost.table, lost.table_seq, reason=reason, actor=operator)
+    return (f"published configuration {pub.version[:12]} again as floor record {pub.seq} to "
+            f"{', '.join(pub.tables)}, from table {lost.table}'s record {lost.table_seq}")

@@ -44,10 +44,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from sqlalchemy.exc import SQLAlchemyError
 
 from dealer_station import registry as games
 from dealer_station.audit.journal import Journal, utc_now
-from dealer_station.audit.users import PRIVILEGED, User, Users, require_role
+from dealer_station.audit.users import PermissionDenied, Users
 from dealer_station.errors import StationError
 from dealer_station.events.wording import People
 from dealer_station.floor.alerts import (
@@ -60,6 +61,12 @@ from dealer_station.floor.alerts import (
     minutes_text,
     round_word,
 )
+from dealer_station.floor.central import (
+    Floor,
+    LostAdoption,
+    lost_words,
+    publish_lost_again,
+)
 from dealer_station.gameconfig import load_gaming_calendar
 from dealer_station.gaming_day import GamingCalendar, Shift
 from dealer_station.reports.shift import kind_label
@@ -67,10 +74,11 @@ from dealer_station.reports.source import Period, gaming_period
 from dealer_station.ui import theme
 from dealer_station.ui.events_tab import EventsList, people_of, worded
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.pit_floor import FloorLine, LostPanel
+from dealer_station.ui.pit_sign_in import SignInBar
 from dealer_station.ui.protection_page import EvidencePage, alert_record
 from dealer_station.ui.reasons import ask_reason
 from dealer_station.ui.table_items import read_only_item as _item
-from dealer_station.ui.touch_fields import TouchLineEdit, TouchPinField
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -172,76 +180,6 @@ class _Reader(QObject):
             return
         self.busy = False
         self.ready.emit(view)
-
-
-class SignInBar(QWidget):
-    """User id, PIN and Sign in; once signed in, who and Sign out."""
-
-    changed = Signal()
-
-    def __init__(self, users: Users, stream: str, say: Callable[[str, str], None]) -> None:
-        super().__init__()
-        self.users = users
-        self.stream = stream
-        self.say = say
-        self.user: User | None = None
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        # Touched, each opens the on-screen keyboard or the PIN pad (ui/touch_fields.py).
-        self.user_id = TouchLineEdit("Your user id", placeholder="supervisor id",
-                                     max_length=40)
-        self.user_id.setAccessibleName("User id")
-        self.user_id.setFixedWidth(170)
-        self.pin = TouchPinField("Your PIN")
-        self.pin.setAccessibleName("PIN")
-        self.pin.setFixedWidth(110)
-        self.user_id.next_field = self.pin
-        self.pin.returnPressed.connect(self.sign_in)
-        self.sign_in_button = QPushButton("Sign in")
-        self.sign_in_button.clicked.connect(self.sign_in)
-        self.who = QLabel("")
-        self.who.setStyleSheet(f"font-size: 19px; font-weight: bold; color: {theme.GOLD};")
-        self.sign_out_button = QPushButton("Sign out")
-        self.sign_out_button.clicked.connect(self.sign_out)
-        for w in (self.user_id, self.pin, self.sign_in_button, self.who,
-                  self.sign_out_button):
-            row.addWidget(w)
-        self._show()
-
-    def _show(self) -> None:
-        signed = self.user is not None
-        for w in (self.user_id, self.pin, self.sign_in_button):
-            w.setVisible(not signed)
-        self.who.setVisible(signed)
-        self.sign_out_button.setVisible(signed)
-        if self.user is not None:
-            self.who.setText(f"{self.user.name} ({self.user.role})")
-
-    def sign_in(self) -> None:
-        try:
-            user = self.users.authenticate(self.user_id.text().strip(), self.pin.text(),
-                                           table_id=self.stream)
-            require_role(user, *PRIVILEGED, action="sign in at the pit")
-        except StationError as exc:
-            self.pin.clear()
-            self.say(str(exc), "bad")
-            return
-        self.user = user
-        self.pin.clear()
-        self.say(f"{user.name} signed in: select an alert, give a reason, Acknowledge", "good")
-        self._show()
-        self.changed.emit()
-
-    def sign_out(self) -> None:
-        if self.user is not None:
-            try:
-                self.users.sign_out(self.user, "signed out at the pit", table_id=self.stream)
-            except StationError as exc:
-                self.say(str(exc), "bad")
-        self.user = None
-        self._show()
-        self.say("signed out", "info")
-        self.changed.emit()
 
 
 class TableDrill(QWidget):
@@ -505,6 +443,9 @@ class PitWindow(QMainWindow):
         top.addWidget(self.day, 1)
         top.addWidget(self.sign)
         col.addLayout(top)
+        # Which server the pit reads: the primary (and its standbys), or a standby's lag.
+        self.floor_line = FloorLine()
+        col.addWidget(self.floor_line)
         lists = QVBoxLayout()
         lists.setSpacing(4)
         col.addLayout(lists, 1)
@@ -536,6 +477,11 @@ class PitWindow(QMainWindow):
         self.requests.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.requests.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         lists.addWidget(self.requests)
+        # What the tables adopted and the floor lost in a failover (shown only then).
+        self.lost_panel = LostPanel()
+        self.lost_panel.again_button.clicked.connect(lambda: self.publish_again())
+        self.lost_panel.table.itemSelectionChanged.connect(self._enable)
+        lists.addWidget(self.lost_panel)
         # The alert queue.
         alert_box = QWidget()
         acol = QVBoxLayout(alert_box)
@@ -595,8 +541,9 @@ class PitWindow(QMainWindow):
         """Read the floor now, on this thread (start-up, after an acknowledgement, tests)."""
         try:
             self.show_view(self.pit.view())
-        except StationError as exc:
-            self.say(f"could not read the floor database: {exc}", "bad")
+        except (StationError, SQLAlchemyError) as exc:     # a floor failing over, down
+            said = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+            self.say(f"could not read the floor database: {said}", "bad")
 
     def say(self, text: str, tone: str = "info") -> None:
         self.message.say(text, tone)
@@ -608,7 +555,14 @@ class PitWindow(QMainWindow):
                          f"table(s) · read {view.at.astimezone():%H:%M:%S}")
         self._fill_grid(view)
         self._fill_requests(view)
+        self.floor_line.show_view(view, self.pit.settings.lag_seconds)
+        self.lost_panel.fill(view.lost)
         self._fill_queue(view)
+        if view.changed and view.primary_change is not None:
+            c = view.primary_change
+            self.say(f"the floor failed over: its primary is now {c.now} (was {c.was}); "
+                     f"each table's forwarder sends to it and says what the floor lost",
+                     "bad")
         self._enable()
 
     def dealer_name(self, dealer: str) -> str:
@@ -728,6 +682,7 @@ class PitWindow(QMainWindow):
             self.detail.setText(f"<b>{escape(alert.table)} · {escape(alert.label)}</b> at "
                                 f"{local_hhmm(alert.at)}: {escape(alert.what)}")
         self.open_button.setEnabled(self.grid.rowCount() > 0)
+        self.lost_panel.again_button.setEnabled(self.lost_panel.selected() is not None)
 
     # -- selection and actions --
 
@@ -776,6 +731,35 @@ class PitWindow(QMainWindow):
             return
         self.say(f"acknowledged: {alert.table} {alert.label.lower()} "
                  f"(recorded in the pit's journal)", "good")
+        self.refresh_now()
+
+    def publish_again(self, reason: str | None = None,
+                      lost: LostAdoption | None = None) -> None:
+        """Publish again the selected copy of what the floor lost: an operator signed in,
+        then the reason asked (``reason`` given: at once)."""
+        lost = lost or self.lost_panel.selected()
+        if lost is None:
+            self.say("select what the floor lost first", "bad")
+            return
+        floor = Floor(self.pit.journal)
+        try:
+            if self.sign.user is None:
+                raise PermissionDenied("an operator must sign in at the pit to publish again")
+            floor.operator(self.sign.user.user_id)
+        except StationError as exc:
+            self.say(str(exc), "bad")
+            return
+        if reason is None:
+            ask_reason(self.lost_panel.again_button, "publish_again",
+                       f"Publish again {lost.table}'s copy: why?",
+                       lambda why: self.publish_again(why, lost), note=lost_words(lost))
+            return
+        try:
+            said = publish_lost_again(floor, lost, self.sign.user, reason)
+        except StationError as exc:
+            self.say(str(exc), "bad")
+            return
+        self.say(said, "good")
         self.refresh_now()
 
     def open_evidence(self, alert: Alert | None = None) -> None:
