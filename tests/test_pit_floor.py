@@ -30,6 +30,7 @@ from dealer_station.audit.journal import Journal
 from dealer_station.audit.keys import JournalKey, create_key
 from dealer_station.audit.pgcluster import PgPair, find_bindir
 from dealer_station.audit.users import Users
+from dealer_station.cli.main import main
 from dealer_station.floor.alerts import Pit
 from dealer_station.floor.central import Floor
 from dealer_station.floor.forwarder import Forwarder
@@ -194,7 +195,7 @@ class FollowingTable:
 
 
 def test_after_a_failover_the_pit_names_the_new_primary_and_lists_what_the_floor_lost(
-        qtbot: Any, pair_floor: PairFloor) -> None:
+        qtbot: Any, pair_floor: PairFloor, capsys: pytest.CaptureFixture[str]) -> None:
     pair, url, key = pair_floor.pair, pair_floor.url, pair_floor.key
     old_port = pair.primary.port
     t = FollowingTable(pair_floor.tmp, key, url)
@@ -236,6 +237,13 @@ def test_after_a_failover_the_pit_names_the_new_primary_and_lists_what_the_floor
                    w.queue.item(r, 3).text()) for r in range(w.queue.rowCount())]
         assert any(q[:2] == ("T1", "Floor lost records") and "the floor lost" in q[2]
                    for q in queued), queued
+        # floor status and pit --alerts say the same line.
+        capsys.readouterr()
+        assert main(["floor", "status", "--floor", url]) == 0
+        assert capsys.readouterr().out.splitlines()[0] == (
+            f"Floor: primary 127.0.0.1:{new_port} · no standby streaming from it")
+        main(["pit", "--floor", url, "--key", str(key.path), "--alerts"])
+        assert capsys.readouterr().err.startswith(f"Floor: primary 127.0.0.1:{new_port} · ")
         w.say("", "info")
         w.refresh_now()
         assert "failed over" not in w.message.text()                  # said once

@@ -43,7 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="give up (exit 2) after this long")
     s.set_defaults(func=run_sync)
     st = fsub.add_parser("status", help="the floor's tables: state, head, lag, configuration",
-                         description="One line per table the floor has heard from (the pit "
+                         description="Which server it reached (the primary and its "
+                                     "standbys, or a standby and how far behind), then one "
+                                     "line per table the floor has heard from (the pit "
                                      "podium's grid). --json prints a list of objects with "
                                      "table, game, seq, hash, lag_seconds, lag_records, state, "
                                      "round, dealer, config_version, refused, refused_reason "
@@ -85,17 +87,20 @@ def run_sync(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     from dealer_station.audit.db import open_database
+    from dealer_station.floor.server import read_server, server_words
     from dealer_station.floor.status import table_statuses
 
     floor = open_database(args.floor, upgrade=False)
     try:
         rows = table_statuses(floor)
+        server = read_server(floor)
     finally:
         floor.close()
     if args.json:
         json.dump([r.as_json() for r in rows], sys.stdout, indent=1)
         print()
         return 0
+    print(server_words(server))
     if not rows:
         print(f"no tables have forwarded to the floor at {floor.url}")
         return 0

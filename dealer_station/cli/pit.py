@@ -3,12 +3,14 @@
 It reads only the floor database (and the journal key, to verify the tables' chains and to
 chain its own acknowledgements in the stream ``pit-NAME``). ``--alerts`` prints the open
 alerts instead of opening the window (exit 0 when none are open, 1 when some are);
-``--screenshots DIR`` writes the window's screenshots from a throwaway demo pit.
+``--screenshots DIR`` writes the window's screenshots from a throwaway demo pit. With
+``--alerts``, the floor's server (primary or standby, and how far behind) is said on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -62,6 +64,7 @@ def run_pit(args: argparse.Namespace) -> int:
     from dealer_station.audit.journal import Journal
     from dealer_station.audit.keys import default_key_path, load_key
     from dealer_station.floor.alerts import Pit, alert_lines, load_settings
+    from dealer_station.floor.server import server_words
 
     settings = load_settings(args.config)
     key = load_key(Path(args.key) if args.key else default_key_path())
@@ -71,6 +74,8 @@ def run_pit(args: argparse.Namespace) -> int:
         pit = Pit(journal, args.pit, settings, tables=_pit_tables(journal, args))
         if args.alerts:
             view = pit.view()
+            if view.server is not None:     # the server read, for the person at the terminal
+                print(server_words(view.server), file=sys.stderr)
             for line in alert_lines(view.alerts):
                 print(line)
             for problem in view.problems:
