@@ -36,7 +36,7 @@ def _periods(files: JournalFiles) -> list[Period]:
     return [Period(), Period(None, files.gap_start), Period(files.gap_start, None)]
 
 
-@pytest.mark.parametrize("workers", [2, 3, 5])
+@pytest.mark.parametrize("workers", [2, 5])
 def test_ranges_sum_what_one_pass_sums(report_journal: JournalFiles, opened: Journal,  # noqa: F811
                                        workers: int) -> None:
     for period in _periods(report_journal):
