@@ -273,6 +273,11 @@ class Forwarder:
                 with floor.write() as conn:
                     head = receive(conn, self.table_id, rows,
                                    functools.partial(self._state, since))
+            except ChainRefused:
+                if self._moved():
+                    continue             # another server (a failover): not a refusal
+                self._head = None
+                raise
             except BaseException:
                 self._head = None        # read it again: the floor may have moved on
                 raise
@@ -284,6 +289,20 @@ class Forwarder:
             sent += len(rows)
             if not rows:
                 return sent
+
+    def _moved(self) -> bool:
+        """Whether the floor's head is no longer the one this forwarder last read: a
+        connection the pool replaced reached another server (the promoted standby of a
+        failover) without an outage to say so. Then compared as after any reconnect
+        (``floor.behind``) and sent from there, instead of refused."""
+        floor = self._open_floor()
+        with floor.read() as conn:
+            head = floor_head(conn, self.table_id)
+        if self._head is None or head == self._head:
+            return False
+        self._compare_with_acknowledged(head)
+        self._head = head
+        return True
 
     def _contact(self) -> None:
         """An empty send: the floor learns the table is there and how far it is."""
