@@ -206,7 +206,7 @@ def test_after_a_failover_the_pit_names_the_new_primary_and_lists_what_the_floor
         wait_until(t.forwarded, "the floor to hold the table's chain")
         w = window(qtbot, floor, key)
         assert w.floor_line.text().startswith(f"Floor: primary 127.0.0.1:{old_port} · ")
-        assert not w.lost_panel.isVisible()
+        assert not w.alert_tabs.isTabVisible(1)
         # The standby stops streaming; a publication the table adopts and forwards is on
         # the primary alone when it dies.
         wait_until(pair.caught_up, "the standby to stream what was sent")
@@ -237,6 +237,10 @@ def test_after_a_failover_the_pit_names_the_new_primary_and_lists_what_the_floor
                    w.queue.item(r, 3).text()) for r in range(w.queue.rowCount())]
         assert any(q[:2] == ("T1", "Floor lost records") and "the floor lost" in q[2]
                    for q in queued), queued
+        # A failover is not a refusal of the table's chain (a pooled connection that reached
+        # the new primary is a reconnect: floor/forwarder.py).
+        assert t.said("floor.refused") == []
+        assert not any(q[1] in ("Floor refused", "Chain refused") for q in queued), queued
         # floor status and pit --alerts say the same line.
         capsys.readouterr()
         assert main(["floor", "status", "--floor", url]) == 0
@@ -249,7 +253,10 @@ def test_after_a_failover_the_pit_names_the_new_primary_and_lists_what_the_floor
         assert "failed over" not in w.message.text()                  # said once
         assert f"was 127.0.0.1:{old_port})" in w.floor_line.text()   # kept on the line
         # What the table adopted and the floor lost: on the pit, with the table's copy.
-        assert w.lost_panel.isVisible() and w.lost_panel.table.rowCount() == 1
+        assert w.alert_tabs.isTabVisible(1) and w.lost_panel.table.rowCount() == 1
+        assert w.alert_tabs.tabText(1) == "Lost at the floor · 1"
+        assert (w.width(), w.height()) == theme.WINDOW_SIZE     # it fits at 1280x800
+        w.alert_tabs.setCurrentWidget(w.lost_panel)
         row = [w.lost_panel.table.item(0, c).text() for c in range(5)]
         assert row[0] == "T1" and row[1] == "Configuration"
         assert pub.version[:12] in row[2] and "no black tonight" in row[2]
@@ -275,7 +282,8 @@ def test_after_a_failover_the_pit_names_the_new_primary_and_lists_what_the_floor
         assert len(pubs) == before + 1
         assert (pubs[-1].version, pubs[-1].tables, pubs[-1].reason, pubs[-1].actor) == (
             pub.version, ("T1",), "lost in the failover", "olive/operator")
-        assert not w.lost_panel.isVisible() and w.lost_panel.table.rowCount() == 0
+        assert not w.alert_tabs.isTabVisible(1) and w.lost_panel.table.rowCount() == 0
+        assert w.alert_tabs.currentIndex() == 0                    # back on the alerts
     finally:
         floor.close()
         t.stop()

@@ -68,7 +68,7 @@ class DemoTable:
             timeout_s=60)
 
 
-def _table(tmp: Path, table_id: str, key: JournalKey,
+def demo_table(tmp: Path, table_id: str, key: JournalKey,
            clock: Callable[[], datetime] | None = None) -> DemoTable:
     db = open_database(f"sqlite:///{tmp / f'{table_id}.db'}")
     # Each table's PC keeps its own anchor file: the floor's copy of a table that has dealt
@@ -206,18 +206,18 @@ def demo_pit(tmp: Path, floor_url: str, key: JournalKey, *, hasher: object,
         # The floor's own users first, while its journal is new: its first operator is added
         # without a sign-in only then.
         add_users(Journal(floor, key), Users(Journal(floor, key), hasher=hasher))  # type: ignore[arg-type]
-        t1 = _table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
+        t1 = demo_table(tmp, "T1", key, stepping_clock(now - timedelta(minutes=55), 13.0))
         play(t1, 40, seed=11)
-        t2 = _table(tmp, "T2", key, stepping_clock(now - timedelta(minutes=40), 1.5))
+        t2 = demo_table(tmp, "T2", key, stepping_clock(now - timedelta(minutes=40), 1.5))
         cage_people(t2, hasher)
         play(t2, 14, seed=2, game="bourre")
         fills_and_credits(t2, hasher, now)
-        t3 = _table(tmp, "T3", key)
-        t4 = _table(tmp, "T4", key, stepping_clock(now - timedelta(minutes=30), 2.0))
+        t3 = demo_table(tmp, "T3", key)
+        t4 = demo_table(tmp, "T4", key, stepping_clock(now - timedelta(minutes=30), 2.0))
         play(t4, 6, seed=5)
-        t5 = _table(tmp, "T5", key, stepping_clock(now - timedelta(minutes=20), 4.0))
+        t5 = demo_table(tmp, "T5", key, stepping_clock(now - timedelta(minutes=20), 4.0))
         play(t5, 8, seed=9)
-        t6 = _table(tmp, "T6", key)
+        t6 = demo_table(tmp, "T6", key)
         play(t6, 45, seed=12, inject=PROTECTION_SCENE)
         tables += [t1, t2, t3, t4, t5, t6]
         for t in (t1, t2, t5, t6):

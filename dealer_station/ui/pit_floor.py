@@ -6,9 +6,10 @@ operator to publish again from the table's own copy.
   "Floor: primary 127.0.0.1:41567 (since 14:02, was 127.0.0.1:41234) · no standby streaming
   from it"; a standby read in the warning colour, one far behind or not receiving in the
   alert colour.
-* :class:`LostPanel`, shown only while something is lost: one row per copy (table, what,
-  adopted at, the table's record that keeps the copy) and *Publish again*, which the window
-  asks a reason for and an operator alone may do (``floor/central.publish_lost_again``).
+* :class:`LostPanel`, a tab beside the alerts shown only while something is lost: one row
+  per copy (table, what, adopted at, the table's record that keeps the copy) and *Publish
+  again*, which the window asks a reason for and an operator alone may do
+  (``floor/central.publish_lost_again``).
 """
 
 from __future__ import annotations
@@ -36,8 +37,6 @@ from dealer_station.ui.table_items import read_only_item
 
 TONES = {"good": theme.MUTED, "warn": theme.WARN, "bad": theme.BAD}
 LOST_HEADERS = ("Table", "Lost", "What", "Adopted at", "The table's copy")
-#: The lost copies in sight at once (more scroll): the alert queue keeps its room.
-LOST_SHOWN = 2
 
 
 class FloorLine(QLabel):
@@ -83,7 +82,7 @@ class LostPanel(QWidget):
         col.setSpacing(2)
         top = QHBoxLayout()
         self.title = QLabel("")
-        self.title.setStyleSheet(f"font-size: 19px; font-weight: bold; color: {theme.BAD};")
+        self.title.setStyleSheet(f"font-size: 18px; color: {theme.BAD};")
         self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.again_button = QPushButton("Publish again")
         self.again_button.setAccessibleName("Publish the selected lost copy again from the "
@@ -105,16 +104,16 @@ class LostPanel(QWidget):
         t.setStyleSheet("QTableWidget { font-size: 17px; } "
                         "QHeaderView::section { font-size: 15px; }")
         self.table = t
-        col.addWidget(t)
-        self.hide()
+        col.addWidget(t, 1)
 
     def fill(self, lost: list[LostAdoption]) -> None:
         chosen = self.selected()
         self.lost = list(lost)
-        self.setVisible(bool(lost))
         n = len(lost)
-        self.title.setText(f"Lost at the floor in a failover · {n} to publish again from "
-                           f"the tables' copies (an operator, with a reason)")
+        self.title.setText(f"Adopted by the tables and lost at the floor in a failover: {n}. "
+                           f"An operator publishes each again from the table's own copy, "
+                           f"with a reason.")
+        self.title.setWordWrap(True)
         self.table.clearSelection()
         self.table.setRowCount(n)
         for i, x in enumerate(lost):
@@ -134,9 +133,6 @@ class LostPanel(QWidget):
         for c in (0, 1, 3, 4):
             self.table.resizeColumnToContents(c)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        header = max(self.table.horizontalHeader().sizeHint().height(), 28)
-        self.table.setFixedHeight(header + 4 + self.table.verticalHeader().defaultSectionSize()
-                                  * min(LOST_SHOWN, max(1, n)))
 
     def selected(self) -> LostAdoption | None:
         model = self.table.selectionModel()

@@ -1,4 +1,8 @@
-"""Screenshots of the pit window (``dealer-station pit --screenshots``)."""
+"""Screenshots of the pit window (``dealer-station pit --screenshots``), and the pit after a
+failover for the documentation's samples::
+
+    .venv/bin/python -m dealer_station.ui.pit_screenshots docs/samples
+"""
 
 from __future__ import annotations
 
@@ -91,3 +95,74 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                 w.close()
                 pit.db.close()
     return shots
+
+
+def pit_failover_screenshot(out: Path, *, work: Path | None = None) -> Path:
+    """``pit-after-failover.png`` at 1280x800: the demo pit on a primary and a standby
+    through a hard failover (:mod:`dealer_station.ui.pit_failover_demo`), read through the
+    multi-host URL: the line names the new primary and the old one, the message line says the
+    failover, T7's *Floor lost records* selected in the queue, and the tab of what the floor
+    lost (Dee's deactivation) beside it, for the operator signed in to publish again."""
+    import tempfile
+
+    from PySide6.QtWidgets import QApplication
+
+    from dealer_station.app import fast_hasher
+    from dealer_station.audit.db import Database
+    from dealer_station.audit.keys import create_key
+    from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgPair, find_bindir
+    from dealer_station.floor.alerts import PitSettings
+    from dealer_station.ui.pit_demo import PIN
+    from dealer_station.ui.pit_failover_demo import failed_over_pit
+
+    app = QApplication.instance() or QApplication([])
+    assert isinstance(app, QApplication)
+    theme.apply(app)
+    bindir = find_bindir()
+    if bindir is None:
+        raise StationError(MISSING_MESSAGE)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "pit-after-failover.png"
+    windows: list[PitWindow] = []
+
+    def first_read(floor: Database) -> None:
+        began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
+            minute=0, second=0, microsecond=0)
+        pit = Pit(Journal(floor, key), "east",
+                  PitSettings(payout_above=100, gaming_day_starts=began))
+        w = PitWindow(pit, hasher=fast_hasher(), reports_dir=tmp / "reports",
+                      auto_refresh=False)
+        w.resize(*theme.WINDOW_SIZE)
+        w.show()
+        windows.append(w)
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = work or Path(tmp_name)
+        key = create_key(tmp / "floor.key")
+        pair = PgPair.start(bindir, synchronous=False)
+        try:
+            with failed_over_pit(tmp, pair, key, hasher=fast_hasher(), before=first_read):
+                (w,) = windows
+                w.sign.user_id.setText("setup")
+                w.sign.pin.setText(PIN)
+                w.sign.sign_in()
+                w.refresh_now()         # the new primary, said once on the message line
+                behind = next((a for a in (w.view.alerts if w.view else [])
+                               if a.category == "floor.behind"), None)
+                if behind is not None:
+                    w.select_alert(behind.id)
+                if w.lost_panel.table.rowCount():
+                    w.lost_panel.table.selectRow(0)
+                for _ in range(5):
+                    app.processEvents()
+                w.grab().save(str(path))
+                w.close()
+        finally:
+            pair.stop()
+    return path
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(pit_failover_screenshot(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/samples")))

@@ -481,15 +481,10 @@ class PitWindow(QMainWindow):
         self.lost_panel = LostPanel()
         self.lost_panel.again_button.clicked.connect(lambda: self.publish_again())
         self.lost_panel.table.itemSelectionChanged.connect(self._enable)
-        lists.addWidget(self.lost_panel)
-        # The alert queue.
+        # The alert queue, and beside it (a tab shown only then) what the floor lost.
         alert_box = QWidget()
         acol = QVBoxLayout(alert_box)
-        acol.setContentsMargins(0, 0, 0, 0)
-        self.alerts_title = QLabel("Alerts")
-        self.alerts_title.setStyleSheet(f"font-size: 21px; font-weight: bold; "
-                                        f"color: {theme.GOLD};")
-        acol.addWidget(self.alerts_title)
+        acol.setContentsMargins(0, 4, 0, 0)
         self.queue = _table(ALERT_HEADERS, 18)
         self.queue.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.queue.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -502,13 +497,10 @@ class PitWindow(QMainWindow):
         self.detail.setStyleSheet(f"font-size: 18px; background: {theme.PANEL}; "
                                   f"border-radius: 8px; padding: 6px 10px;")
         self.detail.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        acol.addWidget(self.detail)
         ack = QHBoxLayout()
-        ack_note = QLabel("Acknowledge asks why: touch a reason, or Other… to type one. It is "
-                          "recorded with your name.")
-        ack_note.setObjectName("muted")
-        ack_note.setWordWrap(True)
         self.ack_button = QPushButton("Acknowledge")
+        self.ack_button.setToolTip("Acknowledge asks why: touch a reason, or Other… to type "
+                                   "one. It is recorded with your name.")
         self.ack_button.setObjectName("primary")
         self.ack_button.setMinimumWidth(220)
         self.ack_button.clicked.connect(lambda: self.acknowledge())
@@ -517,11 +509,17 @@ class PitWindow(QMainWindow):
         self.evidence_button.setAccessibleName("Open the selected game-protection alert's "
                                                "evidence: its chart, rounds and recall")
         self.evidence_button.clicked.connect(lambda: self.open_evidence())
-        ack.addWidget(ack_note, 1)
+        ack.addWidget(self.detail, 1)
         ack.addWidget(self.evidence_button)
         ack.addWidget(self.ack_button)
         acol.addLayout(ack)
-        lists.addWidget(alert_box, 1)
+        self.alert_tabs = QTabWidget()
+        self.alert_tabs.addTab(alert_box, "Alerts")
+        self.alert_tabs.addTab(self.lost_panel, "Lost at the floor")
+        self.alert_tabs.tabBar().setTabTextColor(1, QColor(theme.BAD))
+        self.alert_tabs.setTabVisible(1, False)
+        self.alert_tabs.setStyleSheet("QTabBar::tab { font-size: 19px; font-weight: bold; }")
+        lists.addWidget(self.alert_tabs, 1)
         col.addWidget(self.message)
         self.queue.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.reader = _Reader(pit)
@@ -557,11 +555,12 @@ class PitWindow(QMainWindow):
         self._fill_requests(view)
         self.floor_line.show_view(view, self.pit.settings.lag_seconds)
         self.lost_panel.fill(view.lost)
+        self.alert_tabs.setTabVisible(1, bool(view.lost))
+        self.alert_tabs.setTabText(1, f"Lost at the floor · {len(view.lost)}")
         self._fill_queue(view)
         if view.changed and view.primary_change is not None:
             c = view.primary_change
-            self.say(f"the floor failed over: its primary is now {c.now} (was {c.was}); "
-                     f"each table's forwarder sends to it and says what the floor lost",
+            self.say(f"The floor failed over: its primary is now {c.now} (was {c.was})",
                      "bad")
         self._enable()
 
@@ -668,7 +667,7 @@ class PitWindow(QMainWindow):
             self.queue.resizeColumnToContents(c)
         self.queue.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
         n = len(view.alerts)
-        self.alerts_title.setText(f"Alerts · {n} open" if n else "Alerts · none open")
+        self.alert_tabs.setTabText(0, f"Alerts · {n} open" if n else "Alerts · none open")
 
     def _enable(self) -> None:
         alert = self.selected_alert()
@@ -677,7 +676,8 @@ class PitWindow(QMainWindow):
                                         and alert.seq is not None)
         if alert is None:
             self.detail.setText(f"<span style='color:{theme.MUTED}'>Select an alert to read "
-                                f"it in full and acknowledge it</span>")
+                                f"it in full. Acknowledge asks why (touch a reason, or "
+                                f"Other… to type one) and records it with your name.</span>")
         else:
             self.detail.setText(f"<b>{escape(alert.table)} · {escape(alert.label)}</b> at "
                                 f"{local_hhmm(alert.at)}: {escape(alert.what)}")
