@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from datetime import date, datetime
+from datetime import date
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,10 +54,8 @@ from dealer_station.events.wording import People
 from dealer_station.floor.alerts import (
     Alert,
     Pit,
-    PitRow,
     PitSettings,
     PitView,
-    duration_text,
     minutes_text,
     round_word,
 )
@@ -74,6 +72,7 @@ from dealer_station.reports.source import Period, gaming_period
 from dealer_station.ui import theme
 from dealer_station.ui.events_tab import EventsList, people_of, worded
 from dealer_station.ui.message import MessageLabel
+from dealer_station.ui.pit_cells import behind_text, devices_text, local_hhmm
 from dealer_station.ui.pit_floor import FloorLine, LostPanel
 from dealer_station.ui.pit_sign_in import SignInBar
 from dealer_station.ui.protection_page import EvidencePage, alert_record
@@ -112,31 +111,6 @@ REQUEST_HEADERS = ("Requested", "Table", "Request", "State", "Slip", "Amount", "
 REQUESTS_SHOWN = 2
 #: The grid's tables in sight at once (more scroll).
 GRID_ROWS_SHOWN = 5
-
-
-def local_hhmm(iso: str) -> str:
-    return datetime.fromisoformat(iso).astimezone().strftime("%H:%M")
-
-
-def behind_text(row: PitRow) -> str:
-    st = row.status
-    if st.lag_seconds is None:
-        return "never heard"
-    if st.lag_seconds < 1 and not st.lag_records:
-        return "up to date"
-    # Whole minutes once it is a minute or more: the grid keeps its room for the devices.
-    lag = st.lag_seconds if st.lag_seconds < 60 else st.lag_seconds - st.lag_seconds % 60
-    return f"{duration_text(lag).removesuffix(' 00 s')} · {st.lag_records} rec"
-
-
-def devices_text(row: PitRow) -> str:
-    """Each device's last state, devices in the same state said together: ``shoe, reader
-    READY``; ``shoe JAM``; faults first."""
-    by_state: dict[str, list[str]] = {}
-    for d in sorted(row.devices, key=lambda d: not d.fault):
-        by_state.setdefault(d.state, []).append(d.device)
-    return " · ".join(f"{', '.join(names)} {state}" for state, names in by_state.items()) \
-        or "—"
 
 
 def _table(headers: tuple[str, ...], px: int) -> QTableWidget:
