@@ -13,6 +13,7 @@ from sqlalchemy import Engine, event, text
 
 from dealer_station.audit import schema
 from dealer_station.audit.db import (
+    HEAD_REVISION,
     DatabaseError,
     current_revision,
     default_db_url,
@@ -32,6 +33,12 @@ def test_fresh_database_is_at_head_and_matches_the_schema(db_url: str) -> None:
         diff = compare_metadata(MigrationContext.configure(conn), schema.metadata)
     db.close()
     assert diff == []
+
+
+def test_the_head_revision_named_in_code_is_the_migrations_head() -> None:
+    """A new migration must name itself in HEAD_REVISION, or a database at the old head would
+    be taken as current and never upgraded."""
+    assert head_revision() == HEAD_REVISION
 
 
 def test_opening_an_existing_database_is_a_no_op(tmp_path: Path) -> None:
