@@ -384,8 +384,7 @@ class Forwarder:
     def compare_copy(self) -> None:
         """The floor's copy against the table's, record by record (at each start): a local
         journal rewritten, cut short or edited since it was forwarded is refused."""
-        assert self._floor is not None
-        for problem in compare(self.journal, self._floor, self.table_id):
+        for problem in compare(self.journal, self._open_floor(), self.table_id):
             raise ChainRefused(self.table_id, problem.reason, problem.seq)
 
     # -- what the table and the floor are told ----------------------------------------------
