@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import func, select
 
 from dealer_station.audit import schema
 from dealer_station.audit.db import Database
@@ -58,15 +58,10 @@ def _seconds(since: str | None, now: datetime) -> float | None:
     return max(0.0, (now - datetime.fromisoformat(since)).total_seconds())
 
 
-def _state(conn: Connection, table_id: str, last_round: Any) -> str:
-    halts = dict(conn.execute(
-        select(J.c.kind, J.c.seq).where(J.c.table_id == table_id, J.c.kind.in_(_halt_kinds()))
-        .order_by(J.c.seq.desc()).limit(1)).all())
-    if RoundHalted.KIND in halts:
+def _state(halt_kind: str | None, last_kind: str | None, last_round: Any) -> str:
+    if halt_kind == RoundHalted.KIND:
         return "halted"
-    last = conn.execute(select(J.c.kind).where(J.c.table_id == table_id)
-                        .order_by(J.c.seq.desc()).limit(1)).scalar()
-    if last == StationStopped.KIND:
+    if last_kind == StationStopped.KIND:
         return "closed"
     if last_round is not None and last_round.status == "open":
         return "in round"
@@ -81,24 +76,39 @@ def _version(payload: str) -> str | None:
         return None
 
 
+def _latest(column: Any, *where: Any) -> Any:
+    """The table's newest record's ``column`` among those ``where`` says (per table, along
+    the journal's (table_id, seq) key, as a subquery of the grid's one statement)."""
+    return (select(column).where(J.c.table_id == FT.c.table_id, *where)
+            .order_by(J.c.seq.desc()).limit(1).correlate(FT).scalar_subquery())
+
+
 def table_statuses(floor: Database, now: datetime | None = None) -> list[TableStatus]:
+    """Every forwarded table's row of the grid, in one statement for the tables and one for
+    their last rounds (not four a table: at a thousand tables, the round trips were the
+    pit's refresh)."""
     now = now or utc_now()
     out: list[TableStatus] = []
+    newest = (select(R.c.table_id, func.max(R.c.round_no).label("round_no"))
+              .group_by(R.c.table_id).subquery())
+    stmt = select(FT, _latest(J.c.kind, J.c.kind.in_(_halt_kinds())).label("halt_kind"),
+                  _latest(J.c.kind).label("last_kind"),
+                  _latest(J.c.payload, J.c.kind == ConfigChanged.KIND).label("adopted")
+                  ).order_by(FT.c.table_id)
     with floor.read() as conn:
-        for t in conn.execute(select(FT).order_by(FT.c.table_id)).all():
-            last_round = conn.execute(select(R).where(R.c.table_id == t.table_id)
-                                      .order_by(R.c.round_no.desc()).limit(1)).first()
+        rounds = {r.table_id: r for r in conn.execute(
+            select(R).join(newest, (R.c.table_id == newest.c.table_id)
+                           & (R.c.round_no == newest.c.round_no)))}
+        for t in conn.execute(stmt).all():
+            last_round = rounds.get(t.table_id)
             if t.pending_since is not None:
                 lag = _seconds(t.pending_since, now)
             else:
                 since_contact = _seconds(t.contact_at, now)
                 lag = since_contact if since_contact is None or since_contact > STALE_S else 0.0
-            state = "refused" if t.refused else _state(conn, t.table_id, last_round)
+            state = "refused" if t.refused else _state(t.halt_kind, t.last_kind, last_round)
             # The version the table adopted last (it runs it from its next round on).
-            adopted = conn.execute(
-                select(J.c.payload).where(J.c.table_id == t.table_id,
-                                          J.c.kind == ConfigChanged.KIND)
-                .order_by(J.c.seq.desc()).limit(1)).scalar()
+            adopted = t.adopted
             version = (_version(adopted) if adopted
                        else last_round.config_version if last_round else None)
             out.append(TableStatus(
