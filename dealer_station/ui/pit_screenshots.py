@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dealer_station.audit.journal import Journal
 from dealer_station.errors import StationError
@@ -15,6 +16,26 @@ from dealer_station.floor.alerts import Pit
 from dealer_station.ui import theme
 from dealer_station.ui.pit_window import PitWindow
 
+if TYPE_CHECKING:
+    from dealer_station.audit.db import Database
+    from dealer_station.audit.keys import JournalKey
+
+
+
+def _demo_window(floor: Database, key: JournalKey, tmp: Path) -> PitWindow:
+    """The pit east over the demo floor, shown at the table screen's size."""
+    from dealer_station.app import fast_hasher
+    from dealer_station.floor.alerts import PitSettings
+
+    # The demo tables dealt in the last hour: a gaming day begun two hours ago holds them
+    # whatever the time the screenshots are taken at.
+    began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
+        minute=0, second=0, microsecond=0)
+    pit = Pit(Journal(floor, key), "east", PitSettings(payout_above=100, gaming_day_starts=began))
+    w = PitWindow(pit, hasher=fast_hasher(), reports_dir=tmp / "reports", auto_refresh=False)
+    w.resize(*theme.WINDOW_SIZE)
+    w.show()
+    return w
 
 def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
     """Screenshots of the pit window at 1280x800 (a throwaway PostgreSQL floor with the demo
@@ -26,7 +47,6 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
     from dealer_station.app import fast_hasher
     from dealer_station.audit.keys import create_key
     from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgCluster, find_bindir
-    from dealer_station.floor.alerts import PitSettings
     from dealer_station.ui.pit_demo import demo_pit
 
     app = QApplication.instance() or QApplication([])
@@ -43,16 +63,7 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
             url = cluster.create_database("pit_screens")
             key = create_key(tmp / "floor.key")
             with demo_pit(tmp, url, key, hasher=fast_hasher()) as floor:
-                # The demo tables dealt in the last hour: a gaming day begun two hours ago
-                # holds them whatever the time the screenshots are taken at.
-                began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
-                    minute=0, second=0, microsecond=0)
-                pit = Pit(Journal(floor, key), "east",
-                          PitSettings(payout_above=100, gaming_day_starts=began))
-                w = PitWindow(pit, hasher=fast_hasher(), reports_dir=tmp / "reports",
-                              auto_refresh=False)
-                w.resize(*theme.WINDOW_SIZE)
-                w.show()
+                w = _demo_window(floor, key, tmp)
 
                 def grab(name: str) -> None:
                     for _ in range(5):
@@ -93,7 +104,7 @@ def pit_screenshots(out: Path, *, work: Path | None = None) -> list[Path]:
                 w.drill.make_report("pit")
                 grab("reports")
                 w.close()
-                pit.db.close()
+                w.pit.db.close()
     return shots
 
 
@@ -108,10 +119,8 @@ def pit_failover_screenshot(out: Path, *, work: Path | None = None) -> Path:
     from PySide6.QtWidgets import QApplication
 
     from dealer_station.app import fast_hasher
-    from dealer_station.audit.db import Database
     from dealer_station.audit.keys import create_key
     from dealer_station.audit.pgcluster import MISSING_MESSAGE, PgPair, find_bindir
-    from dealer_station.floor.alerts import PitSettings
     from dealer_station.ui.pit_demo import PIN
     from dealer_station.ui.pit_failover_demo import failed_over_pit
 
@@ -126,14 +135,7 @@ def pit_failover_screenshot(out: Path, *, work: Path | None = None) -> Path:
     windows: list[PitWindow] = []
 
     def first_read(floor: Database) -> None:
-        began = (datetime.now().astimezone() - timedelta(hours=2)).time().replace(
-            minute=0, second=0, microsecond=0)
-        pit = Pit(Journal(floor, key), "east",
-                  PitSettings(payout_above=100, gaming_day_starts=began))
-        w = PitWindow(pit, hasher=fast_hasher(), reports_dir=tmp / "reports",
-                      auto_refresh=False)
-        w.resize(*theme.WINDOW_SIZE)
-        w.show()
+        w = _demo_window(floor, key, tmp)
         windows.append(w)
 
     with tempfile.TemporaryDirectory() as tmp_name:
